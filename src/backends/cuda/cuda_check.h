@@ -1,0 +1,45 @@
+/* Checking CUDA runtime calls.
+ *
+ * Every runtime call of the CUDA backend goes through one of these macros, so
+ * that a failure names the file, line and expression that failed together with
+ * the runtime's own text, in the one-line heat2d_error the driver prints.
+ */
+#ifndef HEAT2D_CUDA_CHECK_H
+#define HEAT2D_CUDA_CHECK_H
+
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "heat2d.h"
+
+/* Fills err from a failed call and returns -1. Only the file's base name is
+ * kept: the build passes absolute paths, which would swamp the message. */
+static inline int heat2d_cuda_fail(heat2d_error *err, const char *file, int line, const char *expr,
+                                   cudaError_t rc) {
+    const char *slash = strrchr(file, '/');
+    return heat2d_fail(err, "%s:%d: %s: %s", slash != NULL ? slash + 1 : file, line, expr,
+                       cudaGetErrorString(rc));
+}
+
+/* Evaluates expr once; on failure fills err and returns -1 from the caller.
+ * For functions that own nothing that needs releasing. */
+#define HEAT2D_CUDA_CHECK(err, expr)                                                               \
+    do {                                                                                           \
+        const cudaError_t heat2d_cuda_rc_ = (expr);                                                \
+        if (heat2d_cuda_rc_ != cudaSuccess)                                                        \
+            return heat2d_cuda_fail((err), __FILE__, __LINE__, #expr, heat2d_cuda_rc_);            \
+    } while (0)
+
+/* Same, but jumps to label, where the caller releases what it holds and
+ * returns -1; err already says what failed. */
+#define HEAT2D_CUDA_CHECK_GOTO(err, expr, label)                                                   \
+    do {                                                                                           \
+        const cudaError_t heat2d_cuda_rc_ = (expr);                                                \
+        if (heat2d_cuda_rc_ != cudaSuccess) {                                                      \
+            (void)heat2d_cuda_fail((err), __FILE__, __LINE__, #expr, heat2d_cuda_rc_);             \
+            goto label;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+#endif /* HEAT2D_CUDA_CHECK_H */

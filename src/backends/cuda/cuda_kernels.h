@@ -1,0 +1,32 @@
+/* The CUDA backend's kernels, behind C launchers so that the host side of the
+ * backend stays C11. Internal to src/backends/cuda. */
+#ifndef HEAT2D_CUDA_KERNELS_H
+#define HEAT2D_CUDA_KERNELS_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Queues one Jacobi step v <- step(u) of SPEC section 1 on stream: boundary
+ * cells 0, interior cells u + alpha*(uW + uE + uS + uN - 4u) evaluated left to
+ * right without FMA contraction, so bit-identical to the cpu method. u and v
+ * are device arrays of nx*ny doubles that must not overlap. Returns the launch
+ * status (cudaGetLastError() after the launch); faults inside the kernel
+ * surface at the next synchronising call. */
+cudaError_t heat2d_cuda_step(const double *u, double *v, size_t nx, size_t ny, double alpha,
+                             cudaStream_t stream);
+
+/* Loads the kernels' module into the current context now, rather than at the
+ * first launch (CUDA's lazy loading), so that the cost stays out of timed
+ * loops. */
+cudaError_t heat2d_cuda_load_kernels(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_CUDA_KERNELS_H */

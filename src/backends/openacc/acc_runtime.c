@@ -1,0 +1,112 @@
+#include "acc_runtime.h"
+
+#include <acc_prof.h>
+#include <openacc.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef HEAT2D_HAVE_CUPTI
+#include "transfer_trace.h"
+#endif
+
+/* The runtime calls these for every host<->device copy it enqueues, with the
+ * byte count; counting here measures what crossed instead of estimating it
+ * from the data clauses. */
+static uint64_t upload_count, upload_bytes, download_count, download_bytes;
+static bool listening;
+/* Set by heat2d_acc_prepare: whether compute regions run on a device. */
+static bool on_device;
+
+static void on_upload(acc_prof_info *prof, acc_event_info *event, acc_api_info *api) {
+    (void)prof;
+    (void)api;
+    upload_count++;
+    upload_bytes += event->data_event.bytes;
+}
+
+static void on_download(acc_prof_info *prof, acc_event_info *event, acc_api_info *api) {
+    (void)prof;
+    (void)api;
+    download_count++;
+    download_bytes += event->data_event.bytes;
+}
+
+int heat2d_acc_transfers_start(heat2d_error *err) {
+    upload_count = upload_bytes = download_count = download_bytes = 0;
+    if (!listening) {
+        acc_prof_register(acc_ev_enqueue_upload_start, on_upload, acc_reg);
+        acc_prof_register(acc_ev_enqueue_download_start, on_download, acc_reg);
+        listening = true;
+    }
+#ifdef HEAT2D_HAVE_CUPTI
+    if (on_device)
+        return heat2d_trace_start(err);
+#else
+    (void)err;
+#endif
+    return 0;
+}
+
+int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err) {
+    if (listening) {
+        acc_prof_unregister(acc_ev_enqueue_upload_start, on_upload, acc_reg);
+        acc_prof_unregister(acc_ev_enqueue_download_start, on_download, acc_reg);
+        listening = false;
+    }
+    rep->acc_events = true;
+    rep->acc_upload_events = upload_count;
+    rep->acc_upload_bytes = upload_bytes;
+    rep->acc_download_events = download_count;
+    rep->acc_download_bytes = download_bytes;
+    if (!on_device) {
+        /* On the host nothing crosses, and the runtime's events say so. */
+        rep->transfers_measured = true;
+        rep->h2d_count = upload_count;
+        rep->h2d_bytes = upload_bytes;
+        rep->d2h_count = download_count;
+        rep->d2h_bytes = download_bytes;
+        return 0;
+    }
+#ifdef HEAT2D_HAVE_CUPTI
+    /* GCC 12's libgomp reports only the kernel-argument uploads as events,
+     * not the data-clause copies, so the counts come from the driver. */
+    return heat2d_trace_stop(rep, err);
+#else
+    (void)err;
+    rep->transfers_measured = false;
+    return 0;
+#endif
+}
+
+int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err) {
+    /* libgomp treats a second acc_init as fatal, and a check runs many
+     * methods in one process. */
+    static bool initialised;
+    double t0 = heat2d_now();
+    if (!initialised) {
+        acc_init(acc_get_device_type());
+        initialised = true;
+    }
+    /* Ask from inside a compute region: only code that runs on the device
+     * knows whether it does. The runtime falls back to the host silently
+     * when the offload plugin or the device is missing. */
+    int on_host = 1;
+#pragma acc parallel num_gangs(1) copyout(on_host)
+    { on_host = acc_on_device(acc_device_host); }
+    rep->context_s = heat2d_now() - t0;
+
+    on_device = !on_host;
+    if (on_host) {
+        snprintf(rep->device, sizeof rep->device, "host");
+        if (HEAT2D_ACC_REQUIRE_DEVICE)
+            return heat2d_fail(err,
+                               "%s: OpenACC kernels ran on the host, not a GPU (no device, or "
+                               "libgomp-plugin-nvptx.so.1 / libcuda.so.1 not found)",
+                               method);
+        return 0;
+    }
+    acc_device_t type = acc_get_device_type();
+    const char *name = acc_get_property_string(acc_get_device_num(type), type, acc_property_name);
+    snprintf(rep->device, sizeof rep->device, "%s", name ? name : "accelerator");
+    return 0;
+}

@@ -1,0 +1,23 @@
+/* What the OpenACC methods share: the device check and the transfer
+ * counters, read from the runtime's own profiling events. */
+#ifndef HEAT2D_ACC_RUNTIME_H
+#define HEAT2D_ACC_RUNTIME_H
+
+#include "heat2d.h"
+
+/* Untimed: initialise the OpenACC device, run one compute region that asks
+ * acc_on_device where it runs, and fill rep->device and rep->context_s.
+ * In an offload build, kernels that ran on the host are an error. */
+int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err);
+
+/* Zero the counters and start listening: to the OpenACC runtime's upload and
+ * download events always, and to the driver's copy records (CUPTI) when the
+ * kernels run on a GPU. */
+int heat2d_acc_transfers_start(heat2d_error *err);
+
+/* Stop listening; write what crossed into rep: the driver's records on a
+ * GPU, the runtime's events on the host, and the runtime's events always in
+ * rep->acc_*. */
+int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err);
+
+#endif

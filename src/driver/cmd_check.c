@@ -1,0 +1,397 @@
+/* heat2d check: the original's full-field check of every method against
+ * cpu, plus invariants that any correct solver satisfies and that a
+ * comparison between two of our own methods cannot catch. */
+#define _GNU_SOURCE
+#include "commands.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <dirent.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One method as the check runs it: cuda-each counts twice, pageable and
+ * pinned. */
+typedef struct check_target {
+    const heat2d_method *method;
+    bool pinned;
+    char label[48];
+} check_target;
+
+typedef struct check_state {
+    const char *dir;
+    bool gpu;
+    size_t failures;
+} check_state;
+
+static void fail(check_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+static void fail(check_state *st, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    fflush(stdout);
+    fputs("heat2d: check: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+    st->failures++;
+}
+
+/* Run one target from the standard initial state; write its field to
+ * dir/label_NXxNY_STEPS.dat. */
+static int run_to_file(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
+                       char *path, size_t path_size, heat2d_report *rep) {
+    heat2d_config cfg = {
+        .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
+    heat2d_outcome out;
+    double *storage[2] = {NULL, NULL};
+    const double *field = NULL;
+    heat2d_error err = {{0}};
+    snprintf(path, path_size, "%s/%s_%zux%zu_%zu.dat", st->dir, t->label, nx, ny, steps);
+    if (heat2d_run_method(t->method, &cfg, &out, storage, &field, &err) != 0) {
+        fail(st, "%s %zux%zu/%zu: %s", t->label, nx, ny, steps, err.message);
+        return -1;
+    }
+    int rc = heat2d_field_write(path, nx, ny, field, &err);
+    heat2d_free_pair(storage[0], storage[1]);
+    if (rc != 0) {
+        fail(st, "%s", err.message);
+        return -1;
+    }
+    *rep = out.report;
+    return 0;
+}
+
+static void check_transfers(check_state *st, const check_target *t, const heat2d_config *cfg,
+                            const heat2d_report *rep) {
+    uint64_t h2d_count, h2d_bytes, d2h_count, d2h_bytes;
+    heat2d_transfer_model(t->method, cfg, &h2d_count, &h2d_bytes, &d2h_count, &d2h_bytes);
+    bool on_host = strcmp(rep->device, "host") == 0;
+    if (on_host) {
+        /* Nothing crosses when the kernels run on the host. */
+        h2d_count = h2d_bytes = d2h_count = d2h_bytes = 0;
+    }
+    bool ok = rep->transfers_measured || t->method->style == HEAT2D_STYLE_HOST;
+    ok = ok && rep->h2d_count == h2d_count && rep->h2d_bytes == h2d_bytes &&
+         rep->d2h_count == d2h_count && rep->d2h_bytes == d2h_bytes;
+    printf("TRANSFERS method=%s steps=%zu H2D_COUNT=%llu H2D_BYTES=%llu D2H_COUNT=%llu "
+           "D2H_BYTES=%llu MODEL=%llu/%llu/%llu/%llu %s\n",
+           t->label, cfg->steps, (unsigned long long)rep->h2d_count,
+           (unsigned long long)rep->h2d_bytes, (unsigned long long)rep->d2h_count,
+           (unsigned long long)rep->d2h_bytes, (unsigned long long)h2d_count,
+           (unsigned long long)h2d_bytes, (unsigned long long)d2h_count,
+           (unsigned long long)d2h_bytes, ok ? "PASS" : "FAIL");
+    if (!ok)
+        fail(st, "%s: measured transfers differ from the model", t->label);
+}
+
+/* The original's check: every target's full field against cpu's. */
+static void check_against_cpu(check_state *st, const check_target *targets, size_t n_targets,
+                              size_t nx, size_t ny, size_t steps) {
+    check_target cpu = {.method = heat2d_method_find("cpu"), .label = "cpu"};
+    char ref_path[4096];
+    heat2d_report rep;
+    if (run_to_file(st, &cpu, nx, ny, steps, ref_path, sizeof ref_path, &rep) != 0)
+        return;
+    heat2d_error err = {{0}};
+    heat2d_field reference;
+    if (heat2d_field_read(ref_path, &reference, &err) != 0) {
+        fail(st, "%s", err.message);
+        return;
+    }
+    size_t before = st->failures;
+    heat2d_tolerance tol = {HEAT2D_DEFAULT_ATOL, HEAT2D_DEFAULT_RTOL};
+    for (size_t k = 0; k < n_targets; ++k) {
+        char path[4096];
+        if (run_to_file(st, &targets[k], nx, ny, steps, path, sizeof path, &rep) != 0)
+            continue;
+        if (st->gpu && strcmp(rep.device, "host") == 0)
+            fail(st, "%s ran on the host, not a GPU", targets[k].label);
+        heat2d_config cfg = {.nx = nx, .ny = ny, .steps = steps};
+        check_transfers(st, &targets[k], &cfg, &rep);
+        heat2d_field candidate;
+        if (heat2d_field_read(path, &candidate, &err) != 0) {
+            fail(st, "%s", err.message);
+            continue;
+        }
+        heat2d_comparison cmp;
+        heat2d_compare_arrays(reference.values, candidate.values, nx * ny, tol, &cmp);
+        printf("FILE=%s DEVICE=%s MAX_ABS_DIFF=%.6e WORST_INDEX=%zu FAILURES=%zu\n", path,
+               rep.device, cmp.max_abs_diff, cmp.worst_index, cmp.failures);
+        if (cmp.failures > 0)
+            fail(st, "%s differs from cpu at %zux%zu/%zu in %zu cells", targets[k].label, nx, ny,
+                 steps, cmp.failures);
+        heat2d_field_free(&candidate);
+    }
+    heat2d_field_free(&reference);
+    if (st->failures == before)
+        printf("COMPARE=PASS case=%zux%zu/%zu\n", nx, ny, steps);
+}
+
+/* Run a target from an arbitrary initial state u0 (boundary 0). */
+static int run_from_state(check_state *st, const check_target *t, const heat2d_config *cfg,
+                          const double *u0, double **storage, double **result) {
+    heat2d_error err = {{0}};
+    double *u = NULL;
+    double *v = NULL;
+    if (heat2d_alloc_pair(cfg, &u, &v, &err) != 0) {
+        fail(st, "%s", err.message);
+        return -1;
+    }
+    size_t bytes = cfg->nx * cfg->ny * sizeof(double);
+    memcpy(u, u0, bytes);
+    memset(v, 0, bytes);
+    heat2d_report rep;
+    heat2d_report_init(&rep);
+    if ((t->method->prepare != NULL && t->method->prepare(cfg, &rep, &err) != 0) ||
+        t->method->solve(cfg, u, v, result, &rep, &err) != 0) {
+        fail(st, "%s: %s", t->label, err.message);
+        heat2d_free_pair(u, v);
+        return -1;
+    }
+    storage[0] = u;
+    storage[1] = v;
+    return 0;
+}
+
+/* (a) sin(p*pi*i/(nx-1))*sin(q*pi*j/(ny-1)) is an eigenvector of the
+ * discrete update with eigenvalue
+ * 1 - 4*alpha*(sin^2(p*pi/(2(nx-1))) + sin^2(q*pi/(2(ny-1)))). */
+static void check_sine_mode(check_state *st, const check_target *t, size_t nx, size_t ny,
+                            unsigned p, unsigned q, size_t steps) {
+    heat2d_config cfg = {
+        .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
+    double *mode = malloc(nx * ny * sizeof(double));
+    if (mode == NULL) {
+        fail(st, "out of memory");
+        return;
+    }
+    const double pi = 3.14159265358979323846;
+    for (size_t j = 0; j < ny; ++j)
+        for (size_t i = 0; i < nx; ++i) {
+            bool edge = i == 0 || j == 0 || i == nx - 1 || j == ny - 1;
+            mode[j * nx + i] = edge ? 0.0
+                                    : sin(p * pi * (double)i / (double)(nx - 1)) *
+                                          sin(q * pi * (double)j / (double)(ny - 1));
+        }
+    double sp = sin(p * pi / (2.0 * (double)(nx - 1)));
+    double sq = sin(q * pi / (2.0 * (double)(ny - 1)));
+    double lambda = 1.0 - 4.0 * HEAT2D_ALPHA * (sp * sp + sq * sq);
+    double decay = pow(lambda, (double)steps);
+
+    double *storage[2] = {NULL, NULL};
+    double *result = NULL;
+    if (run_from_state(st, t, &cfg, mode, storage, &result) == 0) {
+        double worst = 0.0;
+        for (size_t k = 0; k < nx * ny; ++k) {
+            double err = fabs(result[k] - decay * mode[k]);
+            worst = (err > worst || isnan(err)) ? err : worst;
+        }
+        /* Relative to the mode's amplitude: rounding grows by a few ulp per
+         * step, so 1e-12 leaves room for 1000s of steps and still catches
+         * any wrong coefficient, neighbour or boundary. */
+        double rel = worst / decay;
+        bool ok = rel <= 1e-12;
+        printf("INVARIANT=sine-mode method=%s grid=%zux%zu p=%u q=%u steps=%zu "
+               "DECAY=%.16e MAX_REL_ERR=%.3e %s\n",
+               t->label, nx, ny, p, q, steps, decay, rel, ok ? "PASS" : "FAIL");
+        if (!ok)
+            fail(st, "%s does not decay the (%u,%u) sine mode by lambda^n", t->label, p, q);
+        heat2d_free_pair(storage[0], storage[1]);
+    }
+    free(mode);
+}
+
+static int run_standard(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
+                        heat2d_summary *sum, double **storage, const double **field) {
+    heat2d_config cfg = {
+        .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
+    heat2d_outcome out;
+    heat2d_error err = {{0}};
+    if (heat2d_run_method(t->method, &cfg, &out, storage, field, &err) != 0) {
+        fail(st, "%s: %s", t->label, err.message);
+        return -1;
+    }
+    *sum = out.summary;
+    return 0;
+}
+
+/* (b) No mass leaves until the front (Manhattan distance = steps from the
+ * centre) touches a cell next to the boundary; afterwards mass drains. */
+static void check_mass(check_state *st, const check_target *t, size_t nx, size_t ny) {
+    size_t i0 = (nx + 1) / 2 - 1;
+    size_t j0 = (ny + 1) / 2 - 1;
+    size_t reach = i0 - 1;
+    reach = (nx - 2 - i0) < reach ? nx - 2 - i0 : reach;
+    reach = (j0 - 1) < reach ? j0 - 1 : reach;
+    reach = (ny - 2 - j0) < reach ? ny - 2 - j0 : reach;
+
+    heat2d_summary before, after;
+    double *storage[2];
+    const double *field;
+    if (run_standard(st, t, nx, ny, reach, &before, storage, &field) != 0)
+        return;
+    heat2d_free_pair(storage[0], storage[1]);
+    size_t long_run = 40 * reach;
+    if (run_standard(st, t, nx, ny, long_run, &after, storage, &field) != 0)
+        return;
+    heat2d_free_pair(storage[0], storage[1]);
+    bool kept = fabs(before.mass - 1.0) <= 1e-13;
+    bool drained = after.mass < 1.0 - 1e-3;
+    printf("INVARIANT=mass method=%s grid=%zux%zu steps=%zu MASS=%.16e steps=%zu MASS=%.16e %s\n",
+           t->label, nx, ny, reach, before.mass, long_run, after.mass,
+           kept && drained ? "PASS" : "FAIL");
+    if (!kept)
+        fail(st, "%s loses mass before the front reaches the boundary", t->label);
+    if (!drained)
+        fail(st, "%s keeps its mass after the front reached the boundary", t->label);
+}
+
+/* (c) On an odd grid the centre is the middle cell, so the field is
+ * symmetric under i -> nx-1-i (bit for bit: the mirrored update adds the
+ * same two neighbours in swapped order, and addition commutes) and under
+ * j -> ny-1-j (to rounding: the south and north terms are added in the
+ * other order). */
+static void check_symmetry(check_state *st, const check_target *t, size_t nx, size_t ny,
+                           size_t steps) {
+    heat2d_summary sum;
+    double *storage[2];
+    const double *f;
+    if (run_standard(st, t, nx, ny, steps, &sum, storage, &f) != 0)
+        return;
+    size_t i_breaks = 0;
+    double j_worst = 0.0;
+    for (size_t j = 0; j < ny; ++j)
+        for (size_t i = 0; i < nx; ++i) {
+            if (f[j * nx + i] != f[j * nx + (nx - 1 - i)])
+                i_breaks++;
+            double d = fabs(f[j * nx + i] - f[(ny - 1 - j) * nx + i]);
+            j_worst = d > j_worst ? d : j_worst;
+        }
+    heat2d_free_pair(storage[0], storage[1]);
+    bool ok = i_breaks == 0 && j_worst <= 1e-15 * sum.max;
+    printf("INVARIANT=symmetry method=%s grid=%zux%zu steps=%zu I_MIRROR_BREAKS=%zu "
+           "J_MIRROR_MAX_DIFF=%.3e %s\n",
+           t->label, nx, ny, steps, i_breaks, j_worst, ok ? "PASS" : "FAIL");
+    if (!ok)
+        fail(st, "%s breaks the grid's mirror symmetry", t->label);
+}
+
+/* The scratch directory holds only the field files this check wrote. */
+static void remove_scratch(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d != NULL) {
+        struct dirent *entry;
+        char path[4096];
+        while ((entry = readdir(d)) != NULL) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+static size_t collect_targets(bool gpu, check_target *targets, size_t capacity) {
+    size_t n = 0;
+    for (size_t k = 0; k < heat2d_method_count() && n + 2 <= capacity; ++k) {
+        const heat2d_method *m = heat2d_method_at(k);
+        /* The CPU check takes what runs without a GPU; the GPU check takes
+         * every method that can use one. */
+        bool take = gpu ? m->style != HEAT2D_STYLE_HOST : !m->gpu_only;
+        take = take && strcmp(m->name, "cpu") != 0; /* the reference itself */
+        if (!take)
+            continue;
+        targets[n] = (check_target){.method = m};
+        snprintf(targets[n].label, sizeof targets[n].label, "%s", m->name);
+        n++;
+        if (gpu && m->has_pinned_variant) {
+            targets[n] = (check_target){.method = m, .pinned = true};
+            snprintf(targets[n].label, sizeof targets[n].label, "%s-pinned", m->name);
+            n++;
+        }
+    }
+    return n;
+}
+
+int heat2d_cmd_check(int argc, char **argv) {
+    static const struct option options[] = {
+        {"gpu", no_argument, NULL, 'g'},
+        {"keep", required_argument, NULL, 'k'},
+        {NULL, 0, NULL, 0},
+    };
+    check_state st = {0};
+    const char *keep = NULL;
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        if (opt == 'g')
+            st.gpu = true;
+        else if (opt == 'k')
+            keep = optarg;
+        else
+            return heat2d_report_error(
+                HEAT2D_EXIT_USAGE, "check: unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+    if (optind < argc)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: unexpected argument '%s'",
+                                   argv[optind]);
+
+    char tmp_dir[] = "/tmp/heat2d-check-XXXXXX";
+    if (keep != NULL) {
+        st.dir = keep;
+        if (access(keep, W_OK) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: cannot write to '%s': %s", keep,
+                                       strerror(errno));
+    } else {
+        if (mkdtemp(tmp_dir) == NULL)
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                       "check: cannot create a temporary directory: %s",
+                                       strerror(errno));
+        st.dir = tmp_dir;
+    }
+
+    check_target targets[16];
+    size_t n = collect_targets(st.gpu, targets, sizeof targets / sizeof targets[0]);
+    if (n == 0 && st.gpu) {
+        if (keep == NULL)
+            rmdir(tmp_dir);
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "check: GPU_CHECK=FAIL: this build has no GPU method (build "
+                                   "with CUDA or -DHEAT2D_OPENACC_OFFLOAD=ON)");
+    }
+
+    /* The original's cases: odd and even step counts catch a method that
+     * returns the wrong one of its two buffers. */
+    static const size_t step_counts[] = {7, 8, 31, 32};
+    for (size_t s = 0; s < sizeof step_counts / sizeof step_counts[0]; ++s)
+        check_against_cpu(&st, targets, n, 25, 21, step_counts[s]);
+    if (st.gpu)
+        check_against_cpu(&st, targets, n, 1024, 768, 301);
+
+    check_target cpu = {.method = heat2d_method_find("cpu"), .label = "cpu"};
+    /* The invariants hold for every method, the reference included. */
+    for (size_t k = 0; k <= n; ++k) {
+        const check_target *t = k == 0 ? &cpu : &targets[k - 1];
+        if (k == 0 && st.gpu)
+            continue; /* checked by the CPU check */
+        check_sine_mode(&st, t, 33, 25, 1, 1, 50);
+        check_sine_mode(&st, t, 40, 29, 3, 2, 37);
+        check_mass(&st, t, 41, 37);
+        check_symmetry(&st, t, 41, 37, 31);
+    }
+
+    if (keep == NULL)
+        remove_scratch(tmp_dir);
+
+    const char *verdict = st.gpu ? "GPU_CHECK" : "CPU_CHECK";
+    if (st.failures > 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "%s=FAIL: %zu failure(s)", verdict,
+                                   st.failures);
+    printf("%s=PASS\n", verdict);
+    return EXIT_SUCCESS;
+}

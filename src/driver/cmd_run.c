@@ -1,0 +1,88 @@
+/* heat2d run: one method, one size, the seed's KEY=VALUE protocol. */
+#define _GNU_SOURCE
+#include "commands.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+int heat2d_cmd_run(int argc, char **argv) {
+    static const struct option options[] = {
+        {"method", required_argument, NULL, 'm'},
+        {"nx", required_argument, NULL, 'x'},
+        {"ny", required_argument, NULL, 'y'},
+        {"steps", required_argument, NULL, 's'},
+        {"save", required_argument, NULL, 'o'},
+        {"pinned", no_argument, NULL, 'p'},
+        {NULL, 0, NULL, 0},
+    };
+    heat2d_config cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA};
+    const char *method_name = NULL;
+    const char *save_path = NULL;
+    heat2d_error err = {{0}};
+
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        int rc = 0;
+        switch (opt) {
+        case 'm':
+            method_name = optarg;
+            break;
+        case 'x':
+            rc = heat2d_parse_size(optarg, "--nx", &cfg.nx, &err);
+            break;
+        case 'y':
+            rc = heat2d_parse_size(optarg, "--ny", &cfg.ny, &err);
+            break;
+        case 's':
+            rc = heat2d_parse_size(optarg, "--steps", &cfg.steps, &err);
+            break;
+        case 'o':
+            if (optarg[0] == '\0')
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save needs a file name");
+            save_path = optarg;
+            break;
+        case 'p':
+            cfg.pinned = true;
+            break;
+        default:
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: unknown or incomplete option '%s'",
+                                       argv[optind - 1]);
+        }
+        if (rc != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
+    }
+    if (optind < argc)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: unexpected argument '%s'",
+                                   argv[optind]);
+    if (method_name == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --method is required");
+    const heat2d_method *method = heat2d_method_find(method_name);
+    if (method == NULL)
+        return heat2d_report_error(
+            HEAT2D_EXIT_USAGE, "run: unknown method '%s' (heat2d methods lists them)", method_name);
+    if (cfg.nx < HEAT2D_MIN_SIDE || cfg.ny < HEAT2D_MIN_SIDE)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: nx and ny must be >= %d",
+                                   HEAT2D_MIN_SIDE);
+
+    if (save_path != NULL && heat2d_field_check_writable(save_path, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+
+    heat2d_outcome outcome;
+    double *storage[2] = {NULL, NULL};
+    const double *field = NULL;
+    if (heat2d_run_method(method, &cfg, &outcome, storage, &field, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    heat2d_print_outcome(stdout, method, &cfg, &outcome);
+    fflush(stdout);
+    int status = EXIT_SUCCESS;
+    if (save_path != NULL) {
+        if (heat2d_field_write(save_path, cfg.nx, cfg.ny, field, &err) != 0)
+            status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+        else
+            printf("FIELD_FILE=%s\n", save_path);
+    }
+    heat2d_free_pair(storage[0], storage[1]);
+    return status;
+}

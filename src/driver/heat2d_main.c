@@ -1,0 +1,69 @@
+/* heat2d: one program, several subcommands, all built on libheat2d. */
+#include "commands.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int heat2d_report_error(int status, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    fputs("heat2d: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+    return status;
+}
+
+static int cmd_methods(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    static const char *const style_names[] = {"host", "each", "resident"};
+    for (size_t k = 0; k < heat2d_method_count(); ++k) {
+        const heat2d_method *m = heat2d_method_at(k);
+        printf("%-14s %-16s %s\n", m->name, m->seed_name, style_names[m->style]);
+    }
+    return EXIT_SUCCESS;
+}
+
+static void usage(FILE *stream) {
+    fputs("usage: heat2d COMMAND [options]\n"
+          "\n"
+          "  run      --method M [--nx N] [--ny N] [--steps N] [--save FILE] [--pinned]\n"
+          "  compare  REF CAND... [--atol A] [--rtol R]\n"
+          "  check    [--gpu] [--keep DIR]\n"
+          "  methods  list the methods in this build\n"
+          "  info     how this build was made and the machine it runs on\n"
+          "\n"
+          "Every command prints KEY=VALUE lines; every failure exits non-zero with one\n"
+          "line on stderr.\n",
+          stream);
+}
+
+int main(int argc, char **argv) {
+    static const struct {
+        const char *name;
+        int (*run)(int, char **);
+    } commands[] = {
+        {"run", heat2d_cmd_run},  {"compare", heat2d_cmd_compare}, {"check", heat2d_cmd_check},
+        {"methods", cmd_methods}, {"info", heat2d_cmd_info},
+    };
+    if (argc < 2) {
+        usage(stderr);
+        return HEAT2D_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_SUCCESS;
+    }
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; ++k)
+        if (strcmp(argv[1], commands[k].name) == 0) {
+            int status = commands[k].run(argc - 1, argv + 1);
+            if (fflush(stdout) != 0 || ferror(stdout))
+                return heat2d_report_error(HEAT2D_EXIT_FAILURE, "cannot write to standard output");
+            return status;
+        }
+    return heat2d_report_error(HEAT2D_EXIT_USAGE, "unknown command '%s' (try heat2d --help)",
+                               argv[1]);
+}

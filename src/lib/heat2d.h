@@ -1,0 +1,248 @@
+/* heat2d: the library every heat2d program links.
+ *
+ * The problem (explicit 2-D diffusion, 5-point stencil, Jacobi double buffer),
+ * the backend interface that every method implements, and the shared services
+ * around it: sizes, initial state, summary checks, field files, comparison,
+ * clocks and errors. Storage is i fastest: cell (i, j) lives at j*nx + i.
+ */
+#ifndef HEAT2D_H
+#define HEAT2D_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define HEAT2D_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define HEAT2D_PRINTF(fmt, args)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Diffusion number D*dt/dx^2 of the original; stable for alpha <= 1/4. */
+#define HEAT2D_ALPHA    0.1
+#define HEAT2D_MIN_SIDE 5
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* One line of text that says what failed; filled by the failing function and
+ * printed once, by the program that gives up. */
+typedef struct heat2d_error {
+    char message[512];
+} heat2d_error;
+
+/* Formats the message into err (if err is non-NULL) and returns -1, so that
+ * callers can write `return heat2d_fail(err, ...);`. */
+int heat2d_fail(heat2d_error *err, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+/* ---- the problem --------------------------------------------------------- */
+
+typedef struct heat2d_config {
+    size_t nx;
+    size_t ny;
+    size_t steps;
+    double alpha;
+    bool pinned; /* cuda-each: page-locked host buffers instead of pageable */
+} heat2d_config;
+
+/* Cells and bytes of one array, refusing sizes whose byte count overflows
+ * size_t or exceeds what the machine could ever hold. */
+int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err);
+
+/* Two host arrays of nx*ny doubles, checked against physical memory first. */
+int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err);
+void heat2d_free_pair(double *u, double *v);
+
+/* All zero but the centre cell (0-based ((nx+1)/2-1, (ny+1)/2-1)) = 1. */
+void heat2d_initial_state(size_t nx, size_t ny, double *u, double *v);
+
+size_t heat2d_centre_index(size_t nx, size_t ny);
+
+/* ---- what a run reports ------------------------------------------------- */
+
+#define HEAT2D_MAX_PHASES 6
+
+typedef struct heat2d_phase {
+    const char *key; /* e.g. "GPU_LOOP_S" */
+    double seconds;
+} heat2d_phase;
+
+typedef struct heat2d_report {
+    /* Where the kernels ran: "host" or the GPU's name. */
+    char device[128];
+    /* True when the counters below come from the runtime or the copy calls. */
+    bool transfers_measured;
+    uint64_t h2d_count;
+    uint64_t h2d_bytes;
+    uint64_t d2h_count;
+    uint64_t d2h_bytes;
+    /* What the OpenACC profiling interface reported (upload and download
+     * events with their byte counts), kept apart from the driver's trace
+     * above because runtimes differ in which copies they report. */
+    bool acc_events;
+    uint64_t acc_upload_events;
+    uint64_t acc_upload_bytes;
+    uint64_t acc_download_events;
+    uint64_t acc_download_bytes;
+    /* Summed duration of the copies as the driver timed them; negative when
+     * not traced. */
+    double h2d_s;
+    double d2h_s;
+    /* Untimed set-up (device context creation), reported on its own line;
+     * negative when the method has none. */
+    double context_s;
+    /* Loop time from device events, negative when not measured. */
+    double device_loop_s;
+    size_t n_phases;
+    heat2d_phase phases[HEAT2D_MAX_PHASES];
+} heat2d_report;
+
+void heat2d_report_init(heat2d_report *rep);
+void heat2d_report_phase(heat2d_report *rep, const char *key, double seconds);
+
+/* ---- the backend interface ---------------------------------------------- */
+
+/* How a method moves data, which decides the transfer model and the
+ * article's speedup pairs (cpu/each, cpu/resident, each/resident). */
+typedef enum heat2d_style {
+    HEAT2D_STYLE_HOST,     /* no device: nothing crosses */
+    HEAT2D_STYLE_EACH,     /* u up and v down every step */
+    HEAT2D_STYLE_RESIDENT, /* one upload, one download */
+} heat2d_style;
+
+typedef struct heat2d_method {
+    const char *name;      /* command-line name, e.g. "acc-resident" */
+    const char *seed_name; /* METHOD= value, e.g. "ACC_PERSISTENT" */
+    heat2d_style style;
+    /* Needs a GPU to run at all (CUDA); OpenACC methods run on the host in a
+     * host build, so they are not gpu_only. */
+    bool gpu_only;
+    /* Honours heat2d_config.pinned (page-locked host buffers). */
+    bool has_pinned_variant;
+    /* Untimed: create a device context, check that a device exists. May be
+     * NULL. */
+    int (*prepare)(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err);
+    /* Timed: the whole time loop, including entering and leaving device
+     * memory and the final read-back. u holds the initial state and v the
+     * same; on return *result points at whichever of u and v holds the
+     * final field on the host. */
+    int (*solve)(const heat2d_config *cfg, double *u, double *v, double **result,
+                 heat2d_report *rep, heat2d_error *err);
+} heat2d_method;
+
+/* Every method this build contains, in presentation order. */
+size_t heat2d_method_count(void);
+const heat2d_method *heat2d_method_at(size_t index);
+const heat2d_method *heat2d_method_find(const char *name);
+
+/* The transfer model of SPEC section 2 for a method: counts and bytes that
+ * must cross for cfg. */
+void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
+                           uint64_t *h2d_bytes, uint64_t *d2h_count, uint64_t *d2h_bytes);
+
+/* ---- running one method ------------------------------------------------- */
+
+typedef struct heat2d_summary {
+    double mass;
+    double centre;
+    double min;
+    double max;
+} heat2d_summary;
+
+/* Sum in storage order (the order of the original's SUM), min, max, centre,
+ * and the original's sanity check: all finite, min >= -1e-12,
+ * max <= 1 + 1e-12, -1e-12 <= mass <= 1 + 1e-10. */
+int heat2d_summarise(size_t nx, size_t ny, const double *field, heat2d_summary *sum,
+                     heat2d_error *err);
+
+typedef struct heat2d_outcome {
+    heat2d_summary summary;
+    heat2d_report report;
+    double total_s;
+} heat2d_outcome;
+
+/* Allocate, initialise, prepare, time solve, summarise. On success *field
+ * points at the final field inside *storage (free with heat2d_free_pair on
+ * storage[0], storage[1]). */
+int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg, heat2d_outcome *out,
+                      double *storage[2], const double **field, heat2d_error *err);
+
+/* KEY=VALUE lines of the seed protocol, then heat2d's own keys. */
+void heat2d_print_outcome(FILE *stream, const heat2d_method *m, const heat2d_config *cfg,
+                          const heat2d_outcome *out);
+
+/* ---- field files -------------------------------------------------------- */
+
+/* First line "nx ny", then one "%24.16E" value per line, i fastest. Written
+ * to a temporary name in the same directory, then renamed; any write or close
+ * error is an error and leaves no file behind. */
+int heat2d_field_write(const char *path, size_t nx, size_t ny, const double *field,
+                       heat2d_error *err);
+
+/* Fails early, before any computation, when path's directory does not exist
+ * or cannot be written, so that a long run does not end in a lost result. */
+int heat2d_field_check_writable(const char *path, heat2d_error *err);
+
+typedef struct heat2d_field {
+    size_t nx;
+    size_t ny;
+    double *values;
+} heat2d_field;
+
+/* Reads a field file, checking header, shape (>= 5x5), line count and that
+ * every value is a finite number. Accepts the original's three-digit exponent
+ * form without 'E' (e.g. 8.8357301208401164-271) and 'D' exponents. */
+int heat2d_field_read(const char *path, heat2d_field *field, heat2d_error *err);
+void heat2d_field_free(heat2d_field *field);
+
+/* Parses one number as the field reader does; returns 0 and sets *value, or
+ * -1 when text[0..len) is not a number. Exposed for tests and fuzzing. */
+int heat2d_parse_real(const char *text, size_t len, double *value);
+
+/* ---- comparison --------------------------------------------------------- */
+
+typedef struct heat2d_tolerance {
+    double atol;
+    double rtol;
+} heat2d_tolerance;
+
+#define HEAT2D_DEFAULT_ATOL 2e-12
+#define HEAT2D_DEFAULT_RTOL 2e-10
+
+typedef struct heat2d_comparison {
+    double max_abs_diff;
+    size_t worst_index;
+    size_t failures;
+} heat2d_comparison;
+
+/* Per cell |a-b| <= atol + rtol*|a| with a the reference, as the original. */
+void heat2d_compare_arrays(const double *reference, const double *candidate, size_t n,
+                           heat2d_tolerance tol, heat2d_comparison *result);
+
+/* ---- clocks and small helpers ------------------------------------------- */
+
+/* Monotonic wall time in seconds. */
+double heat2d_now(void);
+
+/* Strict positive integer: all of text, digits only, no sign, no overflow. */
+int heat2d_parse_size(const char *text, const char *what, size_t *value, heat2d_error *err);
+
+/* Non-negative finite real: all of text. */
+int heat2d_parse_nonneg_real(const char *text, const char *what, double *value, heat2d_error *err);
+
+/* KEY=VALUE lines saying how this build was made: version, git revision,
+ * compilers and flags, OpenACC mode, CUDA, methods. */
+void heat2d_print_build_info(FILE *stream);
+
+/* Physical memory of this machine in bytes, 0 if unknown. */
+uint64_t heat2d_physical_memory(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_H */

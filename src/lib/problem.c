@@ -1,0 +1,102 @@
+/* Sizes, the initial state, the summary check and the run report. */
+#include "heat2d.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err) {
+    if (nx < HEAT2D_MIN_SIDE || ny < HEAT2D_MIN_SIDE)
+        return heat2d_fail(err, "nx and ny must be >= %d, got %zux%zu", HEAT2D_MIN_SIDE, nx, ny);
+    if (nx > SIZE_MAX / ny || nx * ny > SIZE_MAX / sizeof(double))
+        return heat2d_fail(err, "grid %zux%zu is too large: nx*ny*8 bytes overflows", nx, ny);
+    *bytes = nx * ny * sizeof(double);
+    return 0;
+}
+
+int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err) {
+    size_t bytes = 0;
+    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
+        return -1;
+    /* Refuse up front what cannot fit, rather than let the kernel's
+     * overcommit kill the process in the middle of the time loop. */
+    uint64_t memory = heat2d_physical_memory();
+    if (memory != 0 && (bytes > memory / 2))
+        return heat2d_fail(err,
+                           "grid %zux%zu needs 2 x %.3g GB, more than this machine's %.3g GB of "
+                           "memory",
+                           cfg->nx, cfg->ny, (double)bytes / 1e9, (double)memory / 1e9);
+    *u = malloc(bytes);
+    *v = malloc(bytes);
+    if (*u == NULL || *v == NULL) {
+        free(*u);
+        free(*v);
+        *u = *v = NULL;
+        return heat2d_fail(err, "cannot allocate 2 x %zu bytes for a %zux%zu grid", bytes, cfg->nx,
+                           cfg->ny);
+    }
+    return 0;
+}
+
+void heat2d_free_pair(double *u, double *v) {
+    free(u);
+    free(v);
+}
+
+size_t heat2d_centre_index(size_t nx, size_t ny) {
+    return ((ny + 1) / 2 - 1) * nx + ((nx + 1) / 2 - 1);
+}
+
+void heat2d_initial_state(size_t nx, size_t ny, double *u, double *v) {
+    memset(u, 0, nx * ny * sizeof(double));
+    memset(v, 0, nx * ny * sizeof(double));
+    u[heat2d_centre_index(nx, ny)] = 1.0;
+}
+
+int heat2d_summarise(size_t nx, size_t ny, const double *field, heat2d_summary *sum,
+                     heat2d_error *err) {
+    size_t n = nx * ny;
+    double mass = 0.0;
+    double lo = field[0];
+    double hi = field[0];
+    for (size_t k = 0; k < n; ++k) {
+        double x = field[k];
+        if (!isfinite(x)) {
+            size_t i = k % nx;
+            size_t j = k / nx;
+            return heat2d_fail(err, "non-finite value %g at cell (%zu, %zu)", x, i, j);
+        }
+        /* One running sum in storage order: the order of the original's
+         * SUM, so MASS matches it to the last bit. */
+        mass += x;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    sum->mass = mass;
+    sum->min = lo;
+    sum->max = hi;
+    sum->centre = field[heat2d_centre_index(nx, ny)];
+    if (lo < -1.0e-12 || hi > 1.0 + 1.0e-12)
+        return heat2d_fail(err, "value outside physically expected bounds: min %.17g, max %.17g",
+                           lo, hi);
+    if (mass < -1.0e-12 || mass > 1.0 + 1.0e-10)
+        return heat2d_fail(err, "unexpected mass %.17g: unstable calculation", mass);
+    return 0;
+}
+
+void heat2d_report_init(heat2d_report *rep) {
+    memset(rep, 0, sizeof *rep);
+    strcpy(rep->device, "host");
+    rep->context_s = -1.0;
+    rep->device_loop_s = -1.0;
+    rep->h2d_s = -1.0;
+    rep->d2h_s = -1.0;
+}
+
+void heat2d_report_phase(heat2d_report *rep, const char *key, double seconds) {
+    if (rep->n_phases < HEAT2D_MAX_PHASES) {
+        rep->phases[rep->n_phases].key = key;
+        rep->phases[rep->n_phases].seconds = seconds;
+        rep->n_phases++;
+    }
+}

@@ -1,0 +1,48 @@
+# Assertions for heat2d's shell tests. Each test script sources this, runs
+# commands with `run`, asserts on what they printed, and ends with `finish`.
+set -u
+passed=0
+failed=0
+test_name=$(basename "$0" .sh)
+
+# run CMD...: capture stdout in $out, stderr in $err, exit status in $rc.
+run() {
+  local o e
+  o=$(mktemp) e=$(mktemp)
+  set +e
+  "$@" >"$o" 2>"$e"
+  rc=$?
+  set -e
+  out=$(cat "$o") err=$(cat "$e")
+  rm -f "$o" "$e"
+}
+
+ok() { passed=$((passed + 1)); }
+ko() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+
+# expect_rc WANT DESCRIPTION
+expect_rc() { if [ "$rc" = "$1" ]; then ok; else ko "$2: exit $rc, want $1 (stderr: $err)"; fi; }
+# expect_err_has TEXT DESCRIPTION: stderr contains TEXT (fixed string)
+expect_err_has() { if grep -qF -- "$1" <<<"$err"; then ok; else ko "$2: stderr '$err' lacks '$1'"; fi; }
+# expect_err_lines N DESCRIPTION: stderr is exactly N lines
+expect_err_lines() {
+  local n; n=$(printf '%s' "$err" | grep -c '' || true)
+  if [ "$n" = "$1" ]; then ok; else ko "$2: stderr has $n lines, want $1: $err"; fi
+}
+# expect_out_has TEXT DESCRIPTION
+expect_out_has() { if grep -qF -- "$1" <<<"$out"; then ok; else ko "$2: stdout lacks '$1'"; fi; }
+expect_out_lacks() { if grep -qF -- "$1" <<<"$out"; then ko "$2: stdout has '$1'"; else ok; fi; }
+# key NAME: the value of KEY=VALUE in $out (first match), blanks trimmed
+key() { sed -n "s/^$1=//p" <<<"$out" | head -n 1 | tr -d ' '; }
+# expect_eq GOT WANT DESCRIPTION
+expect_eq() { if [ "$1" = "$2" ]; then ok; else ko "$3: got '$1', want '$2'"; fi; }
+# expect_count PATTERN N DESCRIPTION: lines of stdout matching the regex
+expect_count() {
+  local n; n=$(grep -cE -- "$1" <<<"$out" || true)
+  if [ "$n" = "$2" ]; then ok; else ko "$3: $n lines match '$1', want $2"; fi
+}
+
+finish() {
+  echo "$test_name: $passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}

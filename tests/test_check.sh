@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# heat2d check: the original's CPU check plus the invariants.
+# usage: test_check.sh BIN_DIR
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+# The CPU check compares every method that runs without a GPU with cpu, and
+# runs the invariants on all of them, cpu included.
+n_methods=$("$bin/heat2d" methods | awk '$1 !~ /^cuda/' | wc -l)
+n_compared=$((n_methods - 1))
+run "$bin/heat2d" check --keep "$w"
+expect_rc 0 "check"
+expect_eq "$(tail -n 1 <<<"$out")" "CPU_CHECK=PASS" "verdict"
+expect_count '^COMPARE=PASS case=25x21/(7|8|31|32)$' 4 "four cases compared"
+expect_count '^FILE=.* FAILURES=0$' $((4 * n_compared)) "every method compared in every case"
+expect_count '^INVARIANT=sine-mode .* PASS$' $((2 * n_methods)) "sine modes"
+expect_count '^INVARIANT=mass .* PASS$' "$n_methods" "mass"
+expect_count '^INVARIANT=symmetry .* I_MIRROR_BREAKS=0 .* PASS$' "$n_methods" "symmetry"
+expect_count ' FAIL$' 0 "no failure"
+expect_eq "$(ls "$w" | wc -l | tr -d ' ')" "$((4 * n_methods))" "fields kept with --keep"
+
+# check --gpu in a build without GPU methods, or on a machine without a GPU,
+# fails instead of passing on the host.
+run "$bin/heat2d" check --gpu
+if [ "$rc" = 0 ]; then
+  expect_out_has "GPU_CHECK=PASS" "check --gpu passes only with a GPU"
+  expect_out_lacks "DEVICE=host" "check --gpu never on the host"
+else
+  expect_rc 1 "check --gpu without a GPU"
+  expect_err_has "GPU_CHECK=FAIL" "check --gpu verdict" 
+fi
+
+finish

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# heat2d run: the KEY=VALUE protocol, the transfer report and field files.
+# usage: test_runs.sh BIN_DIR
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+# The protocol in the original's order, then heat2d's keys.
+run "$bin/heat2d" run --method cpu --nx 25 --ny 21 --steps 7 --save "$w/cpu.dat"
+expect_rc 0 "run cpu"
+expect_eq "$(grep -oE '^[A-Z_]+=' <<<"$out" | head -n 10 | tr -d '\n')" \
+  "METHOD=NX=NY=MASS=CENTRE=MIN=MAX=TOTAL_S=CHECK=CPU_LOOP_S=" "cpu key order"
+expect_eq "$(key METHOD)" "CPU_REFERENCE" "METHOD"
+expect_eq "$(key NX)" "25" "NX"
+expect_eq "$(key NY)" "21" "NY"
+expect_eq "$(key STEPS)" "7" "STEPS"
+expect_eq "$(key DEVICE)" "host" "cpu runs on the host"
+expect_eq "$(key H2D_COUNT)/$(key D2H_COUNT)" "0/0" "cpu moves nothing"
+expect_eq "$(tail -n 1 <<<"$out")" "FIELD_FILE=$w/cpu.dat" "FIELD_FILE last"
+# Reals in %24.16E: two blanks before a positive mantissa.
+expect_eq "$(grep '^MASS=' <<<"$out" | cut -c6- | wc -c | tr -d ' ')" "25" "MASS is 24 wide"
+# The field file: header, then nx*ny values.
+expect_eq "$(head -n 1 "$w/cpu.dat")" "25 21" "field header"
+expect_eq "$(wc -l <"$w/cpu.dat" | tr -d ' ')" "526" "field line count"
+centre=$(key CENTRE)
+# 0-based centre (12, 10) is line 2 + 10*25 + 12 of the file.
+expect_eq "$(sed -n "$((2 + 10 * 25 + 12))p" "$w/cpu.dat" | tr -d ' ')" "$centre" "CENTRE is the middle cell"
+# The mass is the sum of the field (to rounding, the file is %.16E).
+sum=$(awk 'NR > 1 { s += $1 } END { printf "%.12f", s }' "$w/cpu.dat")
+expect_eq "$sum" "$(awk -v m="$(key MASS)" 'BEGIN { printf "%.12f", m }')" "MASS is the field's sum"
+
+# Without an offloading build the OpenACC methods run on the host, say so,
+# and nothing crosses; a GPU build reports the model (tested by check --gpu).
+for m in acc-each acc-resident; do
+  if "$bin/heat2d" methods | grep -q "^$m "; then
+    run "$bin/heat2d" run --method "$m" --nx 25 --ny 21 --steps 8
+    expect_rc 0 "run $m"
+    if [ "$(key DEVICE)" = host ]; then
+      expect_eq "$(key TRANSFERS)" "measured" "$m transfers come from the runtime"
+      expect_eq "$(key H2D_COUNT)/$(key H2D_BYTES)/$(key D2H_COUNT)/$(key D2H_BYTES)" "0/0/0/0" \
+        "$m on the host moves nothing"
+    fi
+  fi
+done
+run "$bin/heat2d" run --method acc-resident --nx 25 --ny 21 --steps 8
+expect_eq "$(grep -oE '^[A-Z_]+=' <<<"$out" | sed -n '10,13p' | tr -d '\n')" \
+  "ENTER_S=GPU_LOOP_S=READBACK_S=EXIT_S=" "acc-resident phases"
+
+# Odd and even step counts hand back the right buffer: 7 and 8 steps differ.
+run "$bin/heat2d" run --method cpu --nx 25 --ny 21 --steps 8; c8=$(key CENTRE)
+expect_eq "$([ "$c8" != "$centre" ] && echo differ)" "differ" "7 and 8 steps differ"
+
+# Methods list: every method the build has, cpu first.
+run "$bin/heat2d" methods
+expect_eq "$(head -n 1 <<<"$out" | awk '{print $1}')" "cpu" "methods lists cpu first"
+
+finish

@@ -1,0 +1,667 @@
+/* Unit tests of field files and comparison: the number formatter and parser
+ * against the C library on many doubles, every rejection of the reader with
+ * its message, write failures, and the comparison's bookkeeping.
+ *
+ * Needs no arguments: files go to a fresh directory under $TMPDIR (or /tmp),
+ * removed at the end. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "heat2d.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static unsigned long passed, failed;
+
+/* Records one assertion; prints a line for each failure, and only the first
+ * few of a kind inside the big random loops (see check_quiet). */
+static bool check(bool ok, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+static bool check(bool ok, const char *fmt, ...) {
+    if (ok) {
+        ++passed;
+        return true;
+    }
+    ++failed;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("FAIL: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return false;
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static char tmp_dir[512];
+
+static void path_in_tmp(char *out, size_t size, const char *name) {
+    snprintf(out, size, "%s/%s", tmp_dir, name);
+}
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "test_field_io: cannot write %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+}
+
+static uint64_t bits_of(double d) {
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static double from_bits(uint64_t b) {
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* xorshift64*: reproducible without depending on the C library's rand. */
+static uint64_t rng_state = UINT64_C(0x9e3779b97f4a7c15);
+
+static uint64_t rng(void) {
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * UINT64_C(2685821657736338717);
+}
+
+/* A finite double, from several families: uniform bits (every exponent),
+ * subnormals, values in [0, 1], integers, and the field's own range. */
+static double random_double(void) {
+    uint64_t r = rng();
+    switch (r % 6) {
+    case 0:
+    case 1: {
+        uint64_t b;
+        do
+            b = rng();
+        while (((b >> 52) & 0x7ffu) == 0x7ffu);
+        return from_bits(b);
+    }
+    case 2:
+        return from_bits(rng() & ((UINT64_C(1) << 52) - 1u)) * ((r >> 8) & 1 ? -1.0 : 1.0);
+    case 3:
+        return (double)(rng() >> 11) / 9007199254740992.0;
+    case 4:
+        return (double)(rng() >> (rng() % 64));
+    default:
+        return ldexp((double)(rng() >> 11), -(int)(rng() % 1100));
+    }
+}
+
+static bool parses_to(const char *text, double expected) {
+    double v = -12345.0;
+    return heat2d_parse_real(text, strlen(text), &v) == 0 && bits_of(v) == bits_of(expected);
+}
+
+static bool rejected(const char *text) {
+    double v;
+    return heat2d_parse_real(text, strlen(text), &v) != 0;
+}
+
+/* The original writes three-digit exponents without their letter. */
+static void fortran_form(char *s) {
+    char *e = strchr(s, 'E');
+    if (e && strlen(e) == 5)
+        memmove(e, e + 1, strlen(e + 1) + 1);
+}
+
+/* ---- the number parser --------------------------------------------------------- */
+
+static void test_parse_cases(void) {
+    check(parses_to("0.0000000000000000E+00", 0.0), "zero");
+    check(parses_to("  0.0000000000000000E+00", 0.0), "zero with leading spaces");
+    check(parses_to("-0.0000000000000000E+00", -0.0), "negative zero keeps its sign");
+    check(parses_to("-0", -0.0) && parses_to("+0.0", 0.0), "short zeros");
+    check(parses_to("  1.2220800000000000E-01", 0.122208), "ES24.16 value");
+    check(parses_to("\t1.5 \t\r\n", 1.5), "blanks and a line end around");
+    check(parses_to("1.0+100", 1e100), "Fortran form 1.0+100");
+    check(parses_to("8.8357301208401164-271", strtod("8.8357301208401164e-271", NULL)),
+          "Fortran form 8.8357301208401164-271");
+    check(parses_to("  4.9406564584124654-324", 4.9406564584124654e-324),
+          "Fortran form of the smallest subnormal");
+    check(parses_to("1.0D+05", 1e5) && parses_to("1.0d-05", 1e-5) && parses_to("2D3", 2e3),
+          "D exponents");
+    check(parses_to("1e5", 1e5) && parses_to("1E5", 1e5) && parses_to(".5", 0.5) &&
+              parses_to("5.", 5.0) && parses_to("+.5e-3", 0.5e-3) && parses_to("-7", -7.0),
+          "plain forms");
+    check(parses_to("4.9406564584124654E-324", DBL_TRUE_MIN), "smallest subnormal");
+    check(parses_to("2.2250738585072014E-308", DBL_MIN), "smallest normal");
+    check(parses_to("2.2250738585072009E-308", strtod("2.2250738585072009E-308", NULL)),
+          "largest subnormal");
+    check(parses_to("2.4703282292062327E-324", 0.0), "just under half the smallest subnormal");
+    check(parses_to("2.4703282292062328E-324", DBL_TRUE_MIN), "just over half of it");
+    check(parses_to("1.7976931348623157E+308", DBL_MAX), "largest double");
+    check(parses_to("1.7976931348623159E+308", HUGE_VAL), "overflow gives infinity");
+    check(parses_to("1e-400", 0.0) && parses_to("-1e-400", -0.0), "underflow to zero");
+    check(parses_to("1e99999999999999999999", HUGE_VAL), "huge exponent");
+    check(parses_to("0.1000000000000000055511151231257827021181583404541015625", 0.1),
+          "long exact decimal of 0.1");
+    check(parses_to("123456789012345678901234567890e-10",
+                    strtod("123456789012345678901234567890e-10", NULL)),
+          "more than 19 digits");
+    check(parses_to("1.00000000000000000000000000000000000000", 1.0), "many trailing zeros");
+    check(parses_to("0.000000000000000000000000000012345", 1.2345e-29), "many leading zeros");
+    check(parses_to("9007199254740993", 9007199254740992.0), "2^53+1 ties to even");
+    check(parses_to("9007199254740995", 9007199254740996.0), "2^53+3 ties to even");
+    check(parses_to("2.98023223876953125E-8", 0x1p-25), "exact binary fraction");
+    double v = 0.0;
+    check(heat2d_parse_real("nan", 3, &v) == 0 && isnan(v), "nan parses (reader rejects)");
+    check(heat2d_parse_real("-Infinity", 9, &v) == 0 && isinf(v) && v < 0, "-Infinity parses");
+    check(heat2d_parse_real("1.5xyz", 3, &v) == 0 && v == 1.5, "length bounds the text");
+
+    const char *bad[] = {"",     "   ",    ".",       "E5",      "1.0E", "1.0E+",  "1.0-",
+                         "1 2",  "abc",    "0x1p3",   "1_0",     "--1",  "+-1",    "1.0EE5",
+                         "1.0e", "1..0",   "1.0E+5x", "infx",    "nanx", "+",      "-.",
+                         "1,5",  "1.0 E5", "e",       "1.0E5.0", "\x01", "1.0E+-5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        check(rejected(bad[i]), "'%s' must be rejected", bad[i]);
+    check(heat2d_parse_real("1.0\0"
+                            "5",
+                            5, &v) != 0,
+          "embedded NUL rejected");
+}
+
+/* parse_real against strtod on random doubles in the forms files hold (also
+ * the original's three-digit form) and in shorter forms (ties, few digits). */
+static void test_parse_random(size_t count) {
+    unsigned long bad = 0;
+    char text[64], c_form[64];
+    for (size_t i = 0; i < count; ++i) {
+        double x = random_double();
+        switch (i % 4) {
+        case 0:
+        case 3:
+            snprintf(c_form, sizeof c_form, "%24.16E", x);
+            break;
+        case 1:
+            snprintf(c_form, sizeof c_form, "%.17g", x);
+            break;
+        default:
+            snprintf(c_form, sizeof c_form, "%.*e", (int)(rng() % 25), x);
+            break;
+        }
+        memcpy(text, c_form, sizeof text);
+        if (i % 4 == 3)
+            fortran_form(text);
+        double expected = strtod(c_form, NULL), got = 0.0;
+        int rc = heat2d_parse_real(text, strlen(text), &got);
+        if (rc != 0 || bits_of(got) != bits_of(expected)) {
+            if (++bad <= 10)
+                check(false, "parse '%s': got %a, strtod '%s' gives %a", text, got, c_form,
+                      expected);
+        }
+    }
+    check(bad == 0, "%lu of %zu random numbers parsed differently from strtod", bad, count);
+}
+
+/* Random decimal strings of 1 to 25 digits, exponents across the range. */
+static void test_parse_random_decimals(size_t count) {
+    unsigned long bad = 0;
+    char text[80];
+    for (size_t i = 0; i < count; ++i) {
+        int digits = 1 + (int)(rng() % 25);
+        int n = 0;
+        if (rng() & 1)
+            text[n++] = '-';
+        for (int d = 0; d < digits; ++d) {
+            text[n++] = (char)('0' + rng() % 10);
+            if (d == 0)
+                text[n++] = '.';
+        }
+        snprintf(text + n, sizeof text - (size_t)n, "e%d", (int)(rng() % 700) - 350);
+        double expected = strtod(text, NULL), got = 0.0;
+        if (heat2d_parse_real(text, strlen(text), &got) != 0 || bits_of(got) != bits_of(expected))
+            if (++bad <= 10)
+                check(false, "parse '%s': got %a, strtod %a", text, got, expected);
+    }
+    check(bad == 0, "%lu of %zu random decimals parsed differently from strtod", bad, count);
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+/* Doubles where formatting is delicate: exact ties at the 18th digit,
+ * powers of two and ten and their neighbours, the ends of the range. */
+static size_t special_doubles(double *out, size_t cap) {
+    size_t n = 0;
+#define PUT(x)                                                                                     \
+    do {                                                                                           \
+        double x_ = (x);                                                                           \
+        if (n < cap && isfinite(x_))                                                               \
+            out[n++] = x_;                                                                         \
+    } while (0)
+    PUT(0.0);
+    PUT(-0.0);
+    PUT(1.0);
+    PUT(-1.0);
+    PUT(0.5);
+    PUT(DBL_MIN);
+    PUT(DBL_TRUE_MIN);
+    PUT(-DBL_TRUE_MIN);
+    PUT(DBL_MAX);
+    PUT(-DBL_MAX);
+    PUT(nextafter(DBL_MIN, 0.0));
+    PUT(0.1);
+    PUT(1e23);
+    PUT(9.5);
+    PUT(0.122208);
+    for (int e = -1074; e <= 1023; ++e) {
+        double p = ldexp(1.0, e);
+        PUT(p);
+        PUT(nextafter(p, 0.0));
+        PUT(nextafter(p, INFINITY));
+    }
+    for (int k = -323; k <= 308; ++k) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "1e%d", k);
+        double p = strtod(buf, NULL);
+        PUT(p);
+        PUT(nextafter(p, 0.0));
+        PUT(nextafter(p, INFINITY));
+        snprintf(buf, sizeof buf, "9.99999999999999999e%d", k);
+        PUT(strtod(buf, NULL));
+    }
+#undef PUT
+    return n;
+}
+
+static void test_write_and_read_back(size_t nx, size_t ny) {
+    size_t n = nx * ny;
+    double *values = malloc(n * sizeof *values);
+    if (!values) {
+        check(false, "allocate %zu test values", n);
+        return;
+    }
+    size_t specials = special_doubles(values, n);
+    for (size_t i = specials; i < n; ++i)
+        values[i] = random_double();
+
+    char path[600];
+    path_in_tmp(path, sizeof path, "round_trip.dat");
+    heat2d_error err = {{0}};
+    if (!check(heat2d_field_write(path, nx, ny, values, &err) == 0, "write %s: %s", path,
+               err.message)) {
+        free(values);
+        return;
+    }
+
+    /* The text, line by line, against printf. */
+    FILE *f = fopen(path, "r");
+    char line[128], want[128];
+    unsigned long bad = 0;
+    check(f && fgets(line, sizeof line, f) != NULL, "reopen %s", path);
+    snprintf(want, sizeof want, "%zu %zu\n", nx, ny);
+    check(f && strcmp(line, want) == 0, "header line '%s'", line);
+    size_t lines = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (lines < n) {
+            snprintf(want, sizeof want, "%24.16E\n", values[lines]);
+            if (strcmp(line, want) != 0 && ++bad <= 10)
+                check(false, "value %zu (%a): wrote '%.*s', printf gives '%.*s'", lines,
+                      values[lines], (int)strcspn(line, "\n"), line, (int)strcspn(want, "\n"),
+                      want);
+        }
+        ++lines;
+    }
+    if (f)
+        fclose(f);
+    check(lines == n, "wrote %zu value lines, expected %zu", lines, n);
+    check(bad == 0, "%lu of %zu written values differ from printf(\"%%24.16E\")", bad, n);
+
+    /* The mode fopen would have given, not mkstemp's 0600. */
+    struct stat st;
+    mode_t mask = umask(0);
+    umask(mask);
+    check(stat(path, &st) == 0 && (st.st_mode & 0777) == (0666 & ~mask),
+          "written file mode %o, expected %o", (unsigned)(st.st_mode & 0777),
+          (unsigned)(0666 & ~mask));
+
+    /* Bit-exact round trip. */
+    heat2d_field field;
+    if (check(heat2d_field_read(path, &field, &err) == 0, "read back %s: %s", path, err.message)) {
+        check(field.nx == nx && field.ny == ny, "read back shape %zux%zu", field.nx, field.ny);
+        size_t diff = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (bits_of(field.values[i]) != bits_of(values[i]) && ++diff <= 5)
+                check(false, "round trip of value %zu: %a became %a", i, values[i],
+                      field.values[i]);
+        check(diff == 0, "%zu of %zu values changed in the round trip", diff, n);
+        heat2d_field_free(&field);
+        check(field.values == NULL, "field_free clears the values");
+    }
+    unlink(path);
+    free(values);
+}
+
+static bool dir_has_temp_files(const char *dir) {
+    DIR *d = opendir(dir);
+    bool found = false;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp."))
+            found = true;
+    if (d)
+        closedir(d);
+    return found;
+}
+
+static void test_write_failures(void) {
+    double values[25] = {0};
+    heat2d_error err = {{0}};
+    char path[600];
+
+    path_in_tmp(path, sizeof path, "no/such/dir/field.dat");
+    check(heat2d_field_write(path, 5, 5, values, &err) != 0,
+          "write into a missing directory fails");
+    check(strstr(err.message, path) != NULL, "write failure names the path: %s", err.message);
+    check(strstr(err.message, strerror(ENOENT)) != NULL, "write failure says why: %s", err.message);
+    check(access(path, F_OK) != 0, "no file left behind");
+
+    /* Renaming over a directory fails after the data was written: the
+     * temporary file must go. */
+    path_in_tmp(path, sizeof path, "a_directory");
+    mkdir(path, 0700);
+    err.message[0] = '\0';
+    check(heat2d_field_write(path, 5, 5, values, &err) != 0, "write over a directory fails");
+    check(strstr(err.message, path) != NULL, "rename failure names the path: %s", err.message);
+    check(!dir_has_temp_files(tmp_dir), "no temporary file left after a failed rename");
+    rmdir(path);
+
+    /* Replacing an existing file. */
+    path_in_tmp(path, sizeof path, "replace.dat");
+    write_text(path, "old contents\n");
+    check(heat2d_field_write(path, 5, 5, values, &err) == 0, "write over a file: %s", err.message);
+    heat2d_field field;
+    check(heat2d_field_read(path, &field, &err) == 0 && field.nx == 5 && field.ny == 5,
+          "replaced file reads back");
+    heat2d_field_free(&field);
+    check(!dir_has_temp_files(tmp_dir), "no temporary file left after a write");
+    unlink(path);
+}
+
+/* ---- reading ------------------------------------------------------------------------ */
+
+/* "5 5\n" and 25 lines of value, with text replacing line `at` (2-based, as
+ * messages count) when non-NULL, and extra appended. */
+static char *field_text(const char *header, int count, int at, const char *replacement,
+                        const char *extra) {
+    size_t cap = 64 + (size_t)count * 32 + (replacement ? strlen(replacement) : 0) +
+                 (extra ? strlen(extra) : 0);
+    char *s = malloc(cap);
+    if (!s)
+        exit(2);
+    size_t n = (size_t)snprintf(s, cap, "%s", header);
+    for (int i = 0; i < count; ++i) {
+        if (i + 2 == at && replacement)
+            n += (size_t)snprintf(s + n, cap - n, "%s", replacement);
+        else
+            n += (size_t)snprintf(s + n, cap - n, "%24.16E\n", (double)i * 0.25);
+    }
+    if (extra)
+        snprintf(s + n, cap - n, "%s", extra);
+    return s;
+}
+
+/* Writes text, reads it, expects failure with "<path><suffix>" in the
+ * message. */
+static void expect_read_error(const char *name, const char *text, const char *suffix) {
+    char path[600], want[800];
+    path_in_tmp(path, sizeof path, name);
+    write_text(path, text);
+    heat2d_field field = {0, 0, NULL};
+    heat2d_error err = {{0}};
+    int rc = heat2d_field_read(path, &field, &err);
+    snprintf(want, sizeof want, "%s%s", path, suffix);
+    check(rc != 0 && strstr(err.message, want) != NULL && !strchr(err.message, '\n'),
+          "%s: expected an error containing '%s', got rc %d, '%s'", name, want, rc, err.message);
+    check(field.values == NULL, "%s: no values on failure", name);
+    unlink(path);
+}
+
+static void expect_read_ok(const char *name, const char *text, size_t n, const double *first,
+                           size_t nfirst) {
+    char path[600];
+    path_in_tmp(path, sizeof path, name);
+    write_text(path, text);
+    heat2d_field field;
+    heat2d_error err = {{0}};
+    if (check(heat2d_field_read(path, &field, &err) == 0, "%s: %s", name, err.message)) {
+        check(field.nx * field.ny == n, "%s: %zu values", name, field.nx * field.ny);
+        for (size_t i = 0; i < nfirst; ++i)
+            check(bits_of(field.values[i]) == bits_of(first[i]), "%s: value %zu is %a, not %a",
+                  name, i, field.values[i], first[i]);
+        heat2d_field_free(&field);
+    }
+    unlink(path);
+}
+
+static void test_read_errors(void) {
+    char *t;
+    expect_read_error("empty.dat", "", ": invalid nx/ny header");
+    expect_read_error("one.dat", "5\n", ": invalid nx/ny header");
+    expect_read_error("three.dat", "5 5 5\n", ": invalid nx/ny header");
+    expect_read_error("blank_header.dat", "\n1.0\n", ": invalid nx/ny header");
+    expect_read_error("letters.dat", "5 x\n", ": non-integer dimensions");
+    expect_read_error("real_dims.dat", "5.0 5\n", ": non-integer dimensions");
+    expect_read_error("small.dat", "4 5\n", ": too small dimensions 4x5");
+    expect_read_error("negative.dat", "-3 +7\n", ": too small dimensions -3x7");
+    expect_read_error("zeros.dat", "005 0\n", ": too small dimensions 5x0");
+    expect_read_error("overflow.dat", "99999999999 99999999999\n",
+                      ": dimensions 99999999999x99999999999 too large (nx*ny overflows)");
+    expect_read_error("huge_digits.dat", "123456789012345678901234567890 5\n",
+                      ": dimensions 12345678901234567890...x5 too large");
+
+    t = field_text("5 5\n", 24, 0, NULL, NULL);
+    expect_read_error("short.dat", t, ": expected 25 values, found 24");
+    free(t);
+    t = field_text("5 5\n", 26, 0, NULL, NULL);
+    expect_read_error("long.dat", t, ": expected 25 values, found 26");
+    free(t);
+    /* 8 TB of values asked for: the file bounds the count, so this is the
+     * count message, not a failed (or granted) allocation. */
+    t = field_text("1000000 1000000\n", 25, 0, NULL, NULL);
+    expect_read_error("hostile.dat", t, ": expected 1000000000000 values, found 25");
+    free(t);
+    t = field_text("5 5\n", 25, 4, "\n", NULL);
+    expect_read_error("empty_line.dat", t, ":4: empty numeric line");
+    free(t);
+    t = field_text("5 5\n", 25, 6, "   \t\n", NULL);
+    expect_read_error("blank_line.dat", t, ":6: empty numeric line");
+    free(t);
+    t = field_text("5 5\n", 25, 0, NULL, "\n");
+    expect_read_error("trailing_blank.dat", t, ":27: empty numeric line");
+    free(t);
+    t = field_text("5 5\n", 25, 3, "abc\n", NULL);
+    expect_read_error("garbage.dat", t, ":3: invalid number");
+    free(t);
+    t = field_text("5 5\n", 25, 9, "1.0 2.0\n", NULL);
+    expect_read_error("two.dat", t, ":9: invalid number");
+    free(t);
+    t = field_text("5 5\n", 25, 5, "  1.0000000000000000E\n", NULL);
+    expect_read_error("cut.dat", t, ":5: invalid number");
+    free(t);
+    t = field_text("5 5\n", 25, 26, "0x1p3\n", NULL);
+    expect_read_error("hex.dat", t, ":26: invalid number");
+    free(t);
+    t = field_text("5 5\n", 25, 7, "nan\n", NULL);
+    expect_read_error("nan.dat", t, ":7: non-finite value");
+    free(t);
+    t = field_text("5 5\n", 25, 8, "-inf\n", NULL);
+    expect_read_error("inf.dat", t, ":8: non-finite value");
+    free(t);
+    t = field_text("5 5\n", 25, 2, "1.0E+999\n", NULL);
+    expect_read_error("overflow_value.dat", t, ":2: non-finite value");
+    free(t);
+    /* An error in a line comes before the count, as the original reads all. */
+    t = field_text("5 5\n", 10, 11, "x\n", NULL);
+    expect_read_error("bad_and_short.dat", t, ":11: invalid number");
+    free(t);
+
+    char path[600];
+    heat2d_error err = {{0}};
+    heat2d_field field;
+    path_in_tmp(path, sizeof path, "missing.dat");
+    check(heat2d_field_read(path, &field, &err) != 0 && strstr(err.message, path) &&
+              strstr(err.message, strerror(ENOENT)),
+          "missing file: '%s'", err.message);
+    check(heat2d_field_read(tmp_dir, &field, &err) != 0 && strstr(err.message, tmp_dir) &&
+              strstr(err.message, strerror(EISDIR)),
+          "directory: '%s'", err.message);
+}
+
+static void test_read_forms(void) {
+    char *t;
+    double first[4] = {0.0, 0.25, 0.5, 0.75};
+    t = field_text("5 5\n", 24, 0, NULL, "  6.0000000000000000E+00");
+    double last_missing_newline[1] = {0.0};
+    expect_read_ok("no_final_newline.dat", t, 25, last_missing_newline, 1);
+    free(t);
+    t = field_text("  5\t5  \r\n", 25, 0, NULL, NULL);
+    expect_read_ok("header_blanks.dat", t, 25, first, 4);
+    free(t);
+
+    /* CRLF and lone CR line ends (Python's universal newlines), blanks,
+     * D and Fortran exponents. */
+    const char *forms = "5 5\r\n"
+                        "  8.8357301208401164-271\r\n"
+                        "\t-1.0D+00  \r"
+                        "1.0+100\n"
+                        "  4.9406564584124654-324\n";
+    char *text = malloc(strlen(forms) + 25 * 8);
+    strcpy(text, forms);
+    for (int i = 4; i < 25; ++i)
+        strcat(text, " 0.5\n");
+    double want[4] = {strtod("8.8357301208401164e-271", NULL), -1.0, 1e100, DBL_TRUE_MIN};
+    expect_read_ok("forms.dat", text, 25, want, 4);
+    free(text);
+}
+
+/* ---- the original's own files ----------------------------------------------------- */
+
+/* A field as gfortran's ES24.16 writes it parses to what printf's reading
+ * gives: the three-digit form is the only difference. */
+static void test_fortran_lines(void) {
+    char line[64];
+    unsigned long bad = 0;
+    for (int i = 0; i < 100000; ++i) {
+        double x = ldexp((double)(rng() >> 11), -(int)(rng() % 1100) - 53);
+        snprintf(line, sizeof line, "%24.16E", x);
+        double expected = strtod(line, NULL);
+        fortran_form(line);
+        double got;
+        if ((heat2d_parse_real(line, strlen(line), &got) != 0 ||
+             bits_of(got) != bits_of(expected)) &&
+            ++bad <= 5)
+            check(false, "Fortran line '%s' read as %a, not %a", line, got, expected);
+    }
+    check(bad == 0, "%lu Fortran-form lines misread", bad);
+}
+
+/* ---- comparison --------------------------------------------------------------------- */
+
+static void test_compare(void) {
+    heat2d_tolerance tol = {HEAT2D_DEFAULT_ATOL, HEAT2D_DEFAULT_RTOL};
+    heat2d_comparison c;
+
+    double a[6] = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0};
+    double b[6] = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0};
+    heat2d_compare_arrays(a, b, 6, tol, &c);
+    check(c.max_abs_diff == 0.0 && c.worst_index == 0 && c.failures == 0, "identical arrays");
+
+    b[2] = 2.5;
+    b[5] = 4.5;
+    heat2d_compare_arrays(a, b, 6, tol, &c);
+    check(c.max_abs_diff == 0.5 && c.worst_index == 2 && c.failures == 2,
+          "first index of the maximum: worst %zu, max %g, failures %zu", c.worst_index,
+          c.max_abs_diff, c.failures);
+
+    /* On the tolerance: |a-b| == atol + rtol*|a| passes, anything more fails. */
+    heat2d_tolerance t2 = {0.25, 0.5};
+    double r[3] = {1.0, 1.0, -2.0};
+    double s[3] = {1.75, 1.7500001, -3.5};
+    heat2d_compare_arrays(r, s, 3, t2, &c);
+    check(c.failures == 2 && c.worst_index == 2 && c.max_abs_diff == 1.5,
+          "tolerance edge: failures %zu worst %zu", c.failures, c.worst_index);
+
+    /* Relative to the reference, not the candidate. */
+    heat2d_tolerance rel = {0.0, 0.1};
+    double ref1[1] = {10.0}, cand1[1] = {11.0};
+    double ref2[1] = {11.0}, cand2[1] = {10.0};
+    heat2d_compare_arrays(ref1, cand1, 1, rel, &c);
+    check(c.failures == 0, "|10-11| <= 0.1*10");
+    heat2d_compare_arrays(ref2, cand2, 1, rel, &c);
+    check(c.failures == 0, "|11-10| <= 0.1*11");
+    double ref3[1] = {9.0};
+    heat2d_compare_arrays(ref3, cand2, 1, rel, &c);
+    check(c.failures == 1, "|9-10| > 0.1*9");
+
+    /* NaN is a failure, and the first one is the worst. */
+    double n1[5] = {0.0, 1.0, 2.0, 3.0, 4.0};
+    double n2[5] = {0.0, 9.0, NAN, 3.0, NAN};
+    heat2d_compare_arrays(n1, n2, 5, tol, &c);
+    check(c.failures == 3 && c.worst_index == 2 && isnan(c.max_abs_diff),
+          "NaN in the candidate: failures %zu worst %zu max %g", c.failures, c.worst_index,
+          c.max_abs_diff);
+    heat2d_compare_arrays(n2, n1, 5, tol, &c);
+    check(c.failures == 3 && c.worst_index == 2 && isnan(c.max_abs_diff), "NaN in the reference");
+    double i1[2] = {INFINITY, 1.0}, i2[2] = {INFINITY, 1.0};
+    heat2d_compare_arrays(i1, i2, 2, tol, &c);
+    check(c.failures == 1 && c.worst_index == 0, "inf - inf is NaN: a failure");
+    heat2d_compare_arrays(a, b, 0, tol, &c);
+    check(c.failures == 0 && c.max_abs_diff == 0.0 && c.worst_index == 0, "empty arrays");
+}
+
+/* ---- main ------------------------------------------------------------------------------- */
+
+static void remove_tmp_dir(void) {
+    DIR *d = opendir(tmp_dir);
+    struct dirent *e;
+    char path[1200];
+    while (d && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, e->d_name);
+        if (unlink(path) != 0)
+            rmdir(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(tmp_dir);
+}
+
+int main(void) {
+    const char *base = getenv("TMPDIR");
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/test_field_io.XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmp_dir)) {
+        fprintf(stderr, "test_field_io: cannot make a directory %s: %s\n", tmp_dir,
+                strerror(errno));
+        return 2;
+    }
+
+    test_parse_cases();
+    test_parse_random(1000000);
+    test_parse_random_decimals(300000);
+    test_fortran_lines();
+    test_write_and_read_back(1000, 600);
+    test_write_failures();
+    test_read_errors();
+    test_read_forms();
+    test_compare();
+
+    remove_tmp_dir();
+    printf("test_field_io: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

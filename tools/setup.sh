@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what heat2d's build, tests and plots need, when it is missing and
+# this user may install (root with apt-get); otherwise says what to install.
+set -euo pipefail
+
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v cc >/dev/null || need+=(gcc)
+command -v gfortran >/dev/null || need+=(gfortran)       # the original, for the bit-exact tests
+command -v python3 >/dev/null || need+=(python3)         # the original's tools
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || need+=(python3-matplotlib)  # plots
+[ -f /usr/lib/gcc/x86_64-linux-gnu/12/include/openacc.h ] || need+=(gcc-12)
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "setup: installing ${need[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+else
+  echo "setup: missing ${need[*]}; install with: sudo apt-get install ${need[*]}" >&2
+  # The build itself needs only cmake and a C compiler.
+  command -v cmake >/dev/null && command -v cc >/dev/null || exit 1
+fi
