@@ -5,6 +5,9 @@
 #include <string.h>
 
 extern const heat2d_method heat2d_method_cpu;
+#ifdef HEAT2D_HAVE_OMP
+extern const heat2d_method heat2d_method_omp;
+#endif
 #ifdef HEAT2D_HAVE_OPENACC
 extern const heat2d_method heat2d_method_acc_each;
 extern const heat2d_method heat2d_method_acc_resident;
@@ -16,6 +19,9 @@ extern const heat2d_method heat2d_method_cuda_resident;
 
 static const heat2d_method *const method_table[] = {
     &heat2d_method_cpu,
+#ifdef HEAT2D_HAVE_OMP
+    &heat2d_method_omp,
+#endif
 #ifdef HEAT2D_HAVE_OPENACC
     &heat2d_method_acc_each,  &heat2d_method_acc_resident,
 #endif

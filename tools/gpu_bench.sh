@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The GPU run: build (unless a build is already there), prove every GPU
+# method right on the GPU, then benchmark the article's size ladder plus
+# 8192^2, and write results/<gpu-name>/.
+#
+#   tools/gpu_bench.sh            # everything
+#   BUILD=build-gpu REPEATS=5 tools/gpu_bench.sh
+#
+# A build made on another machine (for example with GCC's offload compiler,
+# which the GPU machine may lack) can be carried along: its lib/ holds the
+# OpenACC runtime that this script puts on LD_LIBRARY_PATH.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build-gpu}
+REPEATS=${REPEATS:-5}
+LADDER=${LADDER:-128x128:50,512x512:200,1024x1024:300,2048x2048:500}
+BIG=${BIG:-8192x8192:500}
+
+die() { echo "gpu_bench: $*" >&2; exit 1; }
+
+command -v nvidia-smi >/dev/null || die "nvidia-smi not found: this script needs an NVIDIA GPU"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr -c 'A-Za-z0-9._\n-' '-')
+[ -n "$gpu" ] || die "no GPU reported by nvidia-smi"
+
+if [ ! -x "$BUILD/bin/heat2d" ]; then
+  offload=OFF
+  if gcc -fopenacc -foffload=nvptx-none -x c -o /dev/null - <<<'int main(void){return 0;}' 2>/dev/null; then
+    offload=ON
+  else
+    echo "gpu_bench: no GCC nvptx offload compiler: OpenACC methods are left out" >&2
+  fi
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHEAT2D_CUDA=ON \
+    -DHEAT2D_OPENACC=$offload -DHEAT2D_OPENACC_OFFLOAD=$offload
+  cmake --build "$BUILD" -j "$(nproc)"
+fi
+export LD_LIBRARY_PATH="$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# A missing device is an error, never a silent fall-back to the host.
+export ACC_DEVICE_TYPE=nvidia
+h=$BUILD/bin/heat2d
+
+out=${OUT_DIR:-results/$gpu}
+mkdir -p "$out"
+"$h" check --gpu | tee "$out/gpu_check.txt"
+grep -q '^GPU_CHECK=PASS$' "$out/gpu_check.txt" || die "GPU_CHECK failed: no benchmark"
+
+"$h" bench --out "$out" --sizes "$LADDER" --repeats "$REPEATS" --warmups 1
+# At 8192^2 one per-step run moves 1 GB per step through the host: one trial
+# of the slow methods says what the many would.
+gpu_methods=$("$h" methods | awk '$3 == "resident" {print $1}' | paste -sd, -)
+"$h" bench --out "$out" --sizes "$BIG" --repeats "$REPEATS" --warmups 1 --methods "$gpu_methods"
+slow_methods=$("$h" methods | awk '$3 != "resident" {print $1}' | paste -sd, -)
+"$h" bench --out "$out" --sizes "$BIG" --repeats 1 --warmups 0 --methods "$slow_methods"
+echo "gpu_bench: results in $out"
