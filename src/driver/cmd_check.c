@@ -28,7 +28,8 @@ typedef struct check_state {
 } check_state;
 
 static void fail(check_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
-static void fail(check_state *st, const char *fmt, ...) {
+static void fail(check_state *st, const char *fmt, ...)
+{
     va_list args;
     va_start(args, fmt);
     fflush(stdout);
@@ -42,7 +43,8 @@ static void fail(check_state *st, const char *fmt, ...) {
 /* Run one target from the standard initial state; write its field to
  * dir/label_NXxNY_STEPS.dat. */
 static int run_to_file(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
-                       char *path, size_t path_size, heat2d_report *rep) {
+                       char *path, size_t path_size, heat2d_report *rep)
+{
     heat2d_config cfg = {
         .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
     heat2d_outcome out;
@@ -65,7 +67,8 @@ static int run_to_file(check_state *st, const check_target *t, size_t nx, size_t
 }
 
 static void check_transfers(check_state *st, const check_target *t, const heat2d_config *cfg,
-                            const heat2d_report *rep) {
+                            const heat2d_report *rep)
+{
     uint64_t h2d_count, h2d_bytes, d2h_count, d2h_bytes;
     heat2d_transfer_model(t->method, cfg, &h2d_count, &h2d_bytes, &d2h_count, &d2h_bytes);
     bool on_host = strcmp(rep->device, "host") == 0;
@@ -89,7 +92,8 @@ static void check_transfers(check_state *st, const check_target *t, const heat2d
 
 /* The original's check: every target's full field against cpu's. */
 static void check_against_cpu(check_state *st, const check_target *targets, size_t n_targets,
-                              size_t nx, size_t ny, size_t steps) {
+                              size_t nx, size_t ny, size_t steps)
+{
     check_target cpu = {.method = heat2d_method_find("cpu"), .label = "cpu"};
     char ref_path[4096];
     heat2d_report rep;
@@ -132,7 +136,8 @@ static void check_against_cpu(check_state *st, const check_target *targets, size
 
 /* Run a target from an arbitrary initial state u0 (boundary 0). */
 static int run_from_state(check_state *st, const check_target *t, const heat2d_config *cfg,
-                          const double *u0, double **storage, double **result) {
+                          const double *u0, double **storage, double **result)
+{
     heat2d_error err = {{0}};
     double *u = NULL;
     double *v = NULL;
@@ -160,7 +165,8 @@ static int run_from_state(check_state *st, const check_target *t, const heat2d_c
  * discrete update with eigenvalue
  * 1 - 4*alpha*(sin^2(p*pi/(2(nx-1))) + sin^2(q*pi/(2(ny-1)))). */
 static void check_sine_mode(check_state *st, const check_target *t, size_t nx, size_t ny,
-                            unsigned p, unsigned q, size_t steps) {
+                            unsigned p, unsigned q, size_t steps)
+{
     heat2d_config cfg = {
         .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
     double *mode = malloc(nx * ny * sizeof(double));
@@ -205,7 +211,8 @@ static void check_sine_mode(check_state *st, const check_target *t, size_t nx, s
 }
 
 static int run_standard(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
-                        heat2d_summary *sum, double **storage, const double **field) {
+                        heat2d_summary *sum, double **storage, const double **field)
+{
     heat2d_config cfg = {
         .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
     heat2d_outcome out;
@@ -220,7 +227,8 @@ static int run_standard(check_state *st, const check_target *t, size_t nx, size_
 
 /* (b) No mass leaves until the front (Manhattan distance = steps from the
  * centre) touches a cell next to the boundary; afterwards mass drains. */
-static void check_mass(check_state *st, const check_target *t, size_t nx, size_t ny) {
+static void check_mass(check_state *st, const check_target *t, size_t nx, size_t ny)
+{
     size_t i0 = (nx + 1) / 2 - 1;
     size_t j0 = (ny + 1) / 2 - 1;
     size_t reach = i0 - 1;
@@ -255,7 +263,8 @@ static void check_mass(check_state *st, const check_target *t, size_t nx, size_t
  * j -> ny-1-j (to rounding: the south and north terms are added in the
  * other order). */
 static void check_symmetry(check_state *st, const check_target *t, size_t nx, size_t ny,
-                           size_t steps) {
+                           size_t steps)
+{
     heat2d_summary sum;
     double *storage[2];
     const double *f;
@@ -280,7 +289,8 @@ static void check_symmetry(check_state *st, const check_target *t, size_t nx, si
 }
 
 /* The scratch directory holds only the field files this check wrote. */
-static void remove_scratch(const char *dir) {
+static void remove_scratch(const char *dir)
+{
     DIR *d = opendir(dir);
     if (d != NULL) {
         struct dirent *entry;
@@ -296,7 +306,8 @@ static void remove_scratch(const char *dir) {
     rmdir(dir);
 }
 
-static size_t collect_targets(bool gpu, check_target *targets, size_t capacity) {
+static size_t collect_targets(bool gpu, check_target *targets, size_t capacity)
+{
     size_t n = 0;
     for (size_t k = 0; k < heat2d_method_count() && n + 2 <= capacity; ++k) {
         const heat2d_method *m = heat2d_method_at(k);
@@ -318,7 +329,8 @@ static size_t collect_targets(bool gpu, check_target *targets, size_t capacity) 
     return n;
 }
 
-int heat2d_cmd_check(int argc, char **argv) {
+int heat2d_cmd_check(int argc, char **argv)
+{
     static const struct option options[] = {
         {"gpu", no_argument, NULL, 'g'},
         {"keep", required_argument, NULL, 'k'},

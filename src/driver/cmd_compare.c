@@ -6,7 +6,8 @@
 #include <getopt.h>
 #include <stdlib.h>
 
-int heat2d_cmd_compare(int argc, char **argv) {
+int heat2d_cmd_compare(int argc, char **argv)
+{
     static const struct option options[] = {
         {"atol", required_argument, NULL, 'a'},
         {"rtol", required_argument, NULL, 'r'},

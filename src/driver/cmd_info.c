@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 /* The first "model name" line of /proc/cpuinfo. */
-static void cpu_model(char *out, size_t size) {
+static void cpu_model(char *out, size_t size)
+{
     snprintf(out, size, "unknown");
     FILE *info = fopen("/proc/cpuinfo", "r");
     if (info == NULL)
@@ -31,7 +32,8 @@ static void cpu_model(char *out, size_t size) {
     fclose(info);
 }
 
-int heat2d_cmd_info(int argc, char **argv) {
+int heat2d_cmd_info(int argc, char **argv)
+{
     if (argc > 1)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "info: unexpected argument '%s'", argv[1]);
     heat2d_print_build_info(stdout);

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int heat2d_cmd_run(int argc, char **argv) {
+int heat2d_cmd_run(int argc, char **argv)
+{
     static const struct option options[] = {
         {"method", required_argument, NULL, 'm'},
         {"nx", required_argument, NULL, 'x'},

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int heat2d_report_error(int status, const char *fmt, ...) {
+int heat2d_report_error(int status, const char *fmt, ...)
+{
     va_list args;
     va_start(args, fmt);
     fputs("heat2d: ", stderr);
@@ -15,7 +16,8 @@ int heat2d_report_error(int status, const char *fmt, ...) {
     return status;
 }
 
-static int cmd_methods(int argc, char **argv) {
+static int cmd_methods(int argc, char **argv)
+{
     (void)argc;
     (void)argv;
     static const char *const style_names[] = {"host", "each", "resident"};
@@ -26,7 +28,8 @@ static int cmd_methods(int argc, char **argv) {
     return EXIT_SUCCESS;
 }
 
-static void usage(FILE *stream) {
+static void usage(FILE *stream)
+{
     fputs("usage: heat2d COMMAND [options]\n"
           "\n"
           "  run      --method M [--nx N] [--ny N] [--steps N] [--save FILE] [--pinned]\n"
@@ -40,7 +43,8 @@ static void usage(FILE *stream) {
           stream);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     static const struct {
         const char *name;
         int (*run)(int, char **);

@@ -10,12 +10,14 @@
 #error "HEAT2D_SEED_METHOD must name the method"
 #endif
 
-static int die(const char *program, const char *message) {
+static int die(const char *program, const char *message)
+{
     fprintf(stderr, "%s: %s\n", program, message);
     return EXIT_FAILURE;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     const char *program = argv[0];
     heat2d_error err = {{0}};
     heat2d_config cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA};

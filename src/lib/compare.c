@@ -7,7 +7,8 @@
 #include <math.h>
 
 void heat2d_compare_arrays(const double *reference, const double *candidate, size_t n,
-                           heat2d_tolerance tol, heat2d_comparison *result) {
+                           heat2d_tolerance tol, heat2d_comparison *result)
+{
     double max_abs_diff = 0.0;
     size_t worst_index = 0;
     size_t failures = 0;

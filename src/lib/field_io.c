@@ -11,6 +11,7 @@
  * can never change a result.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE, where there are */
 
 #include "heat2d.h"
 
@@ -33,7 +34,8 @@ typedef struct u192 {
     uint64_t limb[3];
 } u192;
 
-static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
+static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
 #if defined(__SIZEOF_INT128__)
     __extension__ typedef unsigned __int128 u128;
     u128 p = (u128)a * b;
@@ -50,7 +52,8 @@ static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
 }
 
 /* m * (hi:lo), exactly. */
-static u192 mul_64x128(uint64_t m, uint64_t hi, uint64_t lo) {
+static u192 mul_64x128(uint64_t m, uint64_t hi, uint64_t lo)
+{
     uint64_t a1, a0, b1, b0;
     mul_64x64(m, lo, &a1, &a0);
     mul_64x64(m, hi, &b1, &b0);
@@ -61,14 +64,16 @@ static u192 mul_64x128(uint64_t m, uint64_t hi, uint64_t lo) {
     return r;
 }
 
-static u192 add_small(u192 v, uint64_t m) {
+static u192 add_small(u192 v, uint64_t m)
+{
     v.limb[0] += m;
     if (v.limb[0] < m && ++v.limb[1] == 0)
         ++v.limb[2];
     return v;
 }
 
-static int top_bit64(uint64_t x) {
+static int top_bit64(uint64_t x)
+{
 #if defined(__GNUC__)
     return 63 - __builtin_clzll(x);
 #else
@@ -80,7 +85,8 @@ static int top_bit64(uint64_t x) {
 }
 
 /* Position of the highest set bit; v must be non-zero. */
-static int top_bit(const u192 *v) {
+static int top_bit(const u192 *v)
+{
     if (v->limb[2])
         return 128 + top_bit64(v->limb[2]);
     if (v->limb[1])
@@ -89,7 +95,8 @@ static int top_bit(const u192 *v) {
 }
 
 /* The low 64 bits of v >> s, for 0 <= s. */
-static uint64_t shift_right(const u192 *v, int s) {
+static uint64_t shift_right(const u192 *v, int s)
+{
     if (s >= 192)
         return 0;
     int limb = s / 64, off = s % 64;
@@ -99,12 +106,14 @@ static uint64_t shift_right(const u192 *v, int s) {
     return r;
 }
 
-static int bit_at(const u192 *v, int k) {
+static int bit_at(const u192 *v, int k)
+{
     return (int)((v->limb[k / 64] >> (k % 64)) & 1u);
 }
 
 /* Whether any of bits 0 .. k-1 is set, for 0 <= k <= 192. */
-static bool any_below(const u192 *v, int k) {
+static bool any_below(const u192 *v, int k)
+{
     int limb = k / 64;
     for (int i = 0; i < limb && i < 3; ++i)
         if (v->limb[i])
@@ -113,7 +122,8 @@ static bool any_below(const u192 *v, int k) {
 }
 
 /* v >> s rounded to nearest, ties to even; 1 <= s <= 192. */
-static uint64_t round_shift(const u192 *v, int s) {
+static uint64_t round_shift(const u192 *v, int s)
+{
     uint64_t r = shift_right(v, s);
     if (bit_at(v, s - 1) && (any_below(v, s - 1) || (r & 1u)))
         ++r;
@@ -150,37 +160,46 @@ typedef struct big {
     uint32_t limb[BIG_LIMBS];
 } big;
 
-static int big_bits(const big *b) {
+static int big_bits(const big *b)
+{
     for (int i = BIG_LIMBS - 1; i >= 0; --i)
         if (b->limb[i])
             return 32 * i + top_bit64(b->limb[i]) + 1;
     return 0;
 }
 
-static bool big_bit(const big *b, int k) {
-    return (b->limb[k / 32] >> (k % 32)) & 1u;
+/* Bits pos .. pos+31 of b, bits below 0 and above the top reading 0. */
+static uint32_t big_bits32(const big *b, int pos)
+{
+    if (pos <= -32 || pos >= 32 * BIG_LIMBS)
+        return 0;
+    if (pos < 0)
+        return b->limb[0] << -pos;
+    int limb = pos / 32, off = pos % 32;
+    uint32_t r = b->limb[limb] >> off;
+    if (off && limb + 1 < BIG_LIMBS)
+        r |= b->limb[limb + 1] << (32 - off);
+    return r;
 }
 
 /* floor(b / 2^shift) when shift >= 0, b * 2^-shift otherwise, as 128 bits;
  * *exact says no set bit was dropped. */
-static void big_top128(const big *b, int shift, uint64_t *hi, uint64_t *lo, bool *exact) {
-    *hi = *lo = 0;
+static void big_top128(const big *b, int shift, uint64_t *hi, uint64_t *lo, bool *exact)
+{
+    *lo = big_bits32(b, shift) | (uint64_t)big_bits32(b, shift + 32) << 32;
+    *hi = big_bits32(b, shift + 64) | (uint64_t)big_bits32(b, shift + 96) << 32;
     *exact = true;
-    for (int k = 0; k < 128; ++k) {
-        int src = k + shift;
-        if (src >= 0 && src < 32 * BIG_LIMBS && big_bit(b, src)) {
-            if (k < 64)
-                *lo |= UINT64_C(1) << k;
-            else
-                *hi |= UINT64_C(1) << (k - 64);
-        }
-    }
-    for (int src = 0; src < shift; ++src)
-        if (big_bit(b, src))
+    for (int pos = 0; pos < shift; pos += 32) {
+        uint32_t dropped = big_bits32(b, pos);
+        if (shift - pos < 32)
+            dropped &= (UINT32_C(1) << (shift - pos)) - 1u;
+        if (dropped)
             *exact = false;
+    }
 }
 
-static void build_pow5_table(void) {
+static void build_pow5_table(void)
+{
     /* Non-negative q: 5^q by repeated multiplication. */
     big p;
     memset(&p, 0, sizeof p);
@@ -221,7 +240,8 @@ static void build_pow5_table(void) {
 }
 
 /* The table, or NULL while another thread is building it. */
-static const pow5_entry *pow5_get(void) {
+static const pow5_entry *pow5_get(void)
+{
     int state = atomic_load_explicit(&pow5_state, memory_order_acquire);
     if (state == 2)
         return pow5_table;
@@ -239,13 +259,15 @@ static const pow5_entry *pow5_get(void) {
 #define DOUBLE_INF_BITS  UINT64_C(0x7ff0000000000000)
 #define DOUBLE_FRAC_MASK ((UINT64_C(1) << 52) - 1u)
 
-static double double_from_bits(uint64_t bits) {
+static double double_from_bits(uint64_t bits)
+{
     double d;
     memcpy(&d, &bits, sizeof d);
     return d;
 }
 
-static uint64_t bits_from_double(double d) {
+static uint64_t bits_from_double(double d)
+{
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
     return bits;
@@ -253,7 +275,8 @@ static uint64_t bits_from_double(double d) {
 
 /* v * 2^scale, v non-zero, rounded to the nearest double (ties to even),
  * as its bit pattern (positive). */
-static uint64_t round_to_double(const u192 *v, int scale) {
+static uint64_t round_to_double(const u192 *v, int scale)
+{
     int p = top_bit(v);
     int e = p + scale; /* v * 2^scale lies in [2^e, 2^(e+1)) */
     if (e > DBL_MAX_EXP - 1)
@@ -278,7 +301,8 @@ static uint64_t round_to_double(const u192 *v, int scale) {
 
 /* w * 10^q correctly rounded, w < 2^64 non-zero; false when the fast path
  * cannot prove its answer. */
-static bool decimal_to_double(uint64_t w, int64_t q, double *out) {
+static bool decimal_to_double(uint64_t w, int64_t q, double *out)
+{
     if (q < POW5_MIN) {
         /* w * 10^q < 2^64 * 10^-343 < 2^-1075: rounds to zero. */
         *out = 0.0;
@@ -307,21 +331,25 @@ static bool decimal_to_double(uint64_t w, int64_t q, double *out) {
 
 /* ---- the number parser -------------------------------------------------------- */
 
-static bool is_digit(char c) {
+static bool is_digit(char c)
+{
     return c >= '0' && c <= '9';
 }
 
 /* Python's str.strip() set, less the line terminators handled by callers. */
-static bool is_blank(char c) {
+static bool is_blank(char c)
+{
     return c == ' ' || c == '\t' || c == '\v' || c == '\f';
 }
 
-static char lower_ascii(char c) {
+static char lower_ascii(char c)
+{
     return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
 }
 
 /* Whether [p, end) starts with word, case-insensitively; word is lower case. */
-static bool starts_with_word(const char *p, const char *end, const char *word) {
+static bool starts_with_word(const char *p, const char *end, const char *word)
+{
     size_t n = strlen(word);
     if ((size_t)(end - p) < n)
         return false;
@@ -335,7 +363,8 @@ static bool starts_with_word(const char *p, const char *end, const char *word) {
  * little-endian machines: a byte is a digit when its high nibble is 3 and
  * adding 6 keeps it so; then pairs, quads and the octet are combined with
  * one multiply each, no lane overflowing into the next. */
-static bool eight_digits(const char *p, uint64_t *value) {
+static bool eight_digits(const char *p, uint64_t *value)
+{
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     const uint64_t high = UINT64_C(0xf0f0f0f0f0f0f0f0), zeros = UINT64_C(0x3030303030303030);
     uint64_t v;
@@ -364,7 +393,8 @@ static bool eight_digits(const char *p, uint64_t *value) {
 
 /* Converts the validated token with the C library: all mantissa digits, no
  * decimal point (so no locale can misread it), one exponent. */
-static double convert_with_strtod(const char *mant, const char *mant_end, int64_t q) {
+static double convert_with_strtod(const char *mant, const char *mant_end, int64_t q)
+{
     size_t digits = 0;
     for (const char *c = mant; c < mant_end; ++c)
         digits += is_digit(*c);
@@ -397,7 +427,8 @@ static double convert_with_strtod(const char *mant, const char *mant_end, int64_
  * three digits (8.8357301208401164-271). Returns the end of the number, or
  * NULL when there is none. Kept out of line so that the fast path below
  * stays small. */
-static NOINLINE const char *scan_general(const char *p, const char *end, double *value) {
+static NOINLINE const char *scan_general(const char *p, const char *end, double *value)
+{
     bool negative = false;
     if (p < end && (*p == '+' || *p == '-')) {
         negative = *p == '-';
@@ -506,7 +537,8 @@ static NOINLINE const char *scan_general(const char *p, const char *end, double 
  * [sign]d.dddddddddddddddd[(E|e|D|d)][sign]ddd: 17 digits always fit w, the
  * digits go eight at a time. Anything else, and any value the exact fast
  * conversion cannot settle, goes to scan_general. */
-static inline const char *scan_number(const char *p, const char *end, double *value) {
+static inline const char *scan_number(const char *p, const char *end, double *value)
+{
     const char *start = p;
     bool negative = false;
     if (*p == '+' || *p == '-') {
@@ -547,7 +579,8 @@ static inline const char *scan_number(const char *p, const char *end, double *va
     return p;
 }
 
-int heat2d_parse_real(const char *text, size_t len, double *value) {
+int heat2d_parse_real(const char *text, size_t len, double *value)
+{
     const char *p = text, *end = text + len;
     while (p < end && (is_blank(*p) || *p == '\r' || *p == '\n'))
         ++p;
@@ -575,7 +608,8 @@ typedef struct file_bytes {
     char *heap; /* or free this */
 } file_bytes;
 
-static int load_file(const char *path, file_bytes *fb, heat2d_error *err) {
+static int load_file(const char *path, file_bytes *fb, heat2d_error *err)
+{
     memset(fb, 0, sizeof *fb);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -645,7 +679,8 @@ static int load_file(const char *path, file_bytes *fb, heat2d_error *err) {
     return 0;
 }
 
-static void unload_file(file_bytes *fb) {
+static void unload_file(file_bytes *fb)
+{
     if (fb->map)
         munmap(fb->map, fb->map_size);
     free(fb->heap);
@@ -661,7 +696,8 @@ typedef struct header_int {
     char text[32]; /* canonical, or the digits cut short with "..." */
 } header_int;
 
-static bool parse_header_int(const char *p, const char *end, header_int *h) {
+static bool parse_header_int(const char *p, const char *end, header_int *h)
+{
     memset(h, 0, sizeof *h);
     if (p < end && (*p == '+' || *p == '-')) {
         h->negative = *p == '-';
@@ -691,13 +727,15 @@ static bool parse_header_int(const char *p, const char *end, header_int *h) {
     return true;
 }
 
-static bool is_line_end(char c) {
+static bool is_line_end(char c)
+{
     return c == '\n' || c == '\r';
 }
 
 /* Past one line terminator: \n, \r\n or a lone \r, as Python's universal
  * newlines reads them. */
-static const char *skip_line_end(const char *p, const char *end) {
+static const char *skip_line_end(const char *p, const char *end)
+{
     if (p < end && *p == '\r') {
         ++p;
         if (p < end && *p == '\n')
@@ -712,7 +750,8 @@ static const char *skip_line_end(const char *p, const char *end) {
  * counting them all, as the original reads every line before it checks the
  * count. */
 static int scan_values(const char *path, const char *p, const char *end, double *values,
-                       size_t capacity, size_t *count, heat2d_error *err) {
+                       size_t capacity, size_t *count, heat2d_error *err)
+{
     size_t n = 0;
     uintmax_t line = 2;
     while (p < end) {
@@ -741,8 +780,27 @@ static int scan_values(const char *path, const char *p, const char *end, double 
     return 0;
 }
 
+/* Filling a fresh array of tens of megabytes costs a page fault per 4 KiB
+ * page, a good part of reading a large field; huge pages cut that 500-fold
+ * where the kernel grants them on request. Only advice: nothing depends on
+ * it. */
+static void advise_huge_pages(void *start, size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)1 << 21;
+    uintptr_t first = ((uintptr_t)start + huge - 1) & ~(huge - 1);
+    uintptr_t last = ((uintptr_t)start + bytes) & ~(huge - 1);
+    if (last > first)
+        (void)madvise((void *)first, last - first, MADV_HUGEPAGE);
+#else
+    (void)start;
+    (void)bytes;
+#endif
+}
+
 static int read_field_bytes(const char *path, const char *data, size_t size, heat2d_field *field,
-                            heat2d_error *err) {
+                            heat2d_error *err)
+{
     const char *end = data + size;
     const char *header_end = data;
     while (header_end < end && !is_line_end(*header_end))
@@ -790,6 +848,7 @@ static int read_field_bytes(const char *path, const char *data, size_t size, hea
         values = malloc(n * sizeof *values);
         if (!values)
             return heat2d_fail(err, "%s: cannot allocate %zux%zu values", path, nx, ny);
+        advise_huge_pages(values, n * sizeof *values);
     }
     size_t count = 0;
     if (scan_values(path, body, end, values, values ? n : 0, &count, err) != 0) {
@@ -806,7 +865,8 @@ static int read_field_bytes(const char *path, const char *data, size_t size, hea
     return 0;
 }
 
-int heat2d_field_read(const char *path, heat2d_field *field, heat2d_error *err) {
+int heat2d_field_read(const char *path, heat2d_field *field, heat2d_error *err)
+{
     field->nx = field->ny = 0;
     field->values = NULL;
     file_bytes fb;
@@ -817,7 +877,8 @@ int heat2d_field_read(const char *path, heat2d_field *field, heat2d_error *err) 
     return rc;
 }
 
-void heat2d_field_free(heat2d_field *field) {
+void heat2d_field_free(heat2d_field *field)
+{
     if (!field)
         return;
     free(field->values);
@@ -832,7 +893,8 @@ void heat2d_field_free(heat2d_field *field) {
 /* floor(t * log10(2)) in integers: 78913 / 2^18 is close enough to log10(2)
  * that this is exact for |t| <= 1650 (checked against exact rationals), and
  * doubles need -1074 <= t <= 1023. */
-static int floor_log10_pow2(int t) {
+static int floor_log10_pow2(int t)
+{
     return (t * 78913) >> 18;
 }
 
@@ -859,7 +921,8 @@ static const uint64_t pow10_u64[] = {
 
 /* round(m * 2^e2 * 10^s) to an integer, ties to even; false when the fast
  * path cannot prove it. */
-static bool scaled_round(const pow5_entry *table, uint64_t m, int e2, int s, uint64_t *out) {
+static bool scaled_round(const pow5_entry *table, uint64_t m, int e2, int s, uint64_t *out)
+{
     if (s < POW5_MIN || s > POW5_MAX)
         return false;
     const pow5_entry *t = &table[s - POW5_MIN];
@@ -881,7 +944,8 @@ static bool scaled_round(const pow5_entry *table, uint64_t m, int e2, int s, uin
 /* Exactly what snprintf(out, 25, "%24.16E", x) writes (24 characters, no
  * NUL): the 17 significant digits of x correctly rounded, ties to even, as
  * glibc does in the default rounding mode. */
-static void format_e16(double x, char out[E16_WIDTH]) {
+static void format_e16(double x, char out[E16_WIDTH])
+{
     uint64_t bits = bits_from_double(x);
     bool negative = bits >> 63;
     int biased = (int)((bits >> 52) & 0x7ffu);
@@ -948,7 +1012,8 @@ static void format_e16(double x, char out[E16_WIDTH]) {
 #define WRITE_CHUNK_LINES 1024
 
 /* Writes and closes stream; on any failure returns errno's value. */
-static int write_values(FILE *stream, size_t nx, size_t ny, const double *field) {
+static int write_values(FILE *stream, size_t nx, size_t ny, const double *field)
+{
     if (fprintf(stream, "%zu %zu\n", nx, ny) < 0)
         return errno ? errno : EIO;
     char chunk[WRITE_CHUNK_LINES * (E16_WIDTH + 1)];
@@ -972,7 +1037,8 @@ static int write_values(FILE *stream, size_t nx, size_t ny, const double *field)
 }
 
 int heat2d_field_write(const char *path, size_t nx, size_t ny, const double *field,
-                       heat2d_error *err) {
+                       heat2d_error *err)
+{
     if (nx != 0 && ny > SIZE_MAX / nx)
         return heat2d_fail(err, "cannot write field file '%s': %zux%zu cells overflow", path, nx,
                            ny);

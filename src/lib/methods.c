@@ -30,15 +30,18 @@ static const heat2d_method *const method_table[] = {
 #endif
 };
 
-size_t heat2d_method_count(void) {
+size_t heat2d_method_count(void)
+{
     return sizeof method_table / sizeof method_table[0];
 }
 
-const heat2d_method *heat2d_method_at(size_t index) {
+const heat2d_method *heat2d_method_at(size_t index)
+{
     return index < heat2d_method_count() ? method_table[index] : NULL;
 }
 
-const heat2d_method *heat2d_method_find(const char *name) {
+const heat2d_method *heat2d_method_find(const char *name)
+{
     for (size_t k = 0; k < heat2d_method_count(); ++k)
         if (strcmp(method_table[k]->name, name) == 0)
             return method_table[k];
@@ -46,7 +49,8 @@ const heat2d_method *heat2d_method_find(const char *name) {
 }
 
 void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
-                           uint64_t *h2d_bytes, uint64_t *d2h_count, uint64_t *d2h_bytes) {
+                           uint64_t *h2d_bytes, uint64_t *d2h_count, uint64_t *d2h_bytes)
+{
     uint64_t array_bytes = (uint64_t)cfg->nx * (uint64_t)cfg->ny * sizeof(double);
     uint64_t copies = 0;
     switch (m->style) {

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err) {
+int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err)
+{
     if (nx < HEAT2D_MIN_SIDE || ny < HEAT2D_MIN_SIDE)
         return heat2d_fail(err, "nx and ny must be >= %d, got %zux%zu", HEAT2D_MIN_SIDE, nx, ny);
     if (nx > SIZE_MAX / ny || nx * ny > SIZE_MAX / sizeof(double))
@@ -14,7 +15,8 @@ int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err) {
     return 0;
 }
 
-int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err) {
+int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err)
+{
     size_t bytes = 0;
     if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
         return -1;
@@ -38,23 +40,27 @@ int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_e
     return 0;
 }
 
-void heat2d_free_pair(double *u, double *v) {
+void heat2d_free_pair(double *u, double *v)
+{
     free(u);
     free(v);
 }
 
-size_t heat2d_centre_index(size_t nx, size_t ny) {
+size_t heat2d_centre_index(size_t nx, size_t ny)
+{
     return ((ny + 1) / 2 - 1) * nx + ((nx + 1) / 2 - 1);
 }
 
-void heat2d_initial_state(size_t nx, size_t ny, double *u, double *v) {
+void heat2d_initial_state(size_t nx, size_t ny, double *u, double *v)
+{
     memset(u, 0, nx * ny * sizeof(double));
     memset(v, 0, nx * ny * sizeof(double));
     u[heat2d_centre_index(nx, ny)] = 1.0;
 }
 
 int heat2d_summarise(size_t nx, size_t ny, const double *field, heat2d_summary *sum,
-                     heat2d_error *err) {
+                     heat2d_error *err)
+{
     size_t n = nx * ny;
     double mass = 0.0;
     double lo = field[0];
@@ -84,7 +90,8 @@ int heat2d_summarise(size_t nx, size_t ny, const double *field, heat2d_summary *
     return 0;
 }
 
-void heat2d_report_init(heat2d_report *rep) {
+void heat2d_report_init(heat2d_report *rep)
+{
     memset(rep, 0, sizeof *rep);
     strcpy(rep->device, "host");
     rep->context_s = -1.0;
@@ -93,7 +100,8 @@ void heat2d_report_init(heat2d_report *rep) {
     rep->d2h_s = -1.0;
 }
 
-void heat2d_report_phase(heat2d_report *rep, const char *key, double seconds) {
+void heat2d_report_phase(heat2d_report *rep, const char *key, double seconds)
+{
     if (rep->n_phases < HEAT2D_MAX_PHASES) {
         rep->phases[rep->n_phases].key = key;
         rep->phases[rep->n_phases].seconds = seconds;

@@ -7,7 +7,8 @@
 #include <string.h>
 
 int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg, heat2d_outcome *out,
-                      double *storage[2], const double **field, heat2d_error *err) {
+                      double *storage[2], const double **field, heat2d_error *err)
+{
     double *u = NULL;
     double *v = NULL;
     memset(out, 0, sizeof *out);
@@ -39,12 +40,14 @@ int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg, heat2d_o
     return 0;
 }
 
-static void print_real(FILE *stream, const char *key, double value) {
+static void print_real(FILE *stream, const char *key, double value)
+{
     fprintf(stream, "%s=%24.16E\n", key, value);
 }
 
 void heat2d_print_outcome(FILE *stream, const heat2d_method *m, const heat2d_config *cfg,
-                          const heat2d_outcome *out) {
+                          const heat2d_outcome *out)
+{
     const heat2d_report *rep = &out->report;
     /* The seed protocol, in the seed's order. */
     fprintf(stream, "METHOD=%s\n", m->seed_name);

@@ -12,7 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-int heat2d_fail(heat2d_error *err, const char *fmt, ...) {
+int heat2d_fail(heat2d_error *err, const char *fmt, ...)
+{
     if (err != NULL) {
         va_list args;
         va_start(args, fmt);
@@ -22,13 +23,15 @@ int heat2d_fail(heat2d_error *err, const char *fmt, ...) {
     return -1;
 }
 
-double heat2d_now(void) {
+double heat2d_now(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int heat2d_parse_size(const char *text, const char *what, size_t *value, heat2d_error *err) {
+int heat2d_parse_size(const char *text, const char *what, size_t *value, heat2d_error *err)
+{
     /* strtoull accepts leading blanks and a sign, which a size must not have,
      * so check the first character ourselves. */
     if (text == NULL || text[0] < '0' || text[0] > '9')
@@ -46,7 +49,8 @@ int heat2d_parse_size(const char *text, const char *what, size_t *value, heat2d_
     return 0;
 }
 
-int heat2d_parse_nonneg_real(const char *text, const char *what, double *value, heat2d_error *err) {
+int heat2d_parse_nonneg_real(const char *text, const char *what, double *value, heat2d_error *err)
+{
     if (text == NULL || *text == '\0')
         return heat2d_fail(err, "%s must be a non-negative number, got ''", what);
     char *end = NULL;
@@ -59,7 +63,8 @@ int heat2d_parse_nonneg_real(const char *text, const char *what, double *value, 
     return 0;
 }
 
-uint64_t heat2d_physical_memory(void) {
+uint64_t heat2d_physical_memory(void)
+{
     long pages = sysconf(_SC_PHYS_PAGES);
     long page_size = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page_size <= 0)
@@ -67,7 +72,8 @@ uint64_t heat2d_physical_memory(void) {
     return (uint64_t)pages * (uint64_t)page_size;
 }
 
-int heat2d_field_check_writable(const char *path, heat2d_error *err) {
+int heat2d_field_check_writable(const char *path, heat2d_error *err)
+{
     const char *slash = strrchr(path, '/');
     char dir[4096];
     if (slash == NULL)

@@ -12,14 +12,16 @@ static bool registered;
 enum { UP = 0, DOWN = 1 };
 enum { TRACE_BUFFER_BYTES = 1 << 20, TRACE_ALIGN = 8 };
 
-static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records) {
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
     *buffer = aligned_alloc(TRACE_ALIGN, TRACE_BUFFER_BYTES);
     *size = *buffer ? TRACE_BUFFER_BYTES : 0;
     *max_records = 0;
 }
 
 static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t *buffer,
-                                      size_t size, size_t valid) {
+                                      size_t size, size_t valid)
+{
     (void)context;
     (void)stream;
     (void)size;
@@ -42,13 +44,15 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_
     free(buffer);
 }
 
-static int cupti_fail(heat2d_error *err, const char *call, CUptiResult rc) {
+static int cupti_fail(heat2d_error *err, const char *call, CUptiResult rc)
+{
     const char *text = NULL;
     cuptiGetResultString(rc, &text);
     return heat2d_fail(err, "transfer trace: %s: %s", call, text ? text : "unknown CUPTI error");
 }
 
-int heat2d_trace_start(heat2d_error *err) {
+int heat2d_trace_start(heat2d_error *err)
+{
     CUptiResult rc;
     if (!registered) {
         rc = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
@@ -64,7 +68,8 @@ int heat2d_trace_start(heat2d_error *err) {
     return 0;
 }
 
-int heat2d_trace_stop(heat2d_report *rep, heat2d_error *err) {
+int heat2d_trace_stop(heat2d_report *rep, heat2d_error *err)
+{
     CUptiResult rc = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     if (rc != CUPTI_SUCCESS)
         return cupti_fail(err, "cuptiActivityFlushAll", rc);

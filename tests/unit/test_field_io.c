@@ -25,7 +25,8 @@ static unsigned long passed, failed;
  * few of a kind inside the big random loops (see check_quiet). */
 static bool check(bool ok, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
 
-static bool check(bool ok, const char *fmt, ...) {
+static bool check(bool ok, const char *fmt, ...)
+{
     if (ok) {
         ++passed;
         return true;
@@ -44,11 +45,13 @@ static bool check(bool ok, const char *fmt, ...) {
 
 static char tmp_dir[512];
 
-static void path_in_tmp(char *out, size_t size, const char *name) {
+static void path_in_tmp(char *out, size_t size, const char *name)
+{
     snprintf(out, size, "%s/%s", tmp_dir, name);
 }
 
-static void write_text(const char *path, const char *text) {
+static void write_text(const char *path, const char *text)
+{
     FILE *f = fopen(path, "wb");
     if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
         fprintf(stderr, "test_field_io: cannot write %s: %s\n", path, strerror(errno));
@@ -56,13 +59,15 @@ static void write_text(const char *path, const char *text) {
     }
 }
 
-static uint64_t bits_of(double d) {
+static uint64_t bits_of(double d)
+{
     uint64_t b;
     memcpy(&b, &d, sizeof b);
     return b;
 }
 
-static double from_bits(uint64_t b) {
+static double from_bits(uint64_t b)
+{
     double d;
     memcpy(&d, &b, sizeof d);
     return d;
@@ -71,7 +76,8 @@ static double from_bits(uint64_t b) {
 /* xorshift64*: reproducible without depending on the C library's rand. */
 static uint64_t rng_state = UINT64_C(0x9e3779b97f4a7c15);
 
-static uint64_t rng(void) {
+static uint64_t rng(void)
+{
     rng_state ^= rng_state >> 12;
     rng_state ^= rng_state << 25;
     rng_state ^= rng_state >> 27;
@@ -80,7 +86,8 @@ static uint64_t rng(void) {
 
 /* A finite double, from several families: uniform bits (every exponent),
  * subnormals, values in [0, 1], integers, and the field's own range. */
-static double random_double(void) {
+static double random_double(void)
+{
     uint64_t r = rng();
     switch (r % 6) {
     case 0:
@@ -102,18 +109,21 @@ static double random_double(void) {
     }
 }
 
-static bool parses_to(const char *text, double expected) {
+static bool parses_to(const char *text, double expected)
+{
     double v = -12345.0;
     return heat2d_parse_real(text, strlen(text), &v) == 0 && bits_of(v) == bits_of(expected);
 }
 
-static bool rejected(const char *text) {
+static bool rejected(const char *text)
+{
     double v;
     return heat2d_parse_real(text, strlen(text), &v) != 0;
 }
 
 /* The original writes three-digit exponents without their letter. */
-static void fortran_form(char *s) {
+static void fortran_form(char *s)
+{
     char *e = strchr(s, 'E');
     if (e && strlen(e) == 5)
         memmove(e, e + 1, strlen(e + 1) + 1);
@@ -121,7 +131,8 @@ static void fortran_form(char *s) {
 
 /* ---- the number parser --------------------------------------------------------- */
 
-static void test_parse_cases(void) {
+static void test_parse_cases(void)
+{
     check(parses_to("0.0000000000000000E+00", 0.0), "zero");
     check(parses_to("  0.0000000000000000E+00", 0.0), "zero with leading spaces");
     check(parses_to("-0.0000000000000000E+00", -0.0), "negative zero keeps its sign");
@@ -177,7 +188,8 @@ static void test_parse_cases(void) {
 
 /* parse_real against strtod on random doubles in the forms files hold (also
  * the original's three-digit form) and in shorter forms (ties, few digits). */
-static void test_parse_random(size_t count) {
+static void test_parse_random(size_t count)
+{
     unsigned long bad = 0;
     char text[64], c_form[64];
     for (size_t i = 0; i < count; ++i) {
@@ -209,7 +221,8 @@ static void test_parse_random(size_t count) {
 }
 
 /* Random decimal strings of 1 to 25 digits, exponents across the range. */
-static void test_parse_random_decimals(size_t count) {
+static void test_parse_random_decimals(size_t count)
+{
     unsigned long bad = 0;
     char text[80];
     for (size_t i = 0; i < count; ++i) {
@@ -235,7 +248,8 @@ static void test_parse_random_decimals(size_t count) {
 
 /* Doubles where formatting is delicate: exact ties at the 18th digit,
  * powers of two and ten and their neighbours, the ends of the range. */
-static size_t special_doubles(double *out, size_t cap) {
+static size_t special_doubles(double *out, size_t cap)
+{
     size_t n = 0;
 #define PUT(x)                                                                                     \
     do {                                                                                           \
@@ -278,7 +292,8 @@ static size_t special_doubles(double *out, size_t cap) {
     return n;
 }
 
-static void test_write_and_read_back(size_t nx, size_t ny) {
+static void test_write_and_read_back(size_t nx, size_t ny)
+{
     size_t n = nx * ny;
     double *values = malloc(n * sizeof *values);
     if (!values) {
@@ -346,7 +361,8 @@ static void test_write_and_read_back(size_t nx, size_t ny) {
     free(values);
 }
 
-static bool dir_has_temp_files(const char *dir) {
+static bool dir_has_temp_files(const char *dir)
+{
     DIR *d = opendir(dir);
     bool found = false;
     struct dirent *e;
@@ -358,7 +374,8 @@ static bool dir_has_temp_files(const char *dir) {
     return found;
 }
 
-static void test_write_failures(void) {
+static void test_write_failures(void)
+{
     double values[25] = {0};
     heat2d_error err = {{0}};
     char path[600];
@@ -397,7 +414,8 @@ static void test_write_failures(void) {
 /* "5 5\n" and 25 lines of value, with text replacing line `at` (2-based, as
  * messages count) when non-NULL, and extra appended. */
 static char *field_text(const char *header, int count, int at, const char *replacement,
-                        const char *extra) {
+                        const char *extra)
+{
     size_t cap = 64 + (size_t)count * 32 + (replacement ? strlen(replacement) : 0) +
                  (extra ? strlen(extra) : 0);
     char *s = malloc(cap);
@@ -417,7 +435,8 @@ static char *field_text(const char *header, int count, int at, const char *repla
 
 /* Writes text, reads it, expects failure with "<path><suffix>" in the
  * message. */
-static void expect_read_error(const char *name, const char *text, const char *suffix) {
+static void expect_read_error(const char *name, const char *text, const char *suffix)
+{
     char path[600], want[800];
     path_in_tmp(path, sizeof path, name);
     write_text(path, text);
@@ -432,7 +451,8 @@ static void expect_read_error(const char *name, const char *text, const char *su
 }
 
 static void expect_read_ok(const char *name, const char *text, size_t n, const double *first,
-                           size_t nfirst) {
+                           size_t nfirst)
+{
     char path[600];
     path_in_tmp(path, sizeof path, name);
     write_text(path, text);
@@ -448,7 +468,8 @@ static void expect_read_ok(const char *name, const char *text, size_t n, const d
     unlink(path);
 }
 
-static void test_read_errors(void) {
+static void test_read_errors(void)
+{
     char *t;
     expect_read_error("empty.dat", "", ": invalid nx/ny header");
     expect_read_error("one.dat", "5\n", ": invalid nx/ny header");
@@ -522,7 +543,8 @@ static void test_read_errors(void) {
           "directory: '%s'", err.message);
 }
 
-static void test_read_forms(void) {
+static void test_read_forms(void)
+{
     char *t;
     double first[4] = {0.0, 0.25, 0.5, 0.75};
     t = field_text("5 5\n", 24, 0, NULL, "  6.0000000000000000E+00");
@@ -553,7 +575,8 @@ static void test_read_forms(void) {
 
 /* A field as gfortran's ES24.16 writes it parses to what printf's reading
  * gives: the three-digit form is the only difference. */
-static void test_fortran_lines(void) {
+static void test_fortran_lines(void)
+{
     char line[64];
     unsigned long bad = 0;
     for (int i = 0; i < 100000; ++i) {
@@ -572,7 +595,8 @@ static void test_fortran_lines(void) {
 
 /* ---- comparison --------------------------------------------------------------------- */
 
-static void test_compare(void) {
+static void test_compare(void)
+{
     heat2d_tolerance tol = {HEAT2D_DEFAULT_ATOL, HEAT2D_DEFAULT_RTOL};
     heat2d_comparison c;
 
@@ -626,7 +650,8 @@ static void test_compare(void) {
 
 /* ---- main ------------------------------------------------------------------------------- */
 
-static void remove_tmp_dir(void) {
+static void remove_tmp_dir(void)
+{
     DIR *d = opendir(tmp_dir);
     struct dirent *e;
     char path[1200];
@@ -642,7 +667,8 @@ static void remove_tmp_dir(void) {
     rmdir(tmp_dir);
 }
 
-int main(void) {
+int main(void)
+{
     const char *base = getenv("TMPDIR");
     snprintf(tmp_dir, sizeof tmp_dir, "%s/test_field_io.XXXXXX", base && *base ? base : "/tmp");
     if (!mkdtemp(tmp_dir)) {

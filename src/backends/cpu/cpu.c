@@ -3,7 +3,8 @@
 #include "stencil_cpu.h"
 
 static int cpu_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                     heat2d_report *rep, heat2d_error *err) {
+                     heat2d_report *rep, heat2d_error *err)
+{
     (void)err;
     double t0 = heat2d_now();
     for (size_t step = 0; step < cfg->steps; ++step) {

@@ -3,7 +3,8 @@
 #include <string.h>
 
 void heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
-                          const double *u, double *v) {
+                          const double *u, double *v)
+{
     for (size_t j = j_begin; j < j_end; ++j) {
         double *restrict out = v + j * nx;
         if (j == 0 || j == ny - 1) {

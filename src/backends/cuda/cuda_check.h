@@ -16,7 +16,8 @@
 /* Fills err from a failed call and returns -1. Only the file's base name is
  * kept: the build passes absolute paths, which would swamp the message. */
 static inline int heat2d_cuda_fail(heat2d_error *err, const char *file, int line, const char *expr,
-                                   cudaError_t rc) {
+                                   cudaError_t rc)
+{
     const char *slash = strrchr(file, '/');
     return heat2d_fail(err, "%s:%d: %s: %s", slash != NULL ? slash + 1 : file, line, expr,
                        cudaGetErrorString(rc));

@@ -10,7 +10,8 @@
 #include "cuda_kernels.h"
 
 /* The device index from HEAT2D_CUDA_DEVICE: all digits, below count. */
-static int select_device(const char *who, int count, int *device, heat2d_error *err) {
+static int select_device(const char *who, int count, int *device, heat2d_error *err)
+{
     const char *text = getenv("HEAT2D_CUDA_DEVICE");
     *device = 0;
     if (text == NULL || text[0] == '\0')
@@ -30,7 +31,8 @@ static int select_device(const char *who, int count, int *device, heat2d_error *
 }
 
 int heat2d_cuda_open(const char *who, char *name, size_t name_size, double *context_s,
-                     heat2d_error *err) {
+                     heat2d_error *err)
+{
     /* Everything up to a usable context counts: the driver's initialisation
      * in cudaGetDeviceCount, the context that cudaSetDevice creates (CUDA 12
      * and later), and loading the kernels, which the runtime otherwise does
@@ -60,6 +62,7 @@ int heat2d_cuda_open(const char *who, char *name, size_t name_size, double *cont
     return 0;
 }
 
-int heat2d_cuda_prepare(const char *who, heat2d_report *rep, heat2d_error *err) {
+int heat2d_cuda_prepare(const char *who, heat2d_report *rep, heat2d_error *err)
+{
     return heat2d_cuda_open(who, rep->device, sizeof rep->device, &rep->context_s, err);
 }

@@ -25,13 +25,15 @@
 #include "cuda_kernels.h"
 #include "cuda_methods.h"
 
-static int each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err) {
+static int each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
+{
     (void)cfg;
     return heat2d_cuda_prepare("cuda-each", rep, err);
 }
 
 static int each_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                      heat2d_report *rep, heat2d_error *err) {
+                      heat2d_report *rep, heat2d_error *err)
+{
     size_t bytes = 0;
     if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
         return -1;
@@ -79,9 +81,9 @@ static int each_solve(const heat2d_config *cfg, double *u, double *v, double **r
     const double t_exit = heat2d_now();
     heat2d_report_phase(rep, "STEP_REGIONS_S", t_exit - t_loop);
 
-    /* EXIT_S: device buffers, then the page locks. */
-    /* Each pointer is cleared only once released, so that a failure here
-     * leaves the rest to the clean-up below. */
+    /* EXIT_S: device buffers, then the page locks. Each pointer is cleared
+     * only once released, so that a failure here leaves the rest to the
+     * clean-up below. */
     HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_u), fail);
     dev_u = NULL;
     HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_v), fail);

@@ -16,7 +16,8 @@
 #include "cuda_common.h"
 #include "cuda_methods.h"
 
-namespace {
+namespace
+{
 
 constexpr size_t kDeviceBytes = (size_t)1 << 30; /* well past the 60 MB L2 */
 constexpr size_t kHostBytes = (size_t)256 << 20;
@@ -24,7 +25,8 @@ constexpr int kDeviceRepeats = 10;
 constexpr int kHostRepeats = 5;
 constexpr int kMaxRepeats = 10;
 
-double median(double *values, int n) {
+double median(double *values, int n)
+{
     for (int a = 1; a < n; ++a) /* insertion sort: n <= 10 */
         for (int b = a; b > 0 && values[b - 1] > values[b]; --b) {
             const double t = values[b];
@@ -35,7 +37,8 @@ double median(double *values, int n) {
 }
 
 /* Read plus write bytes of a device-to-device cudaMemcpy, per second. */
-int measure_d2d(double *gbs, heat2d_error *err) {
+int measure_d2d(double *gbs, heat2d_error *err)
+{
     void *src = nullptr;
     void *dst = nullptr;
     cudaEvent_t start = nullptr;
@@ -73,7 +76,8 @@ done:
 
 /* One direction of host<->device cudaMemcpy between host and device, bytes
  * per second, median of kHostRepeats after a warm-up. */
-int measure_host(void *host, void *device, cudaMemcpyKind kind, double *gbs, heat2d_error *err) {
+int measure_host(void *host, void *device, cudaMemcpyKind kind, double *gbs, heat2d_error *err)
+{
     double rates[kMaxRepeats];
     void *dst = kind == cudaMemcpyHostToDevice ? device : host;
     const void *src = kind == cudaMemcpyHostToDevice ? host : device;
@@ -90,7 +94,8 @@ int measure_host(void *host, void *device, cudaMemcpyKind kind, double *gbs, hea
 }
 
 int measure_host_pair(double *h2d_pageable_gbs, double *d2h_pageable_gbs, double *h2d_pinned_gbs,
-                      double *d2h_pinned_gbs, heat2d_error *err) {
+                      double *d2h_pinned_gbs, heat2d_error *err)
+{
     void *device = nullptr;
     void *pageable = nullptr;
     void *pinned = nullptr;
@@ -123,7 +128,8 @@ done:
 
 extern "C" int heat2d_cuda_bandwidth(double *d2d_gbs, double *h2d_pageable_gbs,
                                      double *d2h_pageable_gbs, double *h2d_pinned_gbs,
-                                     double *d2h_pinned_gbs, heat2d_error *err) {
+                                     double *d2h_pinned_gbs, heat2d_error *err)
+{
     char name[256];
     double context_s = 0.0;
     if (heat2d_cuda_open("cuda bandwidth probe", name, sizeof name, &context_s, err) != 0)

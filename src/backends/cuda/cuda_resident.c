@@ -15,13 +15,15 @@
 #include "cuda_kernels.h"
 #include "cuda_methods.h"
 
-static int resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err) {
+static int resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
+{
     (void)cfg;
     return heat2d_cuda_prepare("cuda-resident", rep, err);
 }
 
 static int resident_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                          heat2d_report *rep, heat2d_error *err) {
+                          heat2d_report *rep, heat2d_error *err)
+{
     size_t bytes = 0;
     if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
         return -1;
@@ -77,9 +79,9 @@ static int resident_solve(const heat2d_config *cfg, double *u, double *v, double
     const double t_exit = heat2d_now();
     heat2d_report_phase(rep, "READBACK_S", t_exit - t_readback);
 
-    /* EXIT_S: release the device copies. */
-    /* Each handle is cleared only once released, so that a failure here
-     * leaves the rest to the clean-up below. */
+    /* EXIT_S: release the device copies. Each handle is cleared only once
+     * released, so that a failure here leaves the rest to the clean-up
+     * below. */
     HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_u), fail);
     dev_u = NULL;
     HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_v), fail);

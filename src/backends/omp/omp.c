@@ -9,7 +9,8 @@
 #include <omp.h>
 #include <stdio.h>
 
-static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err) {
+static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
+{
     (void)cfg;
     (void)err;
     snprintf(rep->device, sizeof rep->device, "host (%d threads)", omp_get_max_threads());
@@ -17,7 +18,8 @@ static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_erro
 }
 
 static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                     heat2d_report *rep, heat2d_error *err) {
+                     heat2d_report *rep, heat2d_error *err)
+{
     (void)err;
     const size_t nx = cfg->nx;
     const size_t ny = cfg->ny;

@@ -3,20 +3,24 @@
 #include "acc_runtime.h"
 #include "acc_stencil.h"
 
-static int acc_each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err) {
+static int acc_each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
+{
     (void)cfg;
     return heat2d_acc_prepare("acc-each", rep, err);
 }
 
 static int acc_each_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                          heat2d_report *rep, heat2d_error *err) {
+                          heat2d_report *rep, heat2d_error *err)
+{
     size_t n = cfg->nx * cfg->ny;
     if (heat2d_acc_transfers_start(err) != 0)
         return -1;
     double t0 = heat2d_now();
     for (size_t step = 0; step < cfg->steps; ++step) {
 #pragma acc data copyin(u [0:n]) copyout(v [0:n])
-        { heat2d_acc_step(cfg->nx, cfg->ny, cfg->alpha, u, v); }
+        {
+            heat2d_acc_step(cfg->nx, cfg->ny, cfg->alpha, u, v);
+        }
         /* v is back on the host, so swapping the host pointers is safe. */
         double *swap = u;
         u = v;

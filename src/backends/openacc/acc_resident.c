@@ -4,13 +4,15 @@
 #include "acc_runtime.h"
 #include "acc_stencil.h"
 
-static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err) {
+static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
+{
     (void)cfg;
     return heat2d_acc_prepare("acc-resident", rep, err);
 }
 
 static int acc_resident_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                              heat2d_report *rep, heat2d_error *err) {
+                              heat2d_report *rep, heat2d_error *err)
+{
     size_t n = cfg->nx * cfg->ny;
     if (heat2d_acc_transfers_start(err) != 0)
         return -1;

@@ -17,21 +17,24 @@ static bool listening;
 /* Set by heat2d_acc_prepare: whether compute regions run on a device. */
 static bool on_device;
 
-static void on_upload(acc_prof_info *prof, acc_event_info *event, acc_api_info *api) {
+static void on_upload(acc_prof_info *prof, acc_event_info *event, acc_api_info *api)
+{
     (void)prof;
     (void)api;
     upload_count++;
     upload_bytes += event->data_event.bytes;
 }
 
-static void on_download(acc_prof_info *prof, acc_event_info *event, acc_api_info *api) {
+static void on_download(acc_prof_info *prof, acc_event_info *event, acc_api_info *api)
+{
     (void)prof;
     (void)api;
     download_count++;
     download_bytes += event->data_event.bytes;
 }
 
-int heat2d_acc_transfers_start(heat2d_error *err) {
+int heat2d_acc_transfers_start(heat2d_error *err)
+{
     upload_count = upload_bytes = download_count = download_bytes = 0;
     if (!listening) {
         acc_prof_register(acc_ev_enqueue_upload_start, on_upload, acc_reg);
@@ -47,7 +50,8 @@ int heat2d_acc_transfers_start(heat2d_error *err) {
     return 0;
 }
 
-int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err) {
+int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err)
+{
     if (listening) {
         acc_prof_unregister(acc_ev_enqueue_upload_start, on_upload, acc_reg);
         acc_prof_unregister(acc_ev_enqueue_download_start, on_download, acc_reg);
@@ -78,7 +82,8 @@ int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err) {
 #endif
 }
 
-int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err) {
+int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err)
+{
     /* libgomp treats a second acc_init as fatal, and a check runs many
      * methods in one process. */
     static bool initialised;
@@ -92,7 +97,9 @@ int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err
      * when the offload plugin or the device is missing. */
     int on_host = 1;
 #pragma acc parallel num_gangs(1) copyout(on_host)
-    { on_host = acc_on_device(acc_device_host); }
+    {
+        on_host = acc_on_device(acc_device_host);
+    }
     rep->context_s = heat2d_now() - t0;
 
     on_device = !on_host;

@@ -8,7 +8,8 @@
 #include <stddef.h>
 
 static inline void heat2d_acc_step(size_t nx, size_t ny, double alpha, const double *restrict u,
-                                   double *restrict v) {
+                                   double *restrict v)
+{
     size_t n = nx * ny;
 #pragma acc parallel loop collapse(2) present(u [0:n], v [0:n])
     for (size_t j = 0; j < ny; ++j) {
