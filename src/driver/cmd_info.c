@@ -8,6 +8,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#ifdef HEAT2D_HAVE_CUDA
+#include "cuda_methods.h"
+#endif
+
 /* The first "model name" line of /proc/cpuinfo. */
 static void cpu_model(char *out, size_t size)
 {
@@ -32,9 +36,36 @@ static void cpu_model(char *out, size_t size)
     fclose(info);
 }
 
+/* The limits every result is a fraction of: host copy bandwidth on all
+ * cores and, with a GPU, device copy and host<->device bandwidths. */
+static int print_bandwidth(void)
+{
+    heat2d_error err = {{0}};
+    double host_gbs = 0.0;
+    int threads = 0;
+    if (heat2d_host_bandwidth(&host_gbs, &threads, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "info: %s", err.message);
+    printf("HOST_COPY_GBS=%.1f\n", host_gbs);
+    printf("HOST_COPY_THREADS=%d\n", threads);
+#ifdef HEAT2D_HAVE_CUDA
+    double d2d, h2d, d2h, h2d_pinned, d2h_pinned;
+    if (heat2d_cuda_bandwidth(&d2d, &h2d, &d2h, &h2d_pinned, &d2h_pinned, &err) != 0) {
+        printf("GPU_BANDWIDTH=none (%s)\n", err.message);
+        return EXIT_SUCCESS;
+    }
+    printf("DEVICE_COPY_GBS=%.1f\n", d2d);
+    printf("H2D_PAGEABLE_GBS=%.2f\n", h2d);
+    printf("D2H_PAGEABLE_GBS=%.2f\n", d2h);
+    printf("H2D_PINNED_GBS=%.2f\n", h2d_pinned);
+    printf("D2H_PINNED_GBS=%.2f\n", d2h_pinned);
+#endif
+    return EXIT_SUCCESS;
+}
+
 int heat2d_cmd_info(int argc, char **argv)
 {
-    if (argc > 1)
+    bool bandwidth = argc == 2 && strcmp(argv[1], "--bandwidth") == 0;
+    if (argc > 1 && !bandwidth)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "info: unexpected argument '%s'", argv[1]);
     heat2d_print_build_info(stdout);
     char model[256];
@@ -45,5 +76,5 @@ int heat2d_cmd_info(int argc, char **argv)
     printf("CPU_MODEL=%s\n", model);
     printf("CPU_CORES=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
     printf("MEMORY_BYTES=%llu\n", (unsigned long long)heat2d_physical_memory());
-    return EXIT_SUCCESS;
+    return bandwidth ? print_bandwidth() : EXIT_SUCCESS;
 }

@@ -63,6 +63,9 @@ int heat2d_cmd_run(int argc, char **argv)
     if (method == NULL)
         return heat2d_report_error(
             HEAT2D_EXIT_USAGE, "run: unknown method '%s' (heat2d methods lists them)", method_name);
+    if (cfg.pinned && !method->has_pinned_variant)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --pinned does not apply to %s",
+                                   method_name);
     if (cfg.nx < HEAT2D_MIN_SIDE || cfg.ny < HEAT2D_MIN_SIDE)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: nx and ny must be >= %d",
                                    HEAT2D_MIN_SIDE);

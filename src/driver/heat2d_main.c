@@ -36,7 +36,7 @@ static void usage(FILE *stream)
           "  compare  REF CAND... [--atol A] [--rtol R]\n"
           "  check    [--gpu] [--keep DIR]\n"
           "  methods  list the methods in this build\n"
-          "  info     how this build was made and the machine it runs on\n"
+          "  info     [--bandwidth] how this build was made, the machine, its limits\n"
           "\n"
           "Every command prints KEY=VALUE lines; every failure exits non-zero with one\n"
           "line on stderr.\n",

@@ -238,6 +238,10 @@ int heat2d_parse_nonneg_real(const char *text, const char *what, double *value, 
  * compilers and flags, OpenACC mode, CUDA, methods. */
 void heat2d_print_build_info(FILE *stream);
 
+/* Median host copy bandwidth (bytes read + written per second / 1e9) on
+ * all OpenMP threads, over arrays far larger than the caches. */
+int heat2d_host_bandwidth(double *copy_gbs, int *threads, heat2d_error *err);
+
 /* Physical memory of this machine in bytes, 0 if unknown. */
 uint64_t heat2d_physical_memory(void);
 
