@@ -5,10 +5,11 @@
  * 128-bit truncated powers of five and the same argument: the exact real
  * value lies in a known interval [lo, hi]; rounding is monotonic, so when
  * lo and hi round to the same result, that result is the correctly rounded
- * one. When they do not (a chance of about 2^-70 per number), or the input is
- * outside what the fast path handles, the C library does the conversion
- * (strtod, snprintf), which is exact. The fast path is a speed-up only; it
- * can never change a result.
+ * one. When they do not (an exact halfway case such as 9007199254740993, or
+ * a value within about 2^-70 of one), or the input is outside what the fast
+ * path handles (more than 19 significant digits, infinities), the C library
+ * does the conversion (strtod, snprintf), which is exact. The fast path is a
+ * speed-up only; it can never change a result.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE, where there are */
@@ -18,7 +19,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
-#include <limits.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
