@@ -52,6 +52,18 @@ expect_eq "$(grep -oE '^[A-Z_]+=' <<<"$out" | sed -n '10,13p' | tr -d '\n')" \
 run "$bin/heat2d" run --method cpu --nx 25 --ny 21 --steps 8; c8=$(key CENTRE)
 expect_eq "$([ "$c8" != "$centre" ] && echo differ)" "differ" "7 and 8 steps differ"
 
+# Peak memory of a run that saves its field: the two arrays plus a little;
+# the field file is streamed, not built in memory.
+peak_kb=$(python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+  "$bin/cpu_reference" 2048 2048 3 "$w/big.dat")
+arrays_kb=$((2 * 2048 * 2048 * 8 / 1024))
+expect_eq "$([ "$peak_kb" -le $((arrays_kb + 16384)) ] && echo ok || echo "$peak_kb KiB")" "ok" \
+  "peak memory within 16 MiB of the two arrays ($arrays_kb KiB)"
+expect_eq "$(wc -l <"$w/big.dat" | tr -d ' ')" "$((2048 * 2048 + 1))" "big field line count"
+
 # Methods list: every method the build has, cpu first.
 run "$bin/heat2d" methods
 expect_eq "$(head -n 1 <<<"$out" | awk '{print $1}')" "cpu" "methods lists cpu first"
