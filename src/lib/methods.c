@@ -15,6 +15,8 @@ extern const heat2d_method heat2d_method_acc_resident;
 #ifdef HEAT2D_HAVE_CUDA
 extern const heat2d_method heat2d_method_cuda_each;
 extern const heat2d_method heat2d_method_cuda_resident;
+extern const heat2d_method heat2d_method_cuda_graph;
+extern const heat2d_method heat2d_method_cuda_tb;
 #endif
 
 static const heat2d_method *const method_table[] = {
@@ -23,10 +25,11 @@ static const heat2d_method *const method_table[] = {
     &heat2d_method_omp,
 #endif
 #ifdef HEAT2D_HAVE_OPENACC
-    &heat2d_method_acc_each,  &heat2d_method_acc_resident,
+    &heat2d_method_acc_each,   &heat2d_method_acc_resident,
 #endif
 #ifdef HEAT2D_HAVE_CUDA
-    &heat2d_method_cuda_each, &heat2d_method_cuda_resident,
+    &heat2d_method_cuda_each,  &heat2d_method_cuda_resident,
+    &heat2d_method_cuda_graph, &heat2d_method_cuda_tb,
 #endif
 };
 

@@ -1,4 +1,4 @@
-/* The CUDA backend's public face: its two methods and the bandwidth probe.
+/* The CUDA backend's public face: its methods and the bandwidth probe.
  * Present only in builds with HEAT2D_HAVE_CUDA; needs no CUDA header. */
 #ifndef HEAT2D_CUDA_METHODS_H
 #define HEAT2D_CUDA_METHODS_H
@@ -15,6 +15,13 @@ extern const heat2d_method heat2d_method_cuda_each;
 
 /* Both arrays on the device for the whole loop: one upload, one download. */
 extern const heat2d_method heat2d_method_cuda_resident;
+
+/* cuda-resident's loop replayed as a CUDA graph of a batch of steps: the
+ * launch overhead that dominates small grids, removed. */
+extern const heat2d_method heat2d_method_cuda_graph;
+
+/* Temporal blocking: several steps per pass through device memory. */
+extern const heat2d_method heat2d_method_cuda_tb;
 
 /* Measures the limits that SPEC section 5 quotes, on the device that the
  * methods use (HEAT2D_CUDA_DEVICE, default 0), in GB/s (1e9 bytes):

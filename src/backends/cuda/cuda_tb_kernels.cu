@@ -1,0 +1,458 @@
+/* Temporal blocking: T Jacobi steps per pass through device memory.
+ *
+ * A single step reads u and writes v once, 16 bytes a cell in fp64, so no
+ * single-step kernel beats copy bandwidth / 16 (about 262 Gcell/s on an H200).
+ * Here one pass does T steps, and device memory sees each cell about once
+ * in and once out per pass; the limit moves to the FP64 units (7 operations a
+ * cell-step, no FMA, 64 a clock per SM on Hopper).
+ *
+ * Scheme (2.5-D streaming, one warp per work item, no block-wide barrier):
+ *
+ *  - A warp owns a strip of 128 consecutive columns, 4 per lane, and streams
+ *    down a segment of rows. At each row it loads one new row of the input
+ *    (time level 0) and advances every level by one row: level t+1 computes
+ *    row r-t-1 from level t's rows r-t-2, r-t-1 and r-t, so level T's row
+ *    r-T, T steps ahead of the input, is written out. Each level keeps two
+ *    things per cell in registers: its latest "centre" row and the partial sum
+ *    (W + E) + S of that row, so that the new north row completes the update
+ *    in the reference's order: c + alpha*((((W + E) + S) + N) - 4c).
+ *  - West and east neighbours are the lane's own registers, except at the
+ *    lane's edges, which come from the neighbouring lanes by shuffle. The
+ *    strip's outer columns have no neighbour outside the warp and go wrong by
+ *    one column per level; the strip therefore overlaps its neighbours by T
+ *    columns on each side and writes only its 128 - 2T inner columns.
+ *  - Likewise a segment starts T rows above its first output row and runs T
+ *    rows past its last. Levels skip rows that no output depends on.
+ *  - Input rows arrive by cp.async into a per-warp ring of 4 rows in shared
+ *    memory, three rows ahead of use, coalesced (element lane + 32q) and with
+ *    zero fill outside the grid; each lane then reads its 4 cells as two
+ *    double2. Output rows go back the same way through a shared-memory stage,
+ *    so that the global stores are coalesced too.
+ *  - Boundary cells (i = 0, nx-1, j = 0, ny-1) of every level above 0 are 0;
+ *    rows outside the grid are 0 too. Only the few warps whose strip touches
+ *    i = 0 or i = nx-1 pay for a per-cell column test (template EDGE).
+ *
+ * Arithmetic: the build passes --fmad=false and every update is written in
+ * the reference's order, so each cell is bit-identical to the cpu method.
+ *
+ * Measured on an H200 (fp64, loop time only): 895 Gcell/s at 8192^2 x 1000
+ * steps, 915 at 12288^2, 812 at 4096^2, against 235 for cuda-resident. The
+ * T = 6 kernel at 12 warps an SM: DRAM 49% busy, FP64 pipe 44%, issue slots
+ * 60%, 4.3 cycles between a warp's instructions (ncu). It is latency-bound:
+ * each row is a chain through all T levels, and only 12 warps (158 registers
+ * each, 96 of them the levels' state) hide it. The overhead instructions
+ * (shuffles, the copies of the centre rows, per-level row tests) issue about
+ * as often as the FP64 ones.
+ */
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include <cuda_pipeline.h>
+
+#include "cuda_tb_kernels.h"
+
+namespace
+{
+
+constexpr int kCells = 4;               /* consecutive cells per lane along i */
+constexpr int kStripCols = 32 * kCells; /* columns a warp loads */
+constexpr int kRing = 4;                /* input rows in shared memory per warp (power of 2) */
+constexpr int kWarpsPerBlock = 2;
+constexpr int kThreads = 32 * kWarpsPerBlock;
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr long long kMaxSegRows = 1LL << 30; /* stream indices stay ints */
+
+static_assert(kCells == 4, "a lane's cells are read and written as two double2");
+static_assert((kRing & (kRing - 1)) == 0, "the ring index is a mask");
+
+/* One level of one row: the update of the row whose centre is c_old (with
+ * partial sum part = (W + E) + S and the new north row c_new) into out, then
+ * part becomes the partial sum of c_new, the next centre. */
+template <bool EDGE>
+__device__ __forceinline__ void
+level_step(const double (&c_old)[kCells], const double (&c_new)[kCells], double (&part)[kCells],
+           double (&out)[kCells], bool compute, unsigned interior, double alpha)
+{
+    if (compute) {
+#pragma unroll
+        for (int k = 0; k < kCells; ++k) {
+            const double v = c_old[k] + alpha * ((part[k] + c_new[k]) - 4.0 * c_old[k]);
+            out[k] = (!EDGE || (interior >> k & 1u) != 0) ? v : 0.0;
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < kCells; ++k)
+            out[k] = 0.0;
+    }
+    const double west = __shfl_up_sync(kFullMask, c_new[kCells - 1], 1);
+    const double east = __shfl_down_sync(kFullMask, c_new[0], 1);
+    part[0] = (west + c_new[1]) + c_old[0];
+#pragma unroll
+    for (int k = 1; k < kCells - 1; ++k)
+        part[k] = (c_new[k - 1] + c_new[k + 1]) + c_old[k];
+    part[kCells - 1] = (c_new[kCells - 2] + east) + c_old[kCells - 1];
+}
+
+/* What a warp needs to know about its work item. Row numbers inside the item
+ * ("stream indices": stream index rr is grid row js - T + rr, js the first
+ * output row) are ints, as a segment is at most kMaxSegRows rows; the
+ * addresses are this lane's element of the strip's first stream row. */
+struct Item {
+    const double *valid;    /* the input array, a valid address for zero fill */
+    unsigned long long src; /* address of element lane of stream row 0 in src */
+    unsigned long long dst; /* the same in dst */
+    unsigned long long row_bytes;
+    double alpha;
+    double *ring; /* this warp's kRing rows of kStripCols, then the stage */
+    int lane;
+    unsigned in_grid;  /* bit q: element lane + 32q lies inside the grid */
+    unsigned store;    /* bit q: ... and is one of the strip's output columns */
+    unsigned interior; /* bit k: cell 4*lane + k is in columns 1..nx-2 */
+    int top;           /* stream index of grid row 1 */
+    int bottom;        /* stream index of grid row ny-2, clamped past last */
+    int rows_before;   /* stream indices below this are grid rows < 0 */
+    int rows_after;    /* stream indices from this on are grid rows >= ny */
+    int out_end;       /* output stream rows are T .. out_end-1 */
+    int last;          /* last stream index */
+};
+
+/* Queues the copy of stream row rr into its ring slot and commits it as one
+ * group (an empty group past the last row, so that the waits stay in step).
+ * The copies are coalesced: element lane + 32q, 8 bytes each. */
+__device__ __forceinline__ void issue_row(const Item &it, int rr)
+{
+    if (rr <= it.last) {
+        double *slot = it.ring + (rr & (kRing - 1)) * kStripCols + it.lane;
+        const unsigned mask = (rr >= it.rows_before && rr < it.rows_after) ? it.in_grid : 0u;
+        const unsigned long long from = it.src + (unsigned long long)(long long)rr * it.row_bytes;
+#pragma unroll
+        for (int q = 0; q < kCells; ++q) {
+            const bool ok = (mask >> q & 1u) != 0;
+            /* Zero fill outside the grid; the source is then not read, but
+             * keep it a valid address. */
+            const double *p = ok ? reinterpret_cast<const double *>(from + 256ull * q) : it.valid;
+            __pipeline_memcpy_async(slot + 32 * q, p, sizeof(double), ok ? 0 : sizeof(double));
+        }
+    }
+    __pipeline_commit();
+}
+
+/* Waits for stream row rr in the ring (queueing row rr + kRing - 1) and
+ * reads this lane's 4 cells of it into row. */
+__device__ __forceinline__ void next_input(const Item &it, int rr, double (&row)[kCells])
+{
+    /* The slot refilled now held the previous row: every lane must be done
+     * with it (and with the stage row, read at the end of the last pass). */
+    __syncwarp();
+    issue_row(it, rr + kRing - 1);
+    __pipeline_wait_prior(kRing - 1); /* this lane's copies of row rr have landed */
+    __syncwarp();                     /* and so have everyone's */
+    const double2 *mine = reinterpret_cast<const double2 *>(
+        it.ring + (rr & (kRing - 1)) * kStripCols + kCells * it.lane);
+    const double2 a = mine[0];
+    const double2 b = mine[1];
+    row[0] = a.x;
+    row[1] = a.y;
+    row[2] = b.x;
+    row[3] = b.y;
+}
+
+/* Writes this lane's cells of output stream row y through the stage, so that
+ * the global stores are coalesced. */
+__device__ __forceinline__ void write_output(const Item &it, int y, const double (&out)[kCells])
+{
+    double *stage = it.ring + kRing * kStripCols;
+    double2 *mine = reinterpret_cast<double2 *>(stage + kCells * it.lane);
+    mine[0] = make_double2(out[0], out[1]);
+    mine[1] = make_double2(out[2], out[3]);
+    __syncwarp();
+    const unsigned long long to = it.dst + (unsigned long long)(long long)y * it.row_bytes;
+#pragma unroll
+    for (int q = 0; q < kCells; ++q)
+        if ((it.store >> q & 1u) != 0)
+            *reinterpret_cast<double *>(to + 256ull * q) = stage[it.lane + 32 * q];
+}
+
+/* One input row (stream index rr): every level advances by one row; level
+ * T's row, stream index rr - T, is written when it belongs to the segment.
+ * c_old holds each level's centre row, c_new receives the next. Level t+1
+ * needs level t's new row of the same call: a chain through all levels. */
+template <int T, bool EDGE>
+__device__ __forceinline__ void stream_row(const Item &it, double (&c_old)[T][kCells],
+                                           double (&c_new)[T][kCells], double (&part)[T][kCells],
+                                           int rr)
+{
+    next_input(it, rr, c_new[0]);
+
+    /* Level t+1 computes stream row y = rr-t-1: only interior grid rows, and
+     * only rows that the segment's output depends on (y >= t + 1). */
+#pragma unroll
+    for (int t = 0; t < T - 1; ++t) {
+        const int y = rr - t - 1;
+        const bool compute = y >= it.top && y <= it.bottom && y >= t + 1;
+        level_step<EDGE>(c_old[t], c_new[t], part[t], c_new[t + 1], compute, it.interior, it.alpha);
+    }
+    const int y = rr - T;
+    const bool compute = y >= it.top && y <= it.bottom && y >= T;
+    double out[kCells];
+    level_step<EDGE>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute, it.interior, it.alpha);
+    if (y >= T && y < it.out_end)
+        write_output(it, y, out);
+}
+
+/* ROT: two rows per loop trip, so that the centre rows alternate between c0
+ * and c1 without register moves (more registers); otherwise one row a trip
+ * and c1 is copied into c0 after it (fewer registers, 2 moves a double). */
+template <int T, bool EDGE, bool ROT> __device__ __forceinline__ void run_item(const Item &it)
+{
+    double c0[T][kCells];
+    double c1[T][kCells];
+    double part[T][kCells];
+#pragma unroll
+    for (int t = 0; t < T; ++t)
+#pragma unroll
+        for (int k = 0; k < kCells; ++k) {
+            c0[t][k] = 0.0;
+            c1[t][k] = 0.0;
+            part[t][k] = 0.0;
+        }
+
+    for (int d = 0; d < kRing - 1; ++d)
+        issue_row(it, d);
+    if (ROT) {
+        for (int rr = 0;;) {
+            stream_row<T, EDGE>(it, c0, c1, part, rr);
+            if (++rr > it.last)
+                break;
+            stream_row<T, EDGE>(it, c1, c0, part, rr);
+            if (++rr > it.last)
+                break;
+        }
+    } else {
+        for (int rr = 0; rr <= it.last; ++rr) {
+            stream_row<T, EDGE>(it, c0, c1, part, rr);
+#pragma unroll
+            for (int t = 0; t < T; ++t)
+#pragma unroll
+                for (int k = 0; k < kCells; ++k)
+                    c0[t][k] = c1[t][k];
+        }
+    }
+    __pipeline_wait_prior(0);
+}
+
+/* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
+ * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
+ * thread, 6 blocks 168. */
+template <int T, bool ROT, int MINB>
+__global__ void __launch_bounds__(kThreads, MINB)
+    tb_kernel(const double *__restrict__ src, double *__restrict__ dst, long long nx, long long ny,
+              double alpha, long long strips, long long seg_rows, long long items)
+{
+    __shared__ __align__(16) double smem[kWarpsPerBlock][kRing + 1][kStripCols];
+    const int lane = (int)(threadIdx.x & 31);
+    const int warp = (int)(threadIdx.x >> 5);
+    const long long item = (long long)blockIdx.x * kWarpsPerBlock + warp;
+    if (item >= items)
+        return; /* the whole warp: items are per warp */
+    const long long strip = item % strips;
+    const long long seg = item / strips;
+    const long long col0 = strip * (kStripCols - 2 * T) - T; /* first column loaded */
+    const long long js = seg * seg_rows;                     /* first output row */
+    const long long rows = ny - js < seg_rows ? ny - js : seg_rows;
+    const long long below = ny - js - rows; /* grid rows after the segment */
+    /* Element (stream row 0, column col0 + lane), as an address: the row may
+     * lie before the array, and only rows inside it are ever accessed. */
+    const long long first = (js - T) * nx + col0 + lane;
+    Item it;
+    it.valid = src;
+    it.src = (unsigned long long)src + 8ull * (unsigned long long)first;
+    it.dst = (unsigned long long)dst + 8ull * (unsigned long long)first;
+    it.row_bytes = 8ull * (unsigned long long)nx;
+    it.alpha = alpha;
+    it.ring = &smem[warp][0][0];
+    it.lane = lane;
+    it.in_grid = 0;
+    it.store = 0;
+    it.interior = 0;
+#pragma unroll
+    for (int q = 0; q < kCells; ++q) {
+        const int e = lane + 32 * q;
+        const long long col = col0 + e;
+        if (col >= 0 && col < nx) {
+            it.in_grid |= 1u << q;
+            if (e >= T && e < kStripCols - T)
+                it.store |= 1u << q;
+        }
+        const long long cell = col0 + kCells * lane + q;
+        if (cell >= 1 && cell <= nx - 2)
+            it.interior |= 1u << q;
+    }
+    it.top = js >= T + 1 ? 0 : (int)(T + 1 - js);
+    it.bottom = (int)(rows + T - 2 + (below >= T + 2 ? T + 2 : below));
+    it.rows_before = js >= T ? 0 : (int)(T - js);
+    it.out_end = (int)rows + T;
+    it.last = (int)rows + 2 * T - 1;
+    it.rows_after = below >= T ? it.last + 1 : (int)(T + rows + below);
+    /* Strips whose loaded columns all lie inside 1..nx-2 never meet the
+     * boundary columns and skip the per-cell test. */
+    const bool edge = col0 < 1 || col0 + kStripCols - 1 > nx - 2;
+    if (edge)
+        run_item<T, true, ROT>(it);
+    else
+        run_item<T, false, ROT>(it);
+}
+
+typedef void (*tb_kernel_fn)(const double *, double *, long long, long long, double, long long,
+                             long long, long long);
+
+struct Variant {
+    const char *name;
+    unsigned depth;
+    tb_kernel_fn kernel;
+};
+
+/* The main variant first, then the shallower passes for the remainder.
+ * Names: depth, m (moves) or r (rotation), blocks an SM holds. Measured on an
+ * H200 at 8192^2 x 1000 steps (loop only, Gcell/s): 6m6 895, 8r4 830, and,
+ * tried and dropped: 10m4 799, 8m4 753, 6r4 821; branch-free levels (6m6
+ * 718, 8r4 796, 6r4 745); a skewed scheme whose levels are independent
+ * within a row but need a third row of state (6: 760, 5: 671, 7: 588, 4 at
+ * 12 warps: 706). The 12 warps an SM of 6m6 beat every 8-warp variant. */
+const Variant kVariants[] = {
+    {"6m6", 6, tb_kernel<6, false, 6>},
+    {"8r4", 8, tb_kernel<8, true, 4>},
+    {"4r4", 4, tb_kernel<4, true, 4>},
+    {"2r4", 2, tb_kernel<2, true, 4>},
+};
+constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
+
+/* The variant that runs passes of a depth: the main one from
+ * HEAT2D_CUDA_TB_VARIANT (a tuning knob), else the first of that depth. */
+int main_variant()
+{
+    const char *name = getenv("HEAT2D_CUDA_TB_VARIANT");
+    if (name != nullptr)
+        for (int k = 0; k < kVariantCount; ++k)
+            if (strcmp(kVariants[k].name, name) == 0)
+                return k;
+    return 0;
+}
+
+int variant_for(unsigned depth)
+{
+    const int main = main_variant();
+    if (kVariants[main].depth == depth)
+        return main;
+    for (int k = 0; k < kVariantCount; ++k)
+        if (kVariants[k].depth == depth)
+            return k;
+    return -1;
+}
+
+} // namespace
+
+extern "C" unsigned heat2d_cuda_tb_depths(unsigned *depths, unsigned capacity)
+{
+    /* Descending: the main depth, then 4 and 2 for the remainder. */
+    const unsigned wanted[] = {kVariants[main_variant()].depth, 4, 2};
+    unsigned n = 0;
+    for (unsigned d : wanted)
+        if (n < capacity && (n == 0 || d < depths[n - 1]))
+            depths[n++] = d;
+    return n;
+}
+
+extern "C" cudaError_t heat2d_cuda_tb_load_kernels(void)
+{
+    for (int k = 0; k < kVariantCount; ++k) {
+        cudaFuncAttributes attributes;
+        const cudaError_t rc = cudaFuncGetAttributes(&attributes, kVariants[k].kernel);
+        if (rc != cudaSuccess)
+            return rc;
+    }
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t heat2d_cuda_tb_plan_pass(size_t nx, size_t ny, unsigned depth,
+                                                heat2d_cuda_tb_plan *plan)
+{
+    const int variant = variant_for(depth);
+    if (variant < 0 || plan == nullptr || nx == 0 || ny == 0 || nx > (size_t)LLONG_MAX / 16 ||
+        ny > (size_t)LLONG_MAX / 16)
+        return cudaErrorInvalidValue;
+    const tb_kernel_fn kernel = kVariants[variant].kernel;
+    int device = 0;
+    int sms = 0;
+    int per_sm = 0;
+    cudaError_t rc = cudaGetDevice(&device);
+    if (rc == cudaSuccess)
+        rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (rc == cudaSuccess)
+        rc = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0);
+    if (rc != cudaSuccess)
+        return rc;
+    if (sms <= 0 || per_sm <= 0)
+        return cudaErrorInvalidConfiguration;
+
+    const long long width = kStripCols - 2 * (long long)depth; /* output columns per strip */
+    const long long rows = (long long)ny;
+    const long long strips = ((long long)nx + width - 1) / width;
+    const long long resident = (long long)per_sm * sms * kWarpsPerBlock;
+    /* Cut the rows into segments so that the waves of warps are full: the
+     * time of a pass goes as (waves) x (rows a warp streams, its own plus
+     * 2*depth of halo). Past a few waves more segments only add halo. */
+    long long max_segs = 8 * ((resident + strips - 1) / strips);
+    if (max_segs > rows)
+        max_segs = rows;
+    const long long min_segs = (rows + kMaxSegRows - 1) / kMaxSegRows;
+    if (max_segs < min_segs)
+        max_segs = min_segs;
+    long long best_segs = min_segs;
+    long long best_cost = LLONG_MAX;
+    for (long long segs = min_segs; segs <= max_segs; ++segs) {
+        const long long seg_rows = (rows + segs - 1) / segs;
+        if ((segs - 1) * seg_rows >= rows)
+            continue; /* an empty last segment: the same cut as fewer segments */
+        const long long waves = (strips * segs + resident - 1) / resident;
+        const long long cost = waves * (seg_rows + 2 * (long long)depth);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best_segs = segs;
+        }
+    }
+    const long long seg_rows = (rows + best_segs - 1) / best_segs;
+    const long long segs = (rows + seg_rows - 1) / seg_rows;
+    const long long items = strips * segs;
+    const long long blocks = (items + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    if (blocks > INT_MAX)
+        return cudaErrorInvalidConfiguration;
+    plan->depth = depth;
+    plan->variant = variant;
+    plan->blocks = (unsigned)blocks;
+    plan->strips = strips;
+    plan->seg_rows = seg_rows;
+    plan->items = items;
+    plan->resident = resident;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const double *src,
+                                           double *dst, size_t nx, size_t ny, double alpha,
+                                           cudaStream_t stream)
+{
+    if (plan == nullptr || plan->variant < 0 || plan->variant >= kVariantCount ||
+        plan->blocks == 0 || plan->strips <= 0 || plan->seg_rows <= 0)
+        return cudaErrorInvalidValue;
+    long long lx = (long long)nx;
+    long long ly = (long long)ny;
+    long long strips = plan->strips;
+    long long seg_rows = plan->seg_rows;
+    long long items = plan->items;
+    void *args[] = {&src, &dst, &lx, &ly, &alpha, &strips, &seg_rows, &items};
+    const cudaError_t rc = cudaLaunchKernel((const void *)kVariants[plan->variant].kernel,
+                                            dim3(plan->blocks), dim3(kThreads), args, 0, stream);
+    const cudaError_t last = cudaGetLastError();
+    return rc != cudaSuccess ? rc : last;
+}

@@ -1,0 +1,55 @@
+/* Temporal blocking for cuda-tb: several Jacobi steps per pass through device
+ * memory, behind C launchers. Internal to src/backends/cuda. */
+#ifndef HEAT2D_CUDA_TB_KERNELS_H
+#define HEAT2D_CUDA_TB_KERNELS_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How one pass of a given depth covers an nx x ny grid: the grid is cut into
+ * strips of columns and segments of rows, one warp each. Computed once per
+ * run, outside the time loop. */
+typedef struct heat2d_cuda_tb_plan {
+    unsigned depth;     /* time steps per pass */
+    int variant;        /* which compiled kernel runs it */
+    unsigned blocks;    /* thread blocks of the launch */
+    long long strips;   /* column strips across nx */
+    long long seg_rows; /* rows per segment (the last one may be shorter) */
+    long long items;    /* strips * segments: one warp each */
+    long long resident; /* warps the device holds at once for this kernel */
+} heat2d_cuda_tb_plan;
+
+/* The pass depths there are, deepest (the main one) first, into depths;
+ * returns how many. A run does as many passes of the first as fit, then
+ * of the next ones, and a last single step with heat2d_cuda_step. The main
+ * pass is 6 steps deep; HEAT2D_CUDA_TB_VARIANT=8r4 (a tuning knob) selects
+ * the 8-deep kernel instead, which is slower on an H200 (830 against 895
+ * Gcell/s at 8192^2) but may suit a GPU with more registers per warp. */
+unsigned heat2d_cuda_tb_depths(unsigned *depths, unsigned capacity);
+
+/* Loads the temporal-blocking kernels into the current context now rather
+ * than at their first launch. */
+cudaError_t heat2d_cuda_tb_load_kernels(void);
+
+/* Plans a pass of depth steps (one of heat2d_cuda_tb_depths) for nx x ny on
+ * the current device; cudaErrorInvalidValue for any other depth. */
+cudaError_t heat2d_cuda_tb_plan_pass(size_t nx, size_t ny, unsigned depth,
+                                     heat2d_cuda_tb_plan *plan);
+
+/* Queues one pass on stream: dst <- plan->depth Jacobi steps of src, every
+ * cell of dst written (boundary cells 0), bit-identical to as many calls of
+ * heat2d_cuda_step. src and dst must not overlap. Returns the launch status
+ * (cudaGetLastError() after the launch). */
+cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const double *src, double *dst,
+                                size_t nx, size_t ny, double alpha, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_CUDA_TB_KERNELS_H */
