@@ -1,11 +1,16 @@
 # heat2d: thin wrappers over CMake and CTest.
-#   make bench   build, check, and benchmark every method this machine can run
-#   make test    build and run the test suite
+#   make bench          build, check, and benchmark every method this machine can run
+#   make test           build and run the test suite
+#   make test-sanitize  the test suite again, built with AddressSanitizer and UBSan
+#   make fuzz           build the libFuzzer targets with clang, run each FUZZ_SECONDS
 BUILD    ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 20
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build test bench clean
+.PHONY: all setup build test test-sanitize fuzz bench clean
 
 all: build
 
@@ -19,9 +24,25 @@ build: setup
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
+# CUDA stays off: its kernels are not instrumented, and without a GPU the
+# CUDA methods cannot run anyway.
+test-sanitize: setup
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DHEAT2D_SANITIZE=ON -DHEAT2D_CUDA=OFF $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+# clang has no OpenACC and this build needs no OpenMP: the fuzz targets
+# exercise the library's parsers only.
+fuzz:
+	@tools/setup.sh fuzz
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DHEAT2D_FUZZ=ON \
+	  -DHEAT2D_OPENACC=OFF -DHEAT2D_OMP=OFF -DHEAT2D_CUDA=OFF -DBUILD_TESTING=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_field fuzz_real fuzz_args
+	tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 bench: build
 	$(BUILD)/bin/heat2d check
 	$(BUILD)/bin/heat2d bench $(BENCH_FLAGS)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

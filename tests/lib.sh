@@ -29,6 +29,15 @@ expect_err_lines() {
   local n; n=$(printf '%s' "$err" | grep -c '' || true)
   if [ "$n" = "$1" ]; then ok; else ko "$2: stderr has $n lines, want $1: $err"; fi
 }
+# expect_failure RC MESSAGE CMD...: CMD exits RC and stderr is exactly the
+# one line MESSAGE
+expect_failure() {
+  local want_rc=$1 want_err=$2
+  shift 2
+  run "$@"
+  expect_rc "$want_rc" "$*"
+  expect_eq "$err" "$want_err" "stderr of: $*"
+}
 # expect_out_has TEXT DESCRIPTION
 expect_out_has() { if grep -qF -- "$1" <<<"$out"; then ok; else ko "$2: stdout lacks '$1'"; fi; }
 expect_out_lacks() { if grep -qF -- "$1" <<<"$out"; then ko "$2: stdout has '$1'"; else ok; fi; }

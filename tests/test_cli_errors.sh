@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
-# Bad input: one clear line on stderr, a non-zero exit, never a crash.
+# Bad input and faults: one clear line on stderr, a non-zero exit, never a
+# crash, never a half-written file. Every row of the README's table "Bad
+# input, faults and what is checked" is asserted here with its exact message
+# and exit status.
 # usage: test_cli_errors.sh BIN_DIR
 set -e
+bin=$(cd "$1" && pwd)
+# As root, run in a private mount namespace, so that the tmpfs file systems
+# mounted below (disk full, read-only) go away with this process whatever
+# happens to it.
+if [ "$(id -u)" = 0 ] && [ -z "${HEAT2D_TEST_NS:-}" ] && command -v unshare >/dev/null &&
+  unshare --mount --propagation private true 2>/dev/null; then
+  HEAT2D_TEST_NS=1 exec unshare --mount --propagation private "$0" "$@"
+fi
 . "$(dirname "$0")/lib.sh"
-bin=$1
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+s=$(mktemp -d)
+mounts=()
+cleanup() {
+  for m in "${mounts[@]}"; do umount "$m" 2>/dev/null || true; done
+  rm -rf "$s"
+}
+trap cleanup EXIT
+h=$bin/heat2d
+cpu=$bin/cpu_reference
 
-seed_rejects() { # ARGS... -- TEXT
+# expect_no_files DIR DESCRIPTION: DIR holds nothing (no field file, no
+# temporary file)
+expect_no_files() { expect_eq "$(ls -A "$1")" "" "$2: no file left in $1"; }
+
+# ---- sizes --------------------------------------------------------------------------
+seed_rejects() { # ARGS... -- TEXT: every seed program, exit 1, "PROG: TEXT"
   local text=${!#}
   local args=("${@:1:$#-1}")
   for prog in cpu_reference acc_each_step acc_persistent; do
     [ -x "$bin/$prog" ] || continue
-    run "$bin/$prog" "${args[@]}"
-    expect_rc 1 "$prog ${args[*]}"
-    expect_err_has "$text" "$prog ${args[*]}"
-    expect_err_lines 1 "$prog ${args[*]}"
+    expect_failure 1 "$bin/$prog: $text" "$bin/$prog" "${args[@]}"
     expect_eq "$out" "" "$prog ${args[*]} prints nothing on stdout"
   done
 }
@@ -28,33 +47,250 @@ seed_rejects " 64" "nx must be a positive integer, got ' 64'"
 seed_rejects +64 "nx must be a positive integer, got '+64'"
 seed_rejects 64 64 1.5 "steps must be a positive integer, got '1.5'"
 seed_rejects "" "nx must be a positive integer, got ''"
-seed_rejects 4 64 "nx and ny must be >= 5"
-seed_rejects 64 4 "nx and ny must be >= 5"
+seed_rejects 4 64 "nx and ny must be >= 5, steps must be >= 1"
+seed_rejects 64 4 "nx and ny must be >= 5, steps must be >= 1"
 seed_rejects 18446744073709551616 "nx is too large: '18446744073709551616'"
-seed_rejects 9223372036854775808 9223372036854775808 "overflows"
-seed_rejects 2147483648 64 "more than this machine's"
+seed_rejects 9223372036854775808 64 "grid 9223372036854775808x64 is too large: nx*ny*8 bytes overflows"
 seed_rejects 64 64 5 "" "field_path must not be empty"
-seed_rejects 1 2 3 4 5 "usage:"
-seed_rejects 25 21 3 "$scratch/no/such/dir/f.dat" "cannot write field file '$scratch/no/such/dir/f.dat': No such file or directory"
+seed_rejects 25 21 3 "$s/no/such/dir/f.dat" \
+  "cannot write field file '$s/no/such/dir/f.dat': No such file or directory"
+expect_no_files "$s" "seed program, missing directory"
+for prog in cpu_reference acc_each_step acc_persistent; do
+  [ -x "$bin/$prog" ] || continue
+  expect_failure 1 "$bin/$prog: usage: $bin/$prog [nx [ny [steps [field_path]]]]" \
+    "$bin/$prog" 1 2 3 4 5
+done
 
-# A failed field write leaves no file, not even a temporary one.
-run "$bin/cpu_reference" 25 21 3 "$scratch/no/such/dir/f.dat"
-expect_eq "$(ls -A "$scratch")" "" "no file left after a failed write"
+# The machine's memory, as heat2d_physical_memory reads it, in the message's
+# format.
+mem_gb=$(awk -v p="$(getconf _PHYS_PAGES)" -v s="$(getconf PAGESIZE)" 'BEGIN { printf "%.3g", p * s / 1e9 }')
+seed_rejects 2147483648 64 \
+  "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than this machine's $mem_gb GB of memory"
 
-h=$bin/heat2d
+r() { echo "heat2d: run: $*"; } # the run command's message prefix
+expect_failure 2 "$(r "--nx must be a positive integer, got 'abc'")" "$h" run --method cpu --nx abc
+expect_failure 2 "$(r "--nx must be a positive integer, got '-5'")" "$h" run --method cpu --nx -5
+expect_failure 2 "$(r "--nx must be a positive integer, got '0'")" "$h" run --method cpu --nx 0
+expect_failure 2 "$(r "--ny must be a positive integer, got '64x'")" "$h" run --method cpu --ny 64x
+expect_failure 2 "$(r "--steps must be a positive integer, got '1e3'")" "$h" run --method cpu --steps 1e3
+expect_failure 2 "$(r "nx and ny must be >= 5")" "$h" run --method cpu --nx 4
+expect_failure 2 "$(r "--nx is too large: '18446744073709551616'")" \
+  "$h" run --method cpu --nx 18446744073709551616
+expect_failure 1 "$(r "grid 9223372036854775808x64 is too large: nx*ny*8 bytes overflows")" \
+  "$h" run --method cpu --nx 9223372036854775808 --ny 64
+expect_failure 1 "$(r "grid 4294967296x4294967296 is too large: nx*ny*8 bytes overflows")" \
+  "$h" run --method cpu --nx 4294967296 --ny 4294967296
+expect_failure 1 "$(r "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than this machine's $mem_gb GB of memory")" \
+  "$h" run --method cpu --nx 2147483648 --ny 64
+expect_failure 1 "$(r "grid 1000000x1000000 needs 2 x 8e+03 GB, more than this machine's $mem_gb GB of memory")" \
+  "$h" run --method cpu --nx 1000000 --ny 1000000
+# Control characters in an argument are escaped: the message stays one line.
+expect_failure 2 "$(r "--nx must be a positive integer, got '4\\n2\\x1b[0m'")" \
+  "$h" run --method cpu --nx $'4\n2\e[0m'
+
+# ---- options ------------------------------------------------------------------------
 run "$h"; expect_rc 2 "heat2d without a command"
-run "$h" frobnicate; expect_rc 2 "unknown command"; expect_err_has "unknown command 'frobnicate'" "unknown command"
-run "$h" run --method nope; expect_rc 2 "unknown method"; expect_err_has "unknown method 'nope'" "unknown method"; expect_err_lines 1 "unknown method"
-run "$h" run; expect_rc 2 "run without a method"; expect_err_has "--method is required" "run without a method"
-run "$h" run --method cpu --nx 0; expect_rc 2 "--nx 0"; expect_err_has "--nx must be a positive integer, got '0'" "--nx 0"
-run "$h" run --method cpu --steps; expect_rc 2 "--steps without a value"; expect_err_has "unknown or incomplete option" "--steps without a value"
-run "$h" run --method cpu --bogus; expect_rc 2 "unknown option"; expect_err_has "'--bogus'" "unknown option"
-run "$h" run --method cpu --nx 10 extra; expect_rc 2 "extra argument"; expect_err_has "unexpected argument 'extra'" "extra argument"
-run "$h" run --method cpu --save ""; expect_rc 2 "empty --save"
-run "$h" compare a; expect_rc 2 "compare with one file"; expect_err_has "usage" "compare with one file"
-run "$h" compare a b --atol -1; expect_rc 2 "negative atol"; expect_err_has "--atol must be a non-negative number, got '-1'" "negative atol"
-run "$h" compare a b --rtol nan; expect_rc 2 "nan rtol"; expect_err_has "--rtol must be a non-negative number" "nan rtol"
-run "$h" compare "$scratch/missing.dat" "$scratch/missing.dat"; expect_rc 1 "missing file"; expect_err_has "missing.dat" "missing file"; expect_err_lines 1 "missing file"
-run "$h" check --keep "$scratch/no/such"; expect_rc 1 "check into a missing directory"; expect_err_has "cannot write to" "check --keep missing"
+expect_failure 2 "heat2d: unknown command 'frobnicate' (try heat2d --help)" "$h" frobnicate
+expect_failure 2 "$(r "unknown method 'nope' (heat2d methods lists them)")" "$h" run --method nope
+expect_failure 2 "$(r "--method is required")" "$h" run
+expect_failure 2 "$(r "unknown or incomplete option '--steps'")" "$h" run --method cpu --steps
+expect_failure 2 "$(r "unknown or incomplete option '--bogus'")" "$h" run --method cpu --bogus
+expect_failure 2 "$(r "unexpected argument 'extra'")" "$h" run --method cpu --nx 10 extra
+expect_failure 2 "$(r "--save needs a file name")" "$h" run --method cpu --save ""
+expect_failure 2 "$(r "--alpha 0.3 is unstable: explicit 5-point diffusion needs alpha <= 1/4")" \
+  "$h" run --method cpu --alpha 0.3
+expect_failure 2 "$(r "--alpha 0.2500001 is unstable: explicit 5-point diffusion needs alpha <= 1/4")" \
+  "$h" run --method cpu --alpha 0.2500001
+for a in 0 -0.1 nan inf abc " 0.1" ""; do
+  expect_failure 2 "$(r "--alpha must be a positive number, got '$a'")" "$h" run --method cpu --alpha "$a"
+done
+run "$h" run --method cpu --nx 25 --ny 21 --steps 7 --alpha 0.25
+expect_rc 0 "alpha 1/4 is stable"
+expect_eq "$(key ALPHA)" "2.5000000000000000E-01" "ALPHA reported"
+run "$h" run --method omp --nx 25 --ny 21 --steps 7 --alpha 0.05
+expect_eq "$rc/$(key ALPHA)/$(key CHECK)" "0/5.0000000000000003E-02/PASS" "another alpha runs and passes"
+
+c() { echo "heat2d: compare: $*"; }
+expect_failure 2 "$(c "usage: heat2d compare REF CAND... [--atol A] [--rtol R]")" "$h" compare a
+expect_failure 2 "$(c "--atol must be a non-negative number, got '-1'")" "$h" compare a b --atol -1
+expect_failure 2 "$(c "--rtol must be a non-negative number, got 'nan'")" "$h" compare a b --rtol nan
+expect_failure 2 "$(c "--rtol must be a non-negative number, got 'inf'")" "$h" compare a b --rtol inf
+expect_failure 2 "$(c "--atol must be a non-negative number, got ' 1'")" "$h" compare a b --atol " 1"
+expect_failure 2 "$(c "--atol must be a non-negative number, got '1e-12x'")" "$h" compare a b --atol 1e-12x
+expect_failure 1 "heat2d: check: cannot write to '$s/no/such': No such file or directory" \
+  "$h" check --keep "$s/no/such"
+
+# ---- output files: nothing, not even a temporary file, is left on failure ---------------
+expect_failure 1 "$(r "cannot write field file '$s/no/such/dir/f.dat': No such file or directory")" \
+  "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save "$s/no/such/dir/f.dat"
+expect_no_files "$s" "missing directory"
+echo "not a directory" >"$s/file"
+expect_failure 1 "$(r "cannot write field file '$s/file/x.dat': Not a directory")" \
+  "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save "$s/file/x.dat"
+expect_eq "$(ls -A "$s")" "file" "under a regular file: nothing new"
+rm "$s/file"
+mkdir "$s/dir"
+expect_failure 1 "$(r "cannot write field file '$s/dir': Is a directory")" \
+  "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save "$s/dir"
+expect_no_files "$s/dir" "a directory as the output"
+rmdir "$s/dir"
+if [ "$(id -u)" != 0 ]; then
+  mkdir "$s/ro" && chmod 555 "$s/ro"
+  expect_failure 1 "$(r "cannot write field file '$s/ro/f.dat': Permission denied")" \
+    "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save "$s/ro/f.dat"
+  expect_no_files "$s/ro" "read-only directory"
+  chmod 755 "$s/ro" && rmdir "$s/ro"
+fi
+
+# Disk full, a device: /dev/full fails every write with ENOSPC. The summary
+# was printed; the exit status and the one line say the run failed.
+if [ -c /dev/full ]; then
+  expect_failure 1 "$(r "cannot write field file '/dev/full': No space left on device")" \
+    "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save /dev/full
+  expect_eq "$(key CHECK)" "PASS" "the run itself passed before the write failed"
+  expect_out_lacks "FIELD_FILE=" "no FIELD_FILE line for a failed write"
+  expect_failure 1 "$cpu: cannot write field file '/dev/full': No space left on device" \
+    "$cpu" 25 21 3 /dev/full
+  # A device is written in place, never replaced by a regular file.
+  expect_eq "$([ -c /dev/full ] && echo device)" "device" "/dev/full is still a device"
+fi
+if [ -c /dev/null ]; then
+  run "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save /dev/null
+  expect_eq "$rc/$([ -c /dev/null ] && echo device)" "0/device" "--save /dev/null leaves the device"
+fi
+
+# Disk full, a real file system: a 64 KiB tmpfs, where the ~13 KiB of the
+# 25x21 field fit and the ~250 KiB of a 100x100 field do not.
+full=$s/full
+mkdir "$full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; then
+  mounts+=("$full")
+  expect_failure 1 "$(r "cannot write field file '$full/f.dat': No space left on device")" \
+    "$h" run --method cpu --nx 100 --ny 100 --steps 3 --save "$full/f.dat"
+  expect_no_files "$full" "disk full"
+  # An existing file is kept as it was: the new one was never renamed over it.
+  echo "previous result" >"$full/keep.dat"
+  expect_failure 1 "$(r "cannot write field file '$full/keep.dat': No space left on device")" \
+    "$h" run --method cpu --nx 100 --ny 100 --steps 3 --save "$full/keep.dat"
+  expect_eq "$(ls -A "$full")/$(cat "$full/keep.dat")" "keep.dat/previous result" \
+    "disk full: the old file untouched, no temporary file"
+  rm "$full/keep.dat"
+  expect_failure 1 "$cpu: cannot write field file '$full/f.dat': No space left on device" \
+    "$cpu" 100 100 3 "$full/f.dat"
+  expect_no_files "$full" "disk full, seed program"
+  run "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save "$full/small.dat"
+  expect_eq "$rc/$(ls -A "$full")" "0/small.dat" "a field that fits is written"
+  umount "$full"
+
+  # Read-only file system: root's permission bypass does not apply.
+  mount -t tmpfs -o size=64k,ro tmpfs "$full"
+  expect_failure 1 "$(r "cannot write field file '$full/f.dat': Read-only file system")" \
+    "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save "$full/f.dat"
+  umount "$full"
+  mounts=()
+else
+  echo "tmpfs disk-full and read-only cases not run: mounting needs root with CAP_SYS_ADMIN" \
+    "(/dev/full and the file size limit below still test a failing write)"
+fi
+
+# A file size limit (RLIMIT_FSIZE, ulimit -f 8 = 8 KiB): write() fails with
+# EFBIG because the programs ignore SIGXFSZ, which would kill them with the
+# temporary file left behind.
+lim=$s/limit
+mkdir "$lim"
+expect_failure 1 "$(r "cannot write field file '$lim/f.dat': File too large")" \
+  bash -c 'ulimit -f 8; exec "$@"' - "$h" run --method cpu --nx 100 --ny 100 --steps 3 --save "$lim/f.dat"
+expect_no_files "$lim" "file size limit"
+expect_failure 1 "$cpu: cannot write field file '$lim/f.dat': File too large" \
+  bash -c 'ulimit -f 8; exec "$@"' - "$cpu" 100 100 3 "$lim/f.dat"
+expect_no_files "$lim" "file size limit, seed program"
+
+# Interrupted in the middle of the write (SIGTERM, as from Ctrl-C or a batch
+# system's time limit): the process dies of the signal and removes its
+# temporary file first. Killed as soon as the temporary file appears; should
+# the write win the race, the file must be complete instead.
+sig=$s/signal
+mkdir "$sig"
+"$cpu" 1500 1500 1 "$sig/f.dat" >/dev/null &
+pid=$!
+for _ in $(seq 1000); do
+  ls "$sig" | grep -q '\.tmp\.' && break
+  sleep 0.01
+done
+kill -TERM "$pid" 2>/dev/null || true
+set +e; wait "$pid"; rc=$?; set -e
+expect_eq "$(ls -A "$sig" | grep -c '\.tmp\.' || true)" "0" "SIGTERM during the write: no temporary file"
+if [ "$rc" = 143 ]; then
+  expect_no_files "$sig" "SIGTERM during the write"
+else
+  expect_eq "$rc/$(wc -l <"$sig/f.dat" | tr -d ' ')" "0/$((1500 * 1500 + 1))" \
+    "the write finished before SIGTERM: the file is complete"
+fi
+
+# ---- field files ----------------------------------------------------------------------
+"$cpu" 5 5 3 "$s/good.dat" >/dev/null
+"$cpu" 7 6 3 "$s/other.dat" >/dev/null
+good=$s/good.dat
+# bad NAME AWK: a copy of good.dat edited by an awk program
+bad() { awk "$2" "$good" >"$s/$1"; }
+bad truncated.dat 'NR < 26'
+bad garbled.dat 'NR == 5 { print "1.0e-3x"; next } { print }'
+bad nan.dat 'NR == 9 { print "NaN"; next } { print }'
+bad inf.dat 'NR == 9 { print "-Infinity"; next } { print }'
+bad huge.dat 'NR == 9 { print "1.0E+999"; next } { print }'
+bad header_words.dat 'NR == 1 { print "nx ny"; next } { print }'
+bad header_one.dat 'NR == 1 { print "5"; next } { print }'
+bad header_small.dat 'NR == 1 { print "4 5"; next } NR <= 21 { print }'
+bad header_overflow.dat 'NR == 1 { print "99999999999 99999999999"; next } { print }'
+bad empty_line.dat 'NR == 4 { print ""; next } { print }'
+bad differs.dat 'NR == 14 { print "  1.0000000000000000E+00"; next } { print }'
+: >"$s/empty.dat"
+printf '5 5\n' | cat - <(tail -n +2 "$good" | head -c 321) >"$s/cut.dat"
+
+expect_failure 1 "$(c "cannot open field file '$s/missing.dat': No such file or directory")" \
+  "$h" compare "$good" "$s/missing.dat"
+expect_failure 1 "$(c "cannot read field file '$s': Is a directory")" "$h" compare "$good" "$s"
+expect_failure 1 "$(c "$s/truncated.dat: expected 25 values, found 24")" "$h" compare "$good" "$s/truncated.dat"
+expect_failure 1 "$(c "$s/cut.dat:14: invalid number")" "$h" compare "$good" "$s/cut.dat"
+expect_failure 1 "$(c "$s/garbled.dat:5: invalid number")" "$h" compare "$good" "$s/garbled.dat"
+expect_failure 1 "$(c "$s/nan.dat:9: non-finite value")" "$h" compare "$good" "$s/nan.dat"
+expect_failure 1 "$(c "$s/inf.dat:9: non-finite value")" "$h" compare "$s/inf.dat" "$good"
+expect_failure 1 "$(c "$s/huge.dat:9: non-finite value")" "$h" compare "$good" "$s/huge.dat"
+expect_failure 1 "$(c "$s/empty.dat: invalid nx/ny header")" "$h" compare "$good" "$s/empty.dat"
+expect_failure 1 "$(c "$s/header_one.dat: invalid nx/ny header")" "$h" compare "$good" "$s/header_one.dat"
+expect_failure 1 "$(c "$s/header_words.dat: non-integer dimensions")" "$h" compare "$good" "$s/header_words.dat"
+expect_failure 1 "$(c "$s/header_small.dat: too small dimensions 4x5")" "$h" compare "$good" "$s/header_small.dat"
+expect_failure 1 "$(c "$s/header_overflow.dat: dimensions 99999999999x99999999999 too large (nx*ny overflows)")" \
+  "$h" compare "$good" "$s/header_overflow.dat"
+expect_failure 1 "$(c "$s/empty_line.dat:4: empty numeric line")" "$h" compare "$good" "$s/empty_line.dat"
+expect_failure 1 "$(c "shape mismatch: $good is 5x5, $s/other.dat is 7x6")" "$h" compare "$good" "$s/other.dat"
+expect_failure 1 "heat2d: COMPARE=FAIL: full-field numerical differences" "$h" compare "$good" "$s/differs.dat"
+expect_out_has "FILE=$s/differs.dat MAX_ABS_DIFF=" "the failing comparison's numbers are printed"
+expect_out_has "WORST_INDEX=12 FAILURES=1" "the failing cell"
+
+# ---- a field that turns non-finite: the run stops at the step ---------------------------
+# HEAT2D_FAULT_NAN_AT_STEP=K writes a NaN into cell (nx-2, ny-2) after step K
+# in the methods that check every step.
+out_dir=$s/fault
+mkdir "$out_dir"
+for m in cpu omp; do
+  "$h" methods | grep -q "^$m " || continue
+  for k in 1 5 10; do
+    expect_failure 1 "$(r "non-finite value at cell (28, 18) after step $k")" \
+      env HEAT2D_FAULT_NAN_AT_STEP=$k "$h" run --method $m --nx 30 --ny 20 --steps 10 --save "$out_dir/f.dat"
+    expect_eq "$out" "" "$m NaN after step $k: no summary printed"
+    expect_no_files "$out_dir" "$m NaN after step $k"
+  done
+done
+expect_failure 1 "$cpu: non-finite value at cell (28, 18) after step 5" \
+  env HEAT2D_FAULT_NAN_AT_STEP=5 "$cpu" 30 20 10
+if "$h" methods | grep -q "^acc-each "; then
+  expect_failure 1 "$(r "HEAT2D_FAULT_NAN_AT_STEP: acc-each does not check every step (cpu and omp do)")" \
+    env HEAT2D_FAULT_NAN_AT_STEP=5 "$h" run --method acc-each --nx 30 --ny 20 --steps 10
+fi
+expect_failure 1 "$(r "HEAT2D_FAULT_NAN_AT_STEP=11 is past the run's 10 steps")" \
+  env HEAT2D_FAULT_NAN_AT_STEP=11 "$h" run --method cpu --nx 30 --ny 20 --steps 10
+expect_failure 1 "$(r "HEAT2D_FAULT_NAN_AT_STEP must be a positive integer, got 'x'")" \
+  env HEAT2D_FAULT_NAN_AT_STEP=x "$h" run --method cpu --nx 30 --ny 20 --steps 10
 
 finish

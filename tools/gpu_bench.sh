@@ -3,8 +3,13 @@
 # method right on the GPU, then benchmark the article's size ladder plus
 # 8192^2, and write results/<gpu-name>/.
 #
-#   tools/gpu_bench.sh            # everything
+#   tools/gpu_bench.sh                     # every stage
+#   tools/gpu_bench.sh check ladder        # some stages, in order
 #   BUILD=build-gpu REPEATS=5 tools/gpu_bench.sh
+#
+# Stages: check (heat2d check --gpu), ladder (the article's
+# sizes, every method), big_resident and big_slow (8192^2). Stages append to
+# the same results folder; the summary and plots are rebuilt from all trials.
 #
 # A build made on another machine (for example with GCC's offload compiler,
 # which the GPU machine may lack) can be carried along: its lib/ holds the
@@ -40,14 +45,33 @@ h=$BUILD/bin/heat2d
 
 out=${OUT_DIR:-results/$gpu}
 mkdir -p "$out"
-"$h" check --gpu | tee "$out/gpu_check.txt"
-grep -q '^GPU_CHECK=PASS$' "$out/gpu_check.txt" || die "GPU_CHECK failed: no benchmark"
 
-"$h" bench --out "$out" --sizes "$LADDER" --repeats "$REPEATS" --warmups 1
-# At 8192^2 one per-step run moves 1 GB per step through the host: one trial
-# of the slow methods says what the many would.
-gpu_methods=$("$h" methods | awk '$3 == "resident" {print $1}' | paste -sd, -)
-"$h" bench --out "$out" --sizes "$BIG" --repeats "$REPEATS" --warmups 1 --methods "$gpu_methods"
-slow_methods=$("$h" methods | awk '$3 != "resident" {print $1}' | paste -sd, -)
-"$h" bench --out "$out" --sizes "$BIG" --repeats 1 --warmups 0 --methods "$slow_methods"
+stage_check() {
+  "$h" check --gpu | tee "$out/gpu_check.txt"
+  grep -q '^GPU_CHECK=PASS$' "$out/gpu_check.txt" || die "GPU_CHECK failed: no benchmark"
+}
+stage_ladder() {
+  "$h" bench --out "$out" --sizes "$LADDER" --repeats "$REPEATS" --warmups 1
+}
+# At 8192^2 the resident methods get the full repeats; the methods that
+# touch the host every step (or compute on it) move or compute ~1 GB per
+# step, so one trial of each says what many would and keeps the run short.
+stage_big_resident() {
+  local methods
+  methods=$("$h" methods | awk '$3 == "resident" {print $1}' | paste -sd, -)
+  "$h" bench --out "$out" --sizes "$BIG" --repeats "$REPEATS" --warmups 1 --methods "$methods"
+}
+stage_big_slow() {
+  local methods
+  methods=$("$h" methods | awk '$3 != "resident" {print $1}' | paste -sd, -)
+  "$h" bench --out "$out" --sizes "$BIG" --repeats 1 --warmups 0 --methods "$methods" --pinned-too
+}
+
+stages=${*:-check ladder big_resident big_slow}
+for stage in $stages; do
+  case $stage in
+    check | ladder | big_resident | big_slow) "stage_$stage" ;;
+    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow)" ;;
+  esac
+done
 echo "gpu_bench: results in $out"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what heat2d's build, tests and plots need, when it is missing and
 # this user may install (root with apt-get); otherwise says what to install.
+#   tools/setup.sh        the build, the tests, the plots
+#   tools/setup.sh fuzz   and clang, for `make fuzz` (libFuzzer)
 set -euo pipefail
 
 need=()
@@ -10,6 +12,10 @@ command -v gfortran >/dev/null || need+=(gfortran)       # the original, for the
 command -v python3 >/dev/null || need+=(python3)         # the original's tools
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || need+=(python3-matplotlib)  # plots
 [ -f /usr/lib/gcc/x86_64-linux-gnu/12/include/openacc.h ] || need+=(gcc-12)
+command -v valgrind >/dev/null || need+=(valgrind)       # the valgrind_cli test
+if [ "${1:-}" = fuzz ]; then
+  command -v clang >/dev/null || need+=(clang)            # libFuzzer, -fsanitize=fuzzer
+fi
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
@@ -21,6 +27,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 else
   echo "setup: missing ${need[*]}; install with: sudo apt-get install ${need[*]}" >&2
-  # The build itself needs only cmake and a C compiler.
+  # The build itself needs only cmake and a C compiler; fuzzing needs clang.
   command -v cmake >/dev/null && command -v cc >/dev/null || exit 1
+  [ "${1:-}" != fuzz ] || command -v clang >/dev/null || exit 1
 fi

@@ -80,12 +80,14 @@ static void check_transfers(check_state *st, const check_target *t, const heat2d
     ok = ok && rep->h2d_count == h2d_count && rep->h2d_bytes == h2d_bytes &&
          rep->d2h_count == d2h_count && rep->d2h_bytes == d2h_bytes;
     printf("TRANSFERS method=%s steps=%zu H2D_COUNT=%llu H2D_BYTES=%llu D2H_COUNT=%llu "
-           "D2H_BYTES=%llu MODEL=%llu/%llu/%llu/%llu %s\n",
+           "D2H_BYTES=%llu MODEL=%llu/%llu/%llu/%llu OTHER=%llu/%llu/%llu/%llu %s\n",
            t->label, cfg->steps, (unsigned long long)rep->h2d_count,
            (unsigned long long)rep->h2d_bytes, (unsigned long long)rep->d2h_count,
            (unsigned long long)rep->d2h_bytes, (unsigned long long)h2d_count,
            (unsigned long long)h2d_bytes, (unsigned long long)d2h_count,
-           (unsigned long long)d2h_bytes, ok ? "PASS" : "FAIL");
+           (unsigned long long)d2h_bytes, (unsigned long long)rep->h2d_other_count,
+           (unsigned long long)rep->h2d_other_bytes, (unsigned long long)rep->d2h_other_count,
+           (unsigned long long)rep->d2h_other_bytes, ok ? "PASS" : "FAIL");
     if (!ok)
         fail(st, "%s: measured transfers differ from the model", t->label);
 }

@@ -9,13 +9,10 @@
 int heat2d_cmd_run(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"method", required_argument, NULL, 'm'},
-        {"nx", required_argument, NULL, 'x'},
-        {"ny", required_argument, NULL, 'y'},
-        {"steps", required_argument, NULL, 's'},
-        {"save", required_argument, NULL, 'o'},
-        {"pinned", no_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0},
+        {"method", required_argument, NULL, 'm'}, {"nx", required_argument, NULL, 'x'},
+        {"ny", required_argument, NULL, 'y'},     {"steps", required_argument, NULL, 's'},
+        {"alpha", required_argument, NULL, 'a'},  {"save", required_argument, NULL, 'o'},
+        {"pinned", no_argument, NULL, 'p'},       {NULL, 0, NULL, 0},
     };
     heat2d_config cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA};
     const char *method_name = NULL;
@@ -38,6 +35,9 @@ int heat2d_cmd_run(int argc, char **argv)
             break;
         case 's':
             rc = heat2d_parse_size(optarg, "--steps", &cfg.steps, &err);
+            break;
+        case 'a':
+            rc = heat2d_parse_alpha(optarg, "--alpha", &cfg.alpha, &err);
             break;
         case 'o':
             if (optarg[0] == '\0')

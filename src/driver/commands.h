@@ -9,6 +9,7 @@ int heat2d_cmd_run(int argc, char **argv);
 int heat2d_cmd_compare(int argc, char **argv);
 int heat2d_cmd_check(int argc, char **argv);
 int heat2d_cmd_info(int argc, char **argv);
+int heat2d_cmd_bench(int argc, char **argv);
 
 /* Exit statuses: 1 for a failed run or check, 2 for a command line that
  * cannot be understood. */

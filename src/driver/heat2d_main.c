@@ -1,18 +1,22 @@
 /* heat2d: one program, several subcommands, all built on libheat2d. */
+#define _POSIX_C_SOURCE 200809L /* SIGXFSZ */
 #include "commands.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 int heat2d_report_error(int status, const char *fmt, ...)
 {
+    /* Through heat2d_vfail, which escapes control characters: messages echo
+     * arguments, and one with a newline must still make one line. */
+    heat2d_error err;
     va_list args;
     va_start(args, fmt);
-    fputs("heat2d: ", stderr);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
+    heat2d_vfail(&err, fmt, args);
     va_end(args);
+    fprintf(stderr, "heat2d: %s\n", err.message);
     return status;
 }
 
@@ -32,9 +36,12 @@ static void usage(FILE *stream)
 {
     fputs("usage: heat2d COMMAND [options]\n"
           "\n"
-          "  run      --method M [--nx N] [--ny N] [--steps N] [--save FILE] [--pinned]\n"
+          "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A] [--save FILE]\n"
+          "           [--pinned]\n"
           "  compare  REF CAND... [--atol A] [--rtol R]\n"
           "  check    [--gpu] [--keep DIR]\n"
+          "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
+          "           [--out DIR] [--pinned-too]   (heat2d bench --help)\n"
           "  methods  list the methods in this build\n"
           "  info     [--bandwidth] how this build was made, the machine, its limits\n"
           "\n"
@@ -45,12 +52,16 @@ static void usage(FILE *stream)
 
 int main(int argc, char **argv)
 {
+    /* Past a file size limit (ulimit -f) write() fails with EFBIG, which
+     * the field writer reports and cleans up after, instead of the process
+     * being killed by SIGXFSZ with a half-written temporary file left. */
+    signal(SIGXFSZ, SIG_IGN);
     static const struct {
         const char *name;
         int (*run)(int, char **);
     } commands[] = {
         {"run", heat2d_cmd_run},  {"compare", heat2d_cmd_compare}, {"check", heat2d_cmd_check},
-        {"methods", cmd_methods}, {"info", heat2d_cmd_info},
+        {"methods", cmd_methods}, {"info", heat2d_cmd_info},       {"bench", heat2d_cmd_bench},
     };
     if (argc < 2) {
         usage(stderr);

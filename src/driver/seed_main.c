@@ -2,8 +2,10 @@
  * acc_persistent): `prog [nx [ny [steps [field_path]]]]`, KEY=VALUE on
  * stdout, one line on stderr and exit 1 on any error. The same source is
  * built once per method; HEAT2D_SEED_METHOD names it. */
+#define _POSIX_C_SOURCE 200809L /* SIGXFSZ */
 #include "heat2d.h"
 
+#include <signal.h>
 #include <stdlib.h>
 
 #ifndef HEAT2D_SEED_METHOD
@@ -18,28 +20,19 @@ static int die(const char *program, const char *message)
 
 int main(int argc, char **argv)
 {
+    /* Past a file size limit (ulimit -f) write() fails with EFBIG, which
+     * the field writer reports and cleans up after, instead of the process
+     * being killed by SIGXFSZ with a half-written temporary file left. */
+    signal(SIGXFSZ, SIG_IGN);
     const char *program = argv[0];
     heat2d_error err = {{0}};
-    heat2d_config cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA};
+    heat2d_config cfg;
     const char *field_path = NULL;
 
-    if (argc > 5) {
-        fprintf(stderr, "usage: %s [nx [ny [steps [field_path]]]]\n", program);
-        return EXIT_FAILURE;
-    }
-    if ((argc > 1 && heat2d_parse_size(argv[1], "nx", &cfg.nx, &err) != 0) ||
-        (argc > 2 && heat2d_parse_size(argv[2], "ny", &cfg.ny, &err) != 0) ||
-        (argc > 3 && heat2d_parse_size(argv[3], "steps", &cfg.steps, &err) != 0))
+    if (heat2d_seed_args(argc, argv, &cfg, &field_path, &err) != 0)
         return die(program, err.message);
-    if (argc > 4) {
-        if (argv[4][0] == '\0')
-            return die(program, "field_path must not be empty");
-        field_path = argv[4];
-    }
     if (field_path != NULL && heat2d_field_check_writable(field_path, &err) != 0)
         return die(program, err.message);
-    if (cfg.nx < HEAT2D_MIN_SIDE || cfg.ny < HEAT2D_MIN_SIDE)
-        return die(program, "nx and ny must be >= 5, steps must be >= 1");
 
     const heat2d_method *method = heat2d_method_find(HEAT2D_SEED_METHOD);
     if (method == NULL)

@@ -8,6 +8,7 @@
 #ifndef HEAT2D_H
 #define HEAT2D_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,9 +24,12 @@
 extern "C" {
 #endif
 
-/* Diffusion number D*dt/dx^2 of the original; stable for alpha <= 1/4. */
-#define HEAT2D_ALPHA    0.1
-#define HEAT2D_MIN_SIDE 5
+/* Diffusion number D*dt/dx^2 of the original. The explicit 5-point update
+ * is stable (and keeps every value between the field's min and max) only for
+ * 0 < alpha <= 1/4; anything else grows without bound. */
+#define HEAT2D_ALPHA     0.1
+#define HEAT2D_MAX_ALPHA 0.25
+#define HEAT2D_MIN_SIDE  5
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -36,8 +40,11 @@ typedef struct heat2d_error {
 } heat2d_error;
 
 /* Formats the message into err (if err is non-NULL) and returns -1, so that
- * callers can write `return heat2d_fail(err, ...);`. */
+ * callers can write `return heat2d_fail(err, ...);`. Control characters
+ * (from file names or arguments echoed in the message) are written as \n,
+ * \t, \xHH, so the message stays one line whatever the input was. */
 int heat2d_fail(heat2d_error *err, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+int heat2d_vfail(heat2d_error *err, const char *fmt, va_list args) HEAT2D_PRINTF(2, 0);
 
 /* ---- the problem --------------------------------------------------------- */
 
@@ -47,7 +54,15 @@ typedef struct heat2d_config {
     size_t steps;
     double alpha;
     bool pinned; /* cuda-each: page-locked host buffers instead of pageable */
+    /* Test hook, set from HEAT2D_FAULT_NAN_AT_STEP by heat2d_run_method:
+     * methods with checks_each_step write a NaN into cell (nx-2, ny-2) of the
+     * field after this step, to prove that the run stops there. 0: never. */
+    size_t fault_nan_step;
 } heat2d_config;
+
+/* Refuses a configuration no method may run: alpha outside (0, 1/4] (or not
+ * finite), sides below HEAT2D_MIN_SIDE, no steps. */
+int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err);
 
 /* Cells and bytes of one array, refusing sizes whose byte count overflows
  * size_t or exceeds what the machine could ever hold. */
@@ -80,6 +95,13 @@ typedef struct heat2d_report {
     uint64_t h2d_bytes;
     uint64_t d2h_count;
     uint64_t d2h_bytes;
+    /* Copies that are not whole arrays, made by a runtime for its own needs
+     * (GCC's libgomp uploads each launch's argument table); shown, never
+     * hidden, and not part of the transfer model. */
+    uint64_t h2d_other_count;
+    uint64_t h2d_other_bytes;
+    uint64_t d2h_other_count;
+    uint64_t d2h_other_bytes;
     /* What the OpenACC profiling interface reported (upload and download
      * events with their byte counts), kept apart from the driver's trace
      * above because runtimes differ in which copies they report. */
@@ -123,6 +145,11 @@ typedef struct heat2d_method {
     bool gpu_only;
     /* Honours heat2d_config.pinned (page-locked host buffers). */
     bool has_pinned_variant;
+    /* Checks every step that the field is finite and fails with "non-finite
+     * value at cell (i, j) after step K" at the first step that is not;
+     * honours heat2d_config.fault_nan_step. Methods without it are caught by
+     * the summary check at the end, which cannot say when. */
+    bool checks_each_step;
     /* Untimed: create a device context, check that a device exists. May be
      * NULL. */
     int (*prepare)(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err);
@@ -171,6 +198,14 @@ typedef struct heat2d_outcome {
 int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg, heat2d_outcome *out,
                       double *storage[2], const double **field, heat2d_error *err);
 
+/* The first cell in storage order that is not finite; false if none. */
+bool heat2d_find_nonfinite(size_t nx, size_t ny, const double *field, size_t *i, size_t *j);
+
+/* The failure of a run whose field, after `step` steps, holds a non-finite
+ * value: "non-finite value at cell (i, j) after step K". Returns -1. */
+int heat2d_fail_nonfinite(size_t nx, size_t ny, const double *field, size_t step,
+                          heat2d_error *err);
+
 /* KEY=VALUE lines of the seed protocol, then heat2d's own keys. */
 void heat2d_print_outcome(FILE *stream, const heat2d_method *m, const heat2d_config *cfg,
                           const heat2d_outcome *out);
@@ -198,6 +233,12 @@ typedef struct heat2d_field {
  * form without 'E' (e.g. 8.8357301208401164-271) and 'D' exponents. */
 int heat2d_field_read(const char *path, heat2d_field *field, heat2d_error *err);
 void heat2d_field_free(heat2d_field *field);
+
+/* The parser behind heat2d_field_read: the same checks on the size bytes at
+ * data (no terminating NUL needed, none read), with messages that name the
+ * file `name`. heat2d_field_read maps or reads the file and calls this. */
+int heat2d_field_parse(const char *name, const char *data, size_t size, heat2d_field *field,
+                       heat2d_error *err);
 
 /* Parses one number as the field reader does; returns 0 and sets *value, or
  * -1 when text[0..len) is not a number. Exposed for tests and fuzzing. */
@@ -231,8 +272,18 @@ double heat2d_now(void);
 /* Strict positive integer: all of text, digits only, no sign, no overflow. */
 int heat2d_parse_size(const char *text, const char *what, size_t *value, heat2d_error *err);
 
-/* Non-negative finite real: all of text. */
+/* Non-negative finite real: all of text, no leading blanks. */
 int heat2d_parse_nonneg_real(const char *text, const char *what, double *value, heat2d_error *err);
+
+/* A diffusion number the explicit update is stable with: finite, > 0 and
+ * <= HEAT2D_MAX_ALPHA, with the reason in the message when not. */
+int heat2d_parse_alpha(const char *text, const char *what, double *value, heat2d_error *err);
+
+/* The seed-compatible programs' arguments, `[nx [ny [steps [field_path]]]]`
+ * after argv[0], into cfg (defaults 256 256 80, alpha HEAT2D_ALPHA) and
+ * *field_path (NULL when absent). Only parses: touches no file. */
+int heat2d_seed_args(int argc, char *const *argv, heat2d_config *cfg, const char **field_path,
+                     heat2d_error *err);
 
 /* KEY=VALUE lines saying how this build was made: version, git revision,
  * compilers and flags, OpenACC mode, CUDA, methods. */

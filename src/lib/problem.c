@@ -15,6 +15,18 @@ int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err)
     return 0;
 }
 
+int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err)
+{
+    if (!(cfg->alpha > 0.0 && cfg->alpha <= HEAT2D_MAX_ALPHA))
+        return heat2d_fail(
+            err, "alpha %g is unstable: explicit 5-point diffusion needs 0 < alpha <= 1/4",
+            cfg->alpha);
+    if (cfg->steps == 0)
+        return heat2d_fail(err, "steps must be >= 1");
+    size_t bytes;
+    return heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err);
+}
+
 int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err)
 {
     size_t bytes = 0;
@@ -88,6 +100,27 @@ int heat2d_summarise(size_t nx, size_t ny, const double *field, heat2d_summary *
     if (mass < -1.0e-12 || mass > 1.0 + 1.0e-10)
         return heat2d_fail(err, "unexpected mass %.17g: unstable calculation", mass);
     return 0;
+}
+
+bool heat2d_find_nonfinite(size_t nx, size_t ny, const double *field, size_t *i, size_t *j)
+{
+    for (size_t k = 0; k < nx * ny; ++k)
+        if (!isfinite(field[k])) {
+            *i = k % nx;
+            *j = k / nx;
+            return true;
+        }
+    return false;
+}
+
+int heat2d_fail_nonfinite(size_t nx, size_t ny, const double *field, size_t step, heat2d_error *err)
+{
+    size_t i = 0, j = 0;
+    if (!heat2d_find_nonfinite(nx, ny, field, &i, &j))
+        return heat2d_fail(err, "non-finite value after step %zu (cell not found)", step);
+    if (step == 0)
+        return heat2d_fail(err, "non-finite value at cell (%zu, %zu) in the initial state", i, j);
+    return heat2d_fail(err, "non-finite value at cell (%zu, %zu) after step %zu", i, j, step);
 }
 
 void heat2d_report_init(heat2d_report *rep)

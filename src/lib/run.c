@@ -6,26 +6,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg, heat2d_outcome *out,
+#ifdef HEAT2D_NVTX
+/* NVTX v3 is header-only: the ranges cost nothing unless a profiler
+ * (Nsight Systems, Nsight Compute) is attached. */
+#include <nvtx3/nvToolsExt.h>
+#define RANGE_PUSH(name) nvtxRangePushA(name)
+#define RANGE_POP() nvtxRangePop()
+#else
+#define RANGE_PUSH(name) ((void)(name))
+#define RANGE_POP() ((void)0)
+#endif
+
+/* The test hook HEAT2D_FAULT_NAN_AT_STEP=K into run->fault_nan_step. A hook
+ * that would not fire is an error, not a run that quietly proves nothing. */
+static int read_fault_hook(const heat2d_method *m, heat2d_config *run, heat2d_error *err)
+{
+    const char *text = getenv("HEAT2D_FAULT_NAN_AT_STEP");
+    if (text == NULL)
+        return 0;
+    size_t step = 0;
+    if (heat2d_parse_size(text, "HEAT2D_FAULT_NAN_AT_STEP", &step, err) != 0)
+        return -1;
+    if (!m->checks_each_step)
+        return heat2d_fail(err,
+                           "HEAT2D_FAULT_NAN_AT_STEP: %s does not check every step (cpu and omp "
+                           "do)",
+                           m->name);
+    if (step > run->steps)
+        return heat2d_fail(err, "HEAT2D_FAULT_NAN_AT_STEP=%zu is past the run's %zu steps", step,
+                           run->steps);
+    run->fault_nan_step = step;
+    return 0;
+}
+
+int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg_in, heat2d_outcome *out,
                       double *storage[2], const double **field, heat2d_error *err)
 {
     double *u = NULL;
     double *v = NULL;
     memset(out, 0, sizeof *out);
     heat2d_report_init(&out->report);
+    heat2d_config run = *cfg_in;
+    const heat2d_config *cfg = &run;
+    if (heat2d_config_check(cfg, err) != 0 || read_fault_hook(m, &run, err) != 0)
+        return -1;
     if (heat2d_alloc_pair(cfg, &u, &v, err) != 0)
         return -1;
     heat2d_initial_state(cfg->nx, cfg->ny, u, v);
 
-    if (m->prepare != NULL && m->prepare(cfg, &out->report, err) != 0) {
+    RANGE_PUSH("heat2d prepare");
+    int prepared = m->prepare != NULL ? m->prepare(cfg, &out->report, err) : 0;
+    RANGE_POP();
+    if (prepared != 0) {
         heat2d_free_pair(u, v);
         return -1;
     }
 
     double *result = NULL;
+    RANGE_PUSH(m->name);
     double t0 = heat2d_now();
     int rc = m->solve(cfg, u, v, &result, &out->report, err);
     out->total_s = heat2d_now() - t0;
+    RANGE_POP();
     if (rc != 0) {
         heat2d_free_pair(u, v);
         return -1;
@@ -64,6 +106,7 @@ void heat2d_print_outcome(FILE *stream, const heat2d_method *m, const heat2d_con
 
     /* heat2d's own keys; the seed's parser ignores keys it does not know. */
     fprintf(stream, "STEPS=%zu\n", cfg->steps);
+    print_real(stream, "ALPHA", cfg->alpha);
     fprintf(stream, "DEVICE=%s\n", rep->device);
     if (rep->context_s >= 0.0)
         print_real(stream, "CONTEXT_S", rep->context_s);
@@ -74,6 +117,12 @@ void heat2d_print_outcome(FILE *stream, const heat2d_method *m, const heat2d_con
     fprintf(stream, "H2D_BYTES=%llu\n", (unsigned long long)rep->h2d_bytes);
     fprintf(stream, "D2H_COUNT=%llu\n", (unsigned long long)rep->d2h_count);
     fprintf(stream, "D2H_BYTES=%llu\n", (unsigned long long)rep->d2h_bytes);
+    if (rep->h2d_other_count + rep->d2h_other_count > 0) {
+        fprintf(stream, "H2D_OTHER_COUNT=%llu\n", (unsigned long long)rep->h2d_other_count);
+        fprintf(stream, "H2D_OTHER_BYTES=%llu\n", (unsigned long long)rep->h2d_other_bytes);
+        fprintf(stream, "D2H_OTHER_COUNT=%llu\n", (unsigned long long)rep->d2h_other_count);
+        fprintf(stream, "D2H_OTHER_BYTES=%llu\n", (unsigned long long)rep->d2h_other_bytes);
+    }
     if (rep->acc_events) {
         fprintf(stream, "ACC_EVENTS_H2D_COUNT=%llu\n", (unsigned long long)rep->acc_upload_events);
         fprintf(stream, "ACC_EVENTS_H2D_BYTES=%llu\n", (unsigned long long)rep->acc_upload_bytes);

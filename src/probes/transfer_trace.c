@@ -7,6 +7,8 @@
  * cuptiActivityFlushAll or on CUPTI's own thread; the caller reads them only
  * after the flush has returned. */
 static uint64_t copies[2], bytes_moved[2], copy_ns[2];
+/* Copies of exactly the array size, set by the caller before the flush. */
+static uint64_t array_size, array_copies[2], array_bytes_moved[2];
 static bool registered;
 
 enum { UP = 0, DOWN = 1 };
@@ -39,6 +41,10 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_
             continue;
         copies[way]++;
         bytes_moved[way] += copy->bytes;
+        if (copy->bytes == array_size) {
+            array_copies[way]++;
+            array_bytes_moved[way] += copy->bytes;
+        }
         copy_ns[way] += copy->end - copy->start;
     }
     free(buffer);
@@ -62,14 +68,17 @@ int heat2d_trace_start(heat2d_error *err)
     }
     for (int way = UP; way <= DOWN; ++way)
         copies[way] = bytes_moved[way] = copy_ns[way] = 0;
+    for (int way = UP; way <= DOWN; ++way)
+        array_copies[way] = array_bytes_moved[way] = 0;
     rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
     if (rc != CUPTI_SUCCESS)
         return cupti_fail(err, "cuptiActivityEnable", rc);
     return 0;
 }
 
-int heat2d_trace_stop(heat2d_report *rep, heat2d_error *err)
+int heat2d_trace_stop(heat2d_report *rep, size_t array_bytes, heat2d_error *err)
 {
+    array_size = array_bytes;
     CUptiResult rc = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     if (rc != CUPTI_SUCCESS)
         return cupti_fail(err, "cuptiActivityFlushAll", rc);
@@ -77,10 +86,14 @@ int heat2d_trace_stop(heat2d_report *rep, heat2d_error *err)
     if (rc != CUPTI_SUCCESS)
         return cupti_fail(err, "cuptiActivityDisable", rc);
     rep->transfers_measured = true;
-    rep->h2d_count = copies[UP];
-    rep->h2d_bytes = bytes_moved[UP];
-    rep->d2h_count = copies[DOWN];
-    rep->d2h_bytes = bytes_moved[DOWN];
+    rep->h2d_count = array_copies[UP];
+    rep->h2d_bytes = array_bytes_moved[UP];
+    rep->d2h_count = array_copies[DOWN];
+    rep->d2h_bytes = array_bytes_moved[DOWN];
+    rep->h2d_other_count = copies[UP] - array_copies[UP];
+    rep->h2d_other_bytes = bytes_moved[UP] - array_bytes_moved[UP];
+    rep->d2h_other_count = copies[DOWN] - array_copies[DOWN];
+    rep->d2h_other_bytes = bytes_moved[DOWN] - array_bytes_moved[DOWN];
     rep->h2d_s = 1e-9 * (double)copy_ns[UP];
     rep->d2h_s = 1e-9 * (double)copy_ns[DOWN];
     return 0;

@@ -13,9 +13,12 @@ extern "C" {
 /* Start recording copies (idempotent registration, counters zeroed). */
 int heat2d_trace_start(heat2d_error *err);
 
-/* Flush, stop recording, and write counts, bytes and summed copy times into
- * rep (transfers_measured, h2d_*, d2h_*, h2d_s, d2h_s). */
-int heat2d_trace_stop(heat2d_report *rep, heat2d_error *err);
+/* Flush, stop recording, and write into rep what crossed: copies of exactly
+ * array_bytes (whole arrays, the quantity of the transfer model) in h2d_* and
+ * d2h_*, every other copy (a runtime's own, such as GCC's per-launch
+ * kernel-argument tables) in h2d_other_* and d2h_other_*, and the summed
+ * duration of all copies in h2d_s and d2h_s. */
+int heat2d_trace_stop(heat2d_report *rep, size_t array_bytes, heat2d_error *err);
 
 #ifdef __cplusplus
 }

@@ -409,6 +409,60 @@ static void test_write_failures(void)
     unlink(path);
 }
 
+/* Where a write lands: through a symbolic link into the file it names (the
+ * link stays), in place on a device (never replacing the device node), and
+ * under a file name too long for name + ".tmp.XXXXXX". */
+static void test_write_targets(void)
+{
+    double values[25] = {0};
+    heat2d_error err = {{0}};
+    char target[600], link_path[600];
+    struct stat st;
+
+    path_in_tmp(target, sizeof target, "target.dat");
+    path_in_tmp(link_path, sizeof link_path, "link.dat");
+    write_text(target, "old\n");
+    check(symlink("target.dat", link_path) == 0, "make a symbolic link");
+    check(heat2d_field_write(link_path, 5, 5, values, &err) == 0, "write through a link: %s",
+          err.message);
+    check(lstat(link_path, &st) == 0 && S_ISLNK(st.st_mode), "the link is still a link");
+    heat2d_field field;
+    check(heat2d_field_read(target, &field, &err) == 0 && field.nx == 5,
+          "the link's target holds the field");
+    heat2d_field_free(&field);
+    check(!dir_has_temp_files(tmp_dir), "no temporary file after writing through a link");
+    unlink(link_path);
+    unlink(target);
+
+    if (stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode)) {
+        check(heat2d_field_write("/dev/null", 5, 5, values, &err) == 0, "write to /dev/null: %s",
+              err.message);
+        check(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode), "/dev/null is still a device");
+        check(heat2d_field_check_writable("/dev/null", &err) == 0, "/dev/null is writable: %s",
+              err.message);
+    }
+
+    /* 250 characters: a valid name, but not with ".tmp.XXXXXX" appended. */
+    char name[251], path[1000];
+    memset(name, 'n', 250);
+    name[250] = '\0';
+    path_in_tmp(path, sizeof path, name);
+    check(heat2d_field_write(path, 5, 5, values, &err) == 0, "write a 250-character name: %s",
+          err.message);
+    check(access(path, F_OK) == 0 && !dir_has_temp_files(tmp_dir),
+          "long name written, no temporary file left");
+    unlink(path);
+
+    /* check_writable names the real problem under a regular file. */
+    path_in_tmp(target, sizeof target, "plain");
+    write_text(target, "x");
+    path_in_tmp(path, sizeof path, "plain/f.dat");
+    check(heat2d_field_check_writable(path, &err) != 0 &&
+              strstr(err.message, strerror(ENOTDIR)) != NULL,
+          "under a regular file: '%s'", err.message);
+    unlink(target);
+}
+
 /* ---- reading ------------------------------------------------------------------------ */
 
 /* "5 5\n" and 25 lines of value, with text replacing line `at` (2-based, as
@@ -571,6 +625,49 @@ static void test_read_forms(void)
     free(text);
 }
 
+/* The parser on a buffer that ends exactly where the text does, with no NUL
+ * after it (in a sanitized build a read past it is a report). */
+static void test_parse_buffer(void)
+{
+    char *text = field_text("5 5\n", 24, 0, NULL, "  6.0000000000000000E+00");
+    size_t n = strlen(text);
+    char *exact = malloc(n);
+    memcpy(exact, text, n);
+    heat2d_field field;
+    heat2d_error err = {{0}};
+    check(heat2d_field_parse("buffer", exact, n, &field, &err) == 0 && field.nx == 5 &&
+              field.values[24] == 6.0,
+          "parse from a buffer without a NUL: %s", err.message);
+    heat2d_field_free(&field);
+    /* Every prefix fails with one line naming the source, except those that
+     * end inside the last value after its first digit: that is a shorter
+     * number, which the original's reader also takes (a file without a final
+     * newline is accepted; heat2d's writer never makes one). */
+    size_t last_line = (size_t)(strrchr(text, '\n') - text) + 1;
+    for (size_t k = 0; k < n; ++k) {
+        char *cut = malloc(k ? k : 1);
+        memcpy(cut, text, k);
+        int rc = heat2d_field_parse("buffer", cut, k, &field, &err);
+        if (rc == 0) {
+            char last[64];
+            snprintf(last, sizeof last, "%.*s", (int)(k - last_line), text + last_line);
+            check(k >= last_line + 3 && field.values[24] == strtod(last, NULL),
+                  "prefix of %zu bytes: a field only when the last value is cut short", k);
+            heat2d_field_free(&field);
+        } else {
+            check(strncmp(err.message, "buffer", 6) == 0 && !strchr(err.message, '\n') &&
+                      field.values == NULL,
+                  "prefix of %zu bytes: '%s'", k, err.message);
+        }
+        free(cut);
+    }
+    check(heat2d_field_parse("null", NULL, 0, &field, &err) != 0 &&
+              strcmp(err.message, "null: invalid nx/ny header") == 0,
+          "NULL, 0: '%s'", err.message);
+    free(exact);
+    free(text);
+}
+
 /* ---- the original's own files ----------------------------------------------------- */
 
 /* A field as gfortran's ES24.16 writes it parses to what printf's reading
@@ -683,8 +780,10 @@ int main(void)
     test_fortran_lines();
     test_write_and_read_back(1000, 600);
     test_write_failures();
+    test_write_targets();
     test_read_errors();
     test_read_forms();
+    test_parse_buffer();
     test_compare();
 
     remove_tmp_dir();

@@ -2,12 +2,30 @@
 #ifndef HEAT2D_STENCIL_CPU_H
 #define HEAT2D_STENCIL_CPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* v = one explicit step of u over rows [j_begin, j_end) of an nx-wide grid
  * with ny rows. Boundary cells get 0; interior cells evaluate
- * u + alpha*(uW + uE + uS + uN - 4u) in exactly that order. */
-void heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
+ * u + alpha*(uW + uE + uS + uN - 4u) in exactly that order.
+ *
+ * Returns whether every interior value of u in those rows was finite. The
+ * kernel loads each of them anyway, so the test costs no memory traffic:
+ * over all rows of a step it checks the whole field the previous step
+ * produced (boundary cells excepted: they are written 0 every step, and a
+ * NaN put there reaches an interior cell in one step). */
+bool heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
                           const double *u, double *v);
+
+/* Whether every cell of rows [j_begin, j_end) is finite: the check of the
+ * last step's field, which no further step reads. */
+bool heat2d_cpu_rows_finite(size_t nx, size_t j_begin, size_t j_end, const double *u);
+
+/* The cell HEAT2D_FAULT_NAN_AT_STEP poisons: (nx-2, ny-2), the last interior
+ * cell, far from the centre row and in the last band of the omp method. */
+static inline size_t heat2d_cpu_fault_cell(size_t nx, size_t ny)
+{
+    return (ny - 2) * nx + (nx - 2);
+}
 
 #endif

@@ -6,6 +6,7 @@
 #include "heat2d.h"
 #include "stencil_cpu.h"
 
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 
@@ -20,11 +21,16 @@ static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_erro
 static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **result,
                      heat2d_report *rep, heat2d_error *err)
 {
-    (void)err;
     const size_t nx = cfg->nx;
     const size_t ny = cfg->ny;
     const size_t steps = cfg->steps;
     const double alpha = cfg->alpha;
+    const size_t fault_step = cfg->fault_nan_step;
+    const size_t fault_cell = heat2d_cpu_fault_cell(nx, ny);
+    /* 1 + the steps done when some thread found a non-finite field; 0:
+     * none yet. Written by any thread, read by all after the barrier. */
+    size_t seen = 0;
+    double *bad_field = NULL;
     double t0 = heat2d_now();
 #pragma omp parallel firstprivate(u, v)
     {
@@ -34,17 +40,49 @@ static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **re
         size_t me = (size_t)omp_get_thread_num();
         size_t begin = ny * me / threads;
         size_t end = ny * (me + 1) / threads;
+        bool stopped = false;
         for (size_t step = 0; step < steps; ++step) {
-            heat2d_cpu_step_rows(nx, ny, begin, end, alpha, u, v);
+            if (!heat2d_cpu_step_rows(nx, ny, begin, end, alpha, u, v)) {
+#pragma omp atomic write
+                seen = step + 1;
+            }
+            /* Only the band's owner writes the cell: no race with the
+             * thread that computed it. */
+            if (step + 1 == fault_step && fault_cell >= begin * nx && fault_cell < end * nx)
+                v[fault_cell] = NAN;
+#pragma omp barrier
+            /* A thread already in the next step may record step + 2 while a
+             * slower one reads here; it is ignored until every thread has
+             * passed the next barrier, so all leave at the same step. */
+            size_t s;
+#pragma omp atomic read
+            s = seen;
+            if (s != 0 && s <= step + 1) {
+                stopped = true;
+                break;
+            }
             double *swap = u;
             u = v;
             v = swap;
-#pragma omp barrier
         }
+        if (stopped) {
 #pragma omp single
-        *result = u;
+            bad_field = u;
+        } else {
+            /* The last step's field: each thread checks the rows it wrote
+             * itself, so no barrier is needed before reading them. */
+            if (!heat2d_cpu_rows_finite(nx, begin, end, u)) {
+#pragma omp atomic write
+                seen = steps + 1;
+            }
+#pragma omp single
+            *result = u;
+        }
     }
     heat2d_report_phase(rep, "CPU_LOOP_S", heat2d_now() - t0);
+    if (seen != 0)
+        return heat2d_fail_nonfinite(nx, ny, bad_field != NULL ? bad_field : *result, seen - 1,
+                                     err);
     return 0;
 }
 
@@ -54,6 +92,7 @@ const heat2d_method heat2d_method_omp = {
     .style = HEAT2D_STYLE_HOST,
     .gpu_only = false,
     .has_pinned_variant = false,
+    .checks_each_step = true,
     .prepare = omp_prepare,
     .solve = omp_solve,
 };

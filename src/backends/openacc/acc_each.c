@@ -27,7 +27,7 @@ static int acc_each_solve(const heat2d_config *cfg, double *u, double *v, double
         v = swap;
     }
     heat2d_report_phase(rep, "STEP_REGIONS_S", heat2d_now() - t0);
-    if (heat2d_acc_transfers_stop(rep, err) != 0)
+    if (heat2d_acc_transfers_stop(rep, n * sizeof(double), err) != 0)
         return -1;
     *result = u;
     return 0;

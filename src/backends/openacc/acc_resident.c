@@ -42,7 +42,7 @@ static int acc_resident_solve(const heat2d_config *cfg, double *u, double *v, do
 #pragma acc exit data delete (u [0:n], v [0:n])
     double t_end = heat2d_now();
 
-    if (heat2d_acc_transfers_stop(rep, err) != 0)
+    if (heat2d_acc_transfers_stop(rep, n * sizeof(double), err) != 0)
         return -1;
     heat2d_report_phase(rep, "ENTER_S", t_enter - t0);
     heat2d_report_phase(rep, "GPU_LOOP_S", t_loop - t_enter);

@@ -8,6 +8,9 @@
 #ifdef HEAT2D_HAVE_CUPTI
 #include "transfer_trace.h"
 #endif
+#ifdef HEAT2D_HAVE_CUDA
+#include "cuda_common.h"
+#endif
 
 /* The runtime calls these for every host<->device copy it enqueues, with the
  * byte count; counting here measures what crossed instead of estimating it
@@ -50,7 +53,7 @@ int heat2d_acc_transfers_start(heat2d_error *err)
     return 0;
 }
 
-int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err)
+int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_error *err)
 {
     if (listening) {
         acc_prof_unregister(acc_ev_enqueue_upload_start, on_upload, acc_reg);
@@ -74,9 +77,10 @@ int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err)
 #ifdef HEAT2D_HAVE_CUPTI
     /* GCC 12's libgomp reports only the kernel-argument uploads as events,
      * not the data-clause copies, so the counts come from the driver. */
-    return heat2d_trace_stop(rep, err);
+    return heat2d_trace_stop(rep, array_bytes, err);
 #else
     (void)err;
+    (void)array_bytes;
     rep->transfers_measured = false;
     return 0;
 #endif
@@ -89,6 +93,19 @@ int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err
     static bool initialised;
     double t0 = heat2d_now();
     if (!initialised) {
+#ifdef HEAT2D_HAVE_CUDA
+        /* libgomp adopts the CUDA context that is current when it starts
+         * and otherwise creates its own. Make the CUDA runtime's primary
+         * context current first, so that the OpenACC and CUDA methods of
+         * one process share it; with two contexts, whichever ran last
+         * leaves its context current and the other's launches fail. */
+        if (HEAT2D_ACC_REQUIRE_DEVICE) {
+            char name[128];
+            double ignored;
+            if (heat2d_cuda_open(method, name, sizeof name, &ignored, err) != 0)
+                return -1;
+        }
+#endif
         acc_init(acc_get_device_type());
         initialised = true;
     }

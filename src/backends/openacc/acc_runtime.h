@@ -17,7 +17,8 @@ int heat2d_acc_transfers_start(heat2d_error *err);
 
 /* Stop listening; write what crossed into rep: the driver's records on a
  * GPU, the runtime's events on the host, and the runtime's events always in
- * rep->acc_*. */
-int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err);
+ * rep->acc_*. Copies of array_bytes are the arrays; other copies (the
+ * runtime's own, such as kernel arguments) are counted apart. */
+int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_error *err);
 
 #endif

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# heat2d bench: the trials it records, their order, the tables computed from
+# them, the folder's files, and the command lines it refuses.
+# usage: test_bench.sh BIN_DIR
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+h=$bin/heat2d
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+# A column's index (1-based) in a CSV header line.
+col() { tr ',' '\n' <<<"$1" | grep -nx -- "$2" | cut -d: -f1; }
+
+# ---- a tiny bench --------------------------------------------------------------
+b=$w/b
+run "$h" bench --sizes 16x16:3,24x20:5 --repeats 2 --warmups 1 --out "$b"
+expect_rc 0 "tiny bench"
+csv=$b/trials.csv
+header=$(head -n 1 "$csv")
+# Every column of the original's CSV, in its order, then heat2d's.
+expect_eq "$(cut -d, -f1-15 <<<"$header")" \
+  "method,trial,nx,ny,steps,total_s,mass,centre,enter_s,gpu_loop_s,readback_s,exit_s,step_regions_s,cpu_loop_s,process_s" \
+  "the original's columns first"
+for c in device h2d_count h2d_bytes d2h_count d2h_bytes h2d_s d2h_s context_s device_loop_s \
+  gcells_per_s; do
+  expect_eq "$([ -n "$(col "$header" "$c")" ] && echo yes)" yes "header has $c"
+done
+
+# The methods: every method of the build that needs no GPU, and a CUDA
+# method exactly when one can run here.
+methods=$(sed -n 's/^BENCH_METHODS=//p' "$b/environment.txt" | tail -n 1)
+for m in $("$h" methods | awk '$1 !~ /^cuda/ {print $1}'); do
+  expect_eq "$(tr ',' '\n' <<<"$methods" | grep -cx -- "$m")" 1 "$m is benched by default"
+done
+if "$h" run --method cuda-resident --nx 8 --ny 8 --steps 1 >/dev/null 2>&1; then
+  expect_eq "$(tr ',' '\n' <<<"$methods" | grep -c '^cuda')" 3 "GPU here: cuda-each, -pinned, -resident"
+else
+  expect_eq "$(tr ',' '\n' <<<"$methods" | grep -c '^cuda' || true)" 0 "no GPU: no CUDA method"
+fi
+IFS=, read -r -a list <<<"$methods"
+n=${#list[@]}
+expect_eq "$(($(wc -l <"$csv") - 1))" "$((n * 2 * 2))" "rows = methods x sizes x repeats"
+
+# Trial t runs the methods from index (t-1) mod n, wrapping around.
+for size in "16 16 3" "24 20 5"; do
+  read -r nx ny steps <<<"$size"
+  for t in 1 2; do
+    want=""
+    for ((j = 0; j < n; j++)); do want+="${list[$(((t - 1 + j) % n))]} "; done
+    got=$(awk -F, -v nx="$nx" -v ny="$ny" -v t="$t" \
+      'NR > 1 && $3 == nx && $4 == ny && $2 == t {printf "%s ", $1}' "$csv")
+    expect_eq "$got" "$want" "order of trial $t at ${nx}x${ny}"
+  done
+done
+
+# Every row is a passing run: sizes as asked, the original's mass bounds,
+# a non-negative TOTAL_S inside its process time.
+bad=$(awk -F, 'NR > 1 {
+  ok = ($3 == 16 && $4 == 16 && $5 == 3) || ($3 == 24 && $4 == 20 && $5 == 5)
+  ok = ok && $7 + 0 >= 0 && $7 + 0 <= 1 + 1e-10 && $6 + 0 >= 0 && $15 + 0 >= $6 + 0
+  ok = ok && $8 + 0 > 0 && $16 != ""
+  if (!ok) print NR ": " $0 }' "$csv")
+expect_eq "$bad" "" "every row passes the original's check"
+
+# summary.md: one table per size, and its medians are the CSV's.
+summary=$b/summary.md
+expect_eq "$(grep -c '^## 16x16, 3 steps$' "$summary")" 1 "table for 16x16/3"
+expect_eq "$(grep -c '^## 24x20, 5 steps$' "$summary")" 1 "table for 24x20/5"
+for size in "16 16 3" "24 20 5"; do
+  read -r nx ny steps <<<"$size"
+  # The size's first table (the limits table that follows has its own rows).
+  table=$(awk -v h="## ${nx}x${ny}, ${steps} steps" '$0 == h {on = 1; next} /^## / {on = 0}
+    on && /^\|/ {print; in_table = 1; next} on && in_table {on = 0}' "$summary")
+  for m in "${list[@]}"; do
+    want=$(awk -F, -v m="$m" -v nx="$nx" -v ny="$ny" 'NR > 1 && $1 == m && $3 == nx && $4 == ny \
+      {print $6}' "$csv" | sort -g | awk '{v[NR] = $1} END {
+        med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.4g", med }')
+    got=$(awk -F'|' -v m=" $m " '$2 == m {split($5, a, " "); print a[1]}' <<<"$table")
+    expect_eq "$got" "$want" "median of $m at ${nx}x${ny}"
+    expect_eq "$(awk -F'|' -v m=" $m " '$2 == m {gsub(/ /, "", $4); print $4}' <<<"$table")" 2 \
+      "trials of $m at ${nx}x${ny}"
+  done
+done
+expect_eq "$(grep -c '^## Headline: 24x20, 5 steps$' "$summary")" 1 "headline: the largest size"
+expect_eq "$(grep -c "not run; this is the largest" "$summary")" 1 "headline says it is not 2048^2"
+# The same tables on stdout.
+expect_out_has "## 24x20, 5 steps" "stdout shows the tables"
+expect_out_has "RESULTS=$b" "stdout names the folder"
+if grep -q '^| acc-resident | host ' "$summary"; then
+  expect_eq "$(grep -c '^- each/resident: acc-each / acc-resident = ' "$summary")" 2 \
+    "each/resident speedup per size"
+  expect_eq "$(grep -c '^- cpu/resident: cpu / acc-resident = ' "$summary")" 2 "cpu/resident"
+  expect_eq "$(grep -c '^Ran on the host, not a GPU: acc-each, acc-resident' "$summary")" 2 \
+    "host-mode OpenACC is labelled"
+fi
+
+# environment.txt: the build, the machine, the parameters.
+env_txt=$(cat "$b/environment.txt")
+for k in HEAT2D_VERSION= CPU_MODEL= GPU= NVCC= DATE= HOSTNAME= BENCH_SIZES=16x16:3,24x20:5 \
+  BENCH_WARMUPS=1 BENCH_REPEATS=2; do
+  expect_eq "$(grep -c "^$k" <<<"$env_txt")" 1 "environment.txt has $k"
+done
+
+# Progress is for a terminal; a pipe gets one line per size.
+expect_eq "$(grep -c $'\r' <<<"$err" || true)" 0 "no carriage returns off a terminal"
+expect_eq "$(grep -c '^heat2d: bench: .*warm-up(s)' <<<"$err")" 2 "one line per size"
+
+# Plots, when some python has matplotlib.
+have_mpl=no
+for py in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
+  if "$py" -c 'import matplotlib' 2>/dev/null; then have_mpl=yes; fi
+done
+if [ "$have_mpl" = yes ]; then
+  for png in time_per_step.png headline.png field.png; do
+    expect_eq "$(head -c 8 "$b/$png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
+      "89504e470d0a1a0a" "$png is a PNG"
+    expect_out_has "PLOT=$b/$png" "stdout names $png"
+  done
+  expect_eq "$([ -e "$b/field_256.dat" ] && echo kept || echo removed)" removed \
+    "the field file goes once plotted"
+else
+  echo "note: no python with matplotlib: PNG checks skipped" >&2
+  expect_out_has "apt-get install python3-matplotlib" "says how to get the plots"
+fi
+
+# ---- a second run into the same folder appends -----------------------------------
+run "$h" bench --sizes 16x16:3 --repeats 1 --warmups 0 --methods cpu,cpu --out "$b"
+expect_rc 0 "second run into the folder"
+expect_eq "$(grep -c '^method,' "$csv")" 1 "one header after appending"
+expect_eq "$(($(wc -l <"$csv") - 1))" "$((n * 4 + 1))" "appended one row"
+expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$summary" | head -n 1)" 3 \
+  "the summary pools both runs"
+expect_eq "$(grep -c '^RUN=' "$b/environment.txt")" 2 "environment.txt has both runs"
+
+# ---- a failing method is reported, dropped at that size, and the rest go on -------
+run "$h" bench --sizes 3000000x3000000:1,16x16:3 --repeats 2 --warmups 0 --methods cpu,acc-each \
+  --out "$w/f"
+expect_rc 1 "a failed trial fails the bench"
+expect_eq "$(grep -c 'failed: .*is dropped at this size' <<<"$err")" 2 "each failure once"
+expect_err_has "trial 1/2 failed: run: grid 3000000x3000000 needs" "the child's own reason is shown"
+expect_eq "$(($(wc -l <"$w/f/trials.csv") - 1))" 4 "the other size still ran"
+expect_eq "$(grep -c '^- FAILED: ' "$w/f/summary.md")" 2 "summary lists the failures"
+
+# ---- refusals: one line, the right status, nothing written ------------------------
+touch "$w/file"
+run "$h" bench --sizes 16x16:3 --out "$w/file/sub"
+expect_rc 1 "unwritable --out"
+expect_err_lines 1 "unwritable --out"
+expect_err_has "cannot create $w/file/sub" "unwritable --out says so"
+
+refuse() { # WANT_TEXT ARGS...
+  local text=$1
+  shift
+  run "$h" bench --out "$w/never" "$@"
+  expect_rc 2 "bench $*"
+  expect_err_lines 1 "bench $*"
+  expect_err_has "$text" "bench $*"
+}
+refuse "--sizes '12x': expected NXxNY:STEPS" --sizes 12x
+refuse "--sizes '0x5:3': nx must be a positive integer, got '0'" --sizes 0x5:3
+refuse "--sizes '5x5': expected NXxNY:STEPS" --sizes 5x5
+refuse "--sizes '5x5:0': steps must be a positive integer, got '0'" --sizes 5x5:0
+refuse "--sizes 'axb:3': nx must be a positive integer, got 'a'" --sizes axb:3
+refuse "nx and ny must be >= 5" --sizes 4x5:3
+refuse "empty size in --sizes '16x16:3,'" --sizes 16x16:3,
+refuse "unknown method 'nosuch' in --methods" --methods cpu,nosuch
+refuse "unknown method 'cpu-pinned' in --methods" --methods cpu-pinned
+refuse "--methods 'cpu,' has an empty name" --methods cpu,
+refuse "--repeats must be a positive integer, got '0'" --repeats 0
+refuse "--warmups must be a non-negative integer, got '-1'" --warmups -1
+refuse "unknown or incomplete option '--bogus'" --bogus
+refuse "unexpected argument 'extra'" extra
+expect_eq "$([ -e "$w/never" ] && echo created || echo absent)" absent "no folder for a bad command"
+
+# Every method's loop is set against a measured limit.
+expect_eq "$(grep -c '^HOST_COPY_GBS=' "$b/bandwidth.txt")" 1 "bench measured the host bandwidth"
+expect_eq "$(grep -c '^| method | loop per step |' "$summary")" 2 "a limits table per size"
+expect_eq "$(grep -cE '^\| cpu \| [0-9.e+-]+ ms \| .* \| host memory, 16 B/cell \| [0-9.e+-]+ ms \| [0-9]+% \|$' "$summary")" 2 \
+  "cpu against host memory bandwidth at both sizes"
+
+finish

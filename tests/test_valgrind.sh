@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The command-line programs under valgrind's memcheck on small runs: no
+# invalid access, no use of uninitialised memory, no leak, on success and on
+# failure paths. Memcheck exits 99 on any finding.
+# usage: test_valgrind.sh BIN_DIR SUPPRESSIONS
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+supp=$2
+if ! command -v valgrind >/dev/null; then
+  echo "SKIP: valgrind is not installed (tools/setup.sh installs it)"; exit 77
+fi
+if [ "$("$bin/heat2d" info | sed -n 's/^SANITIZE=//p')" != off ]; then
+  echo "SKIP: this is a sanitizer build; valgrind cannot run AddressSanitizer programs"; exit 77
+fi
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+vg=(valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
+    --track-origins=yes --suppressions="$supp" -q)
+
+methods=$("$bin/heat2d" methods | awk '$1 !~ /^cuda/ {print $1}')
+for m in $methods; do
+  run "${vg[@]}" "$bin/heat2d" run --method "$m" --nx 25 --ny 21 --steps 8 --save "$w/$m.dat"
+  expect_rc 0 "valgrind heat2d run --method $m"
+  expect_eq "$(tail -n 1 <<<"$out")" "FIELD_FILE=$w/$m.dat" "$m saved its field under valgrind"
+done
+# shellcheck disable=SC2046
+run "${vg[@]}" "$bin/heat2d" compare $(for m in $methods; do echo "$w/$m.dat"; done)
+expect_rc 0 "valgrind heat2d compare"
+expect_out_has "COMPARE=PASS" "compare under valgrind"
+run "${vg[@]}" "$bin/cpu_reference" 25 21 8 "$w/seed.dat"
+expect_rc 0 "valgrind cpu_reference"
+expect_eq "$(cmp "$w/seed.dat" "$w/cpu.dat" && echo same)" "same" "cpu_reference field equals heat2d run's"
+run "${vg[@]}" "$bin/heat2d" check
+expect_rc 0 "valgrind heat2d check"
+expect_eq "$(tail -n 1 <<<"$out")" "CPU_CHECK=PASS" "check under valgrind"
+
+# Failure paths free what they allocated, too: exit 1 (not 99) and one line.
+run "${vg[@]}" "$bin/heat2d" compare "$w/cpu.dat" "$w/missing.dat"
+expect_rc 1 "valgrind compare with a missing file"
+expect_err_lines 1 "compare with a missing file: one line, no valgrind report"
+for m in cpu omp; do
+  run env HEAT2D_FAULT_NAN_AT_STEP=3 "${vg[@]}" "$bin/heat2d" run --method "$m" --nx 25 --ny 21 --steps 8
+  expect_rc 1 "valgrind $m with a NaN at step 3"
+  expect_err_lines 1 "$m NaN fault: one line, no valgrind report"
+done
+if [ -c /dev/full ]; then
+  run "${vg[@]}" "$bin/heat2d" run --method cpu --nx 25 --ny 21 --steps 8 --save /dev/full
+  expect_rc 1 "valgrind run --save /dev/full"
+  expect_err_lines 1 "write failure: one line, no valgrind report"
+fi
+
+finish

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target of a HEAT2D_FUZZ build for a bounded time.
+# usage: tools/fuzz.sh BUILD_DIR SECONDS [TARGET...]   (targets: field real args)
+#
+# Seeds come from tests/fuzz/corpus/<target> and are never written to; what
+# the fuzzer learns goes to BUILD_DIR/fuzz-corpus/<target>, kept between
+# runs. A crash, leak or broken property stops with the input saved as
+# BUILD_DIR/fuzz-crashes/<target>-crash-...: fix it, then keep the input as
+# tests/fuzz/corpus/<target>/regression-<what>, which every build's test
+# suite replays (fuzz_corpus_<target>).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=$1
+seconds=$2
+shift 2
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(field real args)
+status=0
+for t in "${targets[@]}"; do
+  work=$build/fuzz-corpus/$t
+  crashes=$build/fuzz-crashes
+  mkdir -p "$work" "$crashes"
+  log=$build/fuzz-$t.log
+  echo "fuzz: $t for ${seconds}s"
+  # -timeout: an input taking 10 s is a finding (a hang); -rss_limit_mb: so is
+  # one needing 2 GB (the reader must not trust a header's size).
+  if "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$crashes/$t-" -print_final_stats=1 "$work" "tests/fuzz/corpus/$t" \
+    >"$log" 2>&1; then
+    grep -E '^stat::number_of_executed_units|^Done' "$log" | sed "s/^/fuzz: $t: /"
+  else
+    status=1
+    echo "fuzz: $t FAILED; the input is in $crashes; the report:" >&2
+    grep -vE '^#[0-9]+|^INFO:' "$log" | tail -n 40 >&2
+  fi
+done
+exit $status

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""Plots of one heat2d bench folder.
+
+usage: plot_bench.py DIR
+
+Reads DIR/trials.csv (and DIR/field_256.dat when present) and writes
+DIR/time_per_step.png, DIR/headline.png and DIR/field.png. Prints one
+PLOT=path line per picture; on any error prints one line on stderr and exits 1.
+heat2d bench runs this itself; run it by hand after installing matplotlib
+(apt-get install python3-matplotlib) or after editing trials.csv.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HEADLINE = (2048, 2048, 500)  # the article's headline table
+FIELD_FILE = "field_256.dat"
+HOST_METHODS = {"cpu", "omp"}  # methods that never use a device
+FIELD_FLOOR = 1e-16  # the field spans hundreds of decades; below this is noise to the eye
+
+
+class PlotError(Exception):
+    """A failure that deserves one line, not a traceback."""
+
+
+def read_trials(folder: Path) -> list[dict[str, str]]:
+    path = folder / "trials.csv"
+    try:
+        with path.open(newline="", encoding="utf-8") as stream:
+            rows = list(csv.DictReader(stream))
+    except OSError as exc:
+        raise PlotError(f"cannot read {path}: {exc.strerror}") from exc
+    needed = {"method", "nx", "ny", "steps", "total_s", "device"}
+    if rows and not needed <= rows[0].keys():
+        raise PlotError(f"{path} lacks columns {sorted(needed - rows[0].keys())}")
+    good = []
+    for row in rows:
+        # An interrupted write can leave a short last row; skip what is not whole.
+        try:
+            row["_nx"], row["_ny"], row["_steps"] = int(row["nx"]), int(row["ny"]), int(row["steps"])
+            row["_total"] = float(row["total_s"])
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(row["_total"]) and row["_total"] > 0:
+            good.append(row)
+    if not good:
+        raise PlotError(f"{path} has no complete trial")
+    return good
+
+
+def method_order(rows: list[dict[str, str]]) -> list[str]:
+    """Methods in order of first appearance, which is the bench's order."""
+    return list(dict.fromkeys(row["method"] for row in rows))
+
+
+def legend_label(method: str, device: str) -> str:
+    # Say where it ran: an OpenACC method in a host build is not a GPU number.
+    return f"{method} [{device}]"
+
+
+def on_host(device: str) -> bool:
+    return device.startswith("host")
+
+
+def device_methods_on_host(rows) -> list[str]:
+    """Methods meant for a device that ran on the host (a host-only OpenACC build)."""
+    return list(dict.fromkeys(row["method"] for row in rows
+                              if row["method"] not in HOST_METHODS and on_host(row["device"])))
+
+
+def cells_text(cells: int) -> str:
+    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if cells >= div:
+            return f"{cells / div:.3g}{unit} cells"
+    return f"{cells} cells"
+
+
+def host_note(fig, rows) -> None:
+    methods = device_methods_on_host(rows)
+    if methods:
+        fig.text(0.01, 0.01, f"[host]: ran on the CPU. {', '.join(methods)} ran on the host: this "
+                 "build's OpenACC has no GPU offload (the article's host mode).",
+                 fontsize=8, color="#555555", ha="left", va="bottom")
+
+
+def plot_time_per_step(plt, rows, folder: Path) -> Path:
+    per_step: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    device: dict[str, str] = {}
+    for row in rows:
+        cells = row["_nx"] * row["_ny"]
+        per_step[row["method"]][cells].append(row["_total"] / row["_steps"])
+        device[row["method"]] = row["device"]
+
+    fig, ax = plt.subplots(figsize=(9, 6))
+    markers = "osD^vP*Xh<>"
+    # Methods with the same speed draw the same line; different dashes and
+    # hollow markers keep every one of them visible.
+    styles = ["-", "--", "-.", ":"]
+    for k, method in enumerate(method_order(rows)):
+        points = sorted(per_step[method].items())
+        xs = [cells for cells, _ in points]
+        ys = [statistics.median(times) * 1e3 for _, times in points]
+        # The spread over trials, so that a reader sees how far to trust a gap.
+        low = [y - min(times) * 1e3 for y, (_, times) in zip(ys, points)]
+        high = [max(times) * 1e3 - y for y, (_, times) in zip(ys, points)]
+        ax.errorbar(xs, ys, yerr=[low, high], capsize=3, elinewidth=1,
+                    marker=markers[k % len(markers)], linestyle=styles[k % len(styles)],
+                    linewidth=1.8, markersize=8 if k % 2 else 6,
+                    markerfacecolor="none" if k % 2 else None,
+                    label=legend_label(method, device[method]))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    sides = sorted({(row["_nx"], row["_ny"]) for row in rows}, key=lambda s: s[0] * s[1])
+    ax.set_xticks([nx * ny for nx, ny in sides])
+    ax.set_xticklabels([f"{nx}x{ny}\n{cells_text(nx * ny)}" for nx, ny in sides])
+    ax.minorticks_off()
+    ax.set_xlabel("grid size (log scale)")
+    ax.set_ylabel("time per step [ms], log scale\n(median TOTAL_S / steps; bars: min to max)")
+    title = "heat2d: time per step against grid size (lower is faster)"
+    if any(not on_host(d) for d in device.values()):
+        title += ("\nGPU lines flatten at small grids (launch and transfer overhead); "
+                  "a per-step (each) method moves the whole grid every step")
+    ax.set_title(title)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=9)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    host_note(fig, rows)
+    out = folder / "time_per_step.png"
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
+def headline_size(rows) -> tuple[tuple[int, int, int], bool]:
+    sizes = {(row["_nx"], row["_ny"], row["_steps"]) for row in rows}
+    if HEADLINE in sizes:
+        return HEADLINE, True
+    return max(sizes, key=lambda s: (s[0] * s[1], s[2])), False
+
+
+def plot_headline(plt, rows, folder: Path) -> Path:
+    size, exact = headline_size(rows)
+    at_size = [row for row in rows if (row["_nx"], row["_ny"], row["_steps"]) == size]
+    methods = method_order(at_size)
+    medians = {m: statistics.median(r["_total"] for r in at_size if r["method"] == m)
+               for m in methods}
+    device = {r["method"]: r["device"] for r in at_size}
+    cpu = medians.get("cpu")
+
+    fig, ax = plt.subplots(figsize=(max(6.5, 1.4 * len(methods) + 2.5), 6))
+    values = [medians[m] for m in methods]
+    # Colour says where it ran: the baseline, the host, a GPU.
+    kinds = {"cpu": ("#555555", "cpu: the baseline"),
+             "host": ("#8fb3d9", "ran on the host"),
+             "gpu": ("#3a9e5f", "ran on a GPU")}
+    kind = ["cpu" if m == "cpu" else ("host" if on_host(device[m]) else "gpu") for m in methods]
+    times = {m: [r["_total"] for r in at_size if r["method"] == m] for m in methods}
+    spread = [[medians[m] - min(times[m]) for m in methods],
+              [max(times[m]) - medians[m] for m in methods]]
+    bars = ax.bar(range(len(methods)), values, color=[kinds[k][0] for k in kind],
+                  yerr=spread, capsize=4, error_kw={"elinewidth": 1, "ecolor": "#333333"})
+    from matplotlib.patches import Patch
+    ax.legend(handles=[Patch(color=kinds[k][0], label=kinds[k][1])
+                       for k in ("cpu", "host", "gpu") if k in kind],
+              fontsize=9, loc="upper left")
+    # Linear bars hide a 100x faster method; switch to log when the range is wide.
+    if max(values) / min(values) > 30:
+        ax.set_yscale("log")
+        ax.set_ylabel("median TOTAL_S [s], log scale (bars: min to max)")
+        ax.set_ylim(min(values) / 3, max(values) * 8)
+    else:
+        ax.set_ylabel("median TOTAL_S [s] (bars: min to max)")
+        ax.set_ylim(0, max(values) * 1.3)
+    for bar, method in zip(bars, methods):
+        text = f"{medians[method]:.3g} s"
+        if method == "cpu":
+            text += "\nbaseline"
+        elif cpu is not None:
+            ratio = cpu / medians[method]
+            text += f"\n{ratio:.3g}x speedup" if ratio >= 1 else f"\n{1 / ratio:.3g}x slower"
+        ax.annotate(text, (bar.get_x() + bar.get_width() / 2, max(times[method])),
+                    xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
+                    fontsize=9)
+    ax.set_xticks(range(len(methods)))
+    ax.set_xticklabels([f"{m}\n[{device[m]}]" for m in methods], fontsize=9)
+    nx, ny, steps = size
+    title = f"heat2d headline: {nx}x{ny}, {steps} steps (lower is faster; speedup over cpu)"
+    if not exact:
+        title += "\nnot the article's 2048x2048/500: the largest size this run measured"
+    if cpu is None:
+        title += "\n(no cpu run at this size: no speedups)"
+    ax.set_title(title)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    host_note(fig, at_size)
+    out = folder / "headline.png"
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
+def read_field(path: Path):
+    import numpy as np
+
+    try:
+        with path.open(encoding="utf-8") as stream:
+            header = stream.readline().split()
+            nx, ny = int(header[0]), int(header[1])
+            # heat2d writes valid numbers; the original's three-digit exponents
+            # without 'E' never reach this file.
+            values = np.loadtxt(stream, dtype=float)
+    except (OSError, ValueError, IndexError) as exc:
+        raise PlotError(f"cannot read field {path}: {exc}") from exc
+    if values.size != nx * ny:
+        raise PlotError(f"{path}: {values.size} values, header says {nx}x{ny}")
+    return values.reshape(ny, nx), nx, ny  # i fastest: row j holds cells (0..nx-1, j)
+
+
+def plot_field(plt, folder: Path) -> Path | None:
+    from matplotlib.colors import LogNorm
+    import numpy as np
+
+    path = folder / FIELD_FILE
+    if not path.exists():
+        return None
+    field, nx, ny = read_field(path)
+    shown = np.clip(field, FIELD_FLOOR, None)
+    fig, ax = plt.subplots(figsize=(6.8, 5.6))
+    image = ax.imshow(shown, origin="lower", cmap="inferno",
+                      norm=LogNorm(vmin=FIELD_FLOOR, vmax=float(shown.max())),
+                      interpolation="nearest")
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(f"u (log scale; values below {FIELD_FLOOR:g} shown as {FIELD_FLOOR:g})")
+    ax.set_xlabel("i (cell index)")
+    ax.set_ylabel("j (cell index)")
+    ax.set_title(f"final field, cpu, {nx}x{ny} after 400 steps\n"
+                 f"unit heat at the centre; max {field.max():.3g}, sum {field.sum():.6f}")
+    fig.tight_layout()
+    out = folder / "field.png"
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print("usage: plot_bench.py DIR (a heat2d bench folder)", file=sys.stderr)
+        return 2 if len(argv) != 2 else 0
+    folder = Path(argv[1])
+    try:
+        if not folder.is_dir():
+            raise PlotError(f"{folder} is not a folder")
+        try:
+            import matplotlib
+        except ImportError as exc:
+            raise PlotError("matplotlib is not installed: apt-get install python3-matplotlib") from exc
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        rows = read_trials(folder)
+        outputs = [plot_time_per_step(plt, rows, folder), plot_headline(plt, rows, folder)]
+        field = plot_field(plt, folder)
+        for out in outputs:
+            print(f"PLOT={out}")
+        if field is not None:
+            print(f"PLOT={field}")
+        elif not (folder / "field.png").exists():
+            print(f"plot_bench: no {FIELD_FILE} in {folder}: field.png not made", file=sys.stderr)
+    except PlotError as exc:
+        print(f"plot_bench: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # one line, never a traceback
+        print(f"plot_bench: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
