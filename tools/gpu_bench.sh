@@ -7,8 +7,8 @@
 #   tools/gpu_bench.sh check ladder        # some stages, in order
 #   BUILD=build-gpu REPEATS=5 tools/gpu_bench.sh
 #
-# Stages: check (heat2d check --gpu), ladder (the article's
-# sizes, every method), big_resident and big_slow (8192^2). Stages append to
+# Stages: check (heat2d check --gpu), ladder (the article's sizes, every
+# method), big_resident and big_slow (8192^2), sanitize (compute-sanitizer). Stages append to
 # the same results folder; the summary and plots are rebuilt from all trials.
 #
 # A build made on another machine (for example with GCC's offload compiler,
@@ -67,11 +67,32 @@ stage_big_slow() {
   "$h" bench --out "$out" --sizes "$BIG" --repeats 1 --warmups 0 --methods "$methods" --pinned-too
 }
 
-stages=${*:-check ladder big_resident big_slow}
+# compute-sanitizer's memcheck and racecheck on every CUDA method, at an odd
+# grid and step count; any report fails the stage.
+stage_sanitize() {
+  command -v compute-sanitizer >/dev/null || die "compute-sanitizer not found"
+  local log=$out/sanitizer.txt m tool
+  : >"$log"
+  for m in $("$h" methods | awk '$1 ~ /^cuda/ {print $1}'); do
+    for tool in memcheck racecheck; do
+      echo "## $tool $m 67x45/13" >>"$log"
+      compute-sanitizer --tool "$tool" --error-exitcode 86 \
+        "$h" run --method "$m" --nx 67 --ny 45 --steps 13 >>"$log" 2>&1 ||
+        die "compute-sanitizer $tool found errors in $m (see $log)"
+      grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -n 1
+    done
+  done
+  compute-sanitizer --tool memcheck --error-exitcode 86 \
+    "$h" run --method cuda-each --pinned --nx 67 --ny 45 --steps 13 >>"$log" 2>&1 ||
+    die "compute-sanitizer memcheck found errors in cuda-each --pinned"
+  echo "SANITIZE=PASS" | tee -a "$log"
+}
+
+stages=${*:-check ladder big_resident big_slow sanitize}
 for stage in $stages; do
   case $stage in
-    check | ladder | big_resident | big_slow) "stage_$stage" ;;
-    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow)" ;;
+    check | ladder | big_resident | big_slow | sanitize) "stage_$stage" ;;
+    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow, sanitize)" ;;
   esac
 done
 echo "gpu_bench: results in $out"
