@@ -124,9 +124,9 @@ def plot_time_per_step(plt, rows, folder: Path) -> Path:
     ax.set_ylabel("time per step [ms], log scale\n(median TOTAL_S / steps; bars: min to max)")
     title = "heat2d: time per step against grid size (lower is faster)"
     if any(not on_host(d) for d in device.values()):
-        title += ("\nGPU lines flatten at small grids (launch and transfer overhead); "
+        title += ("\nGPU lines flatten at small grids (launch and transfer overhead);\n"
                   "a per-step (each) method moves the whole grid every step")
-    ax.set_title(title)
+    ax.set_title(title, fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=9)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
