@@ -173,6 +173,44 @@ refuse "unknown or incomplete option '--bogus'" --bogus
 refuse "unexpected argument 'extra'" extra
 expect_eq "$([ -e "$w/never" ] && echo created || echo absent)" absent "no folder for a bad command"
 
+# A method that fails mid-run (here a NaN injected at step 3 into omp's
+# field, standing for a GPU error) is reported, dropped for that size, and
+# the others go on; the exit status says something failed.
+if "$bin/heat2d" methods | grep -q '^omp '; then
+  run env HEAT2D_FAULT_NAN_AT_STEP=3 HEAT2D_FAULT_METHOD=omp \
+    "$bin/heat2d" bench --methods cpu,omp --sizes 16x16:5,24x20:6 --repeats 2 --warmups 0 \
+    --out "$w/faulty"
+  expect_rc 1 "bench with a failing method"
+  expect_err_has "omp 16x16/5 trial 1/2 failed: run: non-finite value at cell (14, 14) after step 3 (exit status 1)" \
+    "the failure is named with its step"
+  expect_eq "$(awk -F, 'NR > 1 {print $1}' "$w/faulty/trials.csv" | sort | uniq -c | awk '{print $2 "=" $1}' | paste -sd' ')" \
+    "cpu=4" "cpu finished every trial, omp none"
+  expect_eq "$(grep -c '^- FAILED: omp at ' "$w/faulty/summary.md")" 2 "summary lists omp's failure at each size"
+fi
+
+# SIGINT or SIGTERM: the running child is ended, trials.csv keeps every
+# finished trial and no torn row, the summary says what happened.
+for sig in INT TERM; do
+  d=$w/interrupted-$sig
+  "$bin/heat2d" bench --methods cpu --sizes 128x128:300 --repeats 100000 --warmups 0 --out "$d" \
+    >/dev/null 2>"$w/sig.err" &
+  pid=$!
+  for _ in $(seq 100); do
+    [ "$(wc -l <"$d/trials.csv" 2>/dev/null || echo 0)" -gt 3 ] && break
+    sleep 0.1
+  done
+  kill -"$sig" "$pid"
+  set +e; wait "$pid"; status=$?; set -e
+  expect_eq "$status" "$((128 + $(kill -l "$sig")))" "SIG$sig: exit status 128+signal"
+  rows=$(($(wc -l <"$d/trials.csv") - 1))
+  expect_eq "$(grep -c "keeps the $rows trial(s) that finished" "$w/sig.err")" 1 \
+    "SIG$sig: the message counts the kept trials"
+  expect_eq "$(awk -F, '{print NF}' "$d/trials.csv" | sort -u)" "$(head -n 1 "$d/trials.csv" | awk -F, '{print NF}')" \
+    "SIG$sig: every row complete"
+  expect_eq "$(tail -c 1 "$d/trials.csv" | od -An -c | tr -d ' ')" '\n' "SIG$sig: no torn last row"
+  expect_eq "$(grep -c '^- Interrupted by signal' "$d/summary.md")" 1 "SIG$sig: the summary says so"
+done
+
 # Every method's loop is set against a measured limit.
 expect_eq "$(grep -c '^HOST_COPY_GBS=' "$b/bandwidth.txt")" 1 "bench measured the host bandwidth"
 expect_eq "$(grep -c '^| method | loop per step |' "$summary")" 2 "a limits table per size"

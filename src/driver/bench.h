@@ -9,7 +9,14 @@
 
 #include "heat2d.h"
 
+#include <signal.h>
+
 /* ---- child processes ----------------------------------------------------- */
+
+/* The signal (SIGINT, SIGTERM) that asked the benchmark to stop, 0 if none.
+ * Set by cmd_bench's handler; a running child is then ended and its trial
+ * is not recorded, so trials.csv keeps only trials that finished. */
+extern volatile sig_atomic_t bench_interrupted;
 
 typedef struct bench_capture {
     char *out; /* stdout, NUL-terminated */

@@ -64,19 +64,28 @@ static int buf_append(stream_buf *b, const char *chunk, size_t n)
     return 0;
 }
 
+volatile sig_atomic_t bench_interrupted;
+
 /* Drains both pipes until the child closes them. Both must be read at once:
  * a child that fills the stderr pipe while we block on stdout would hang. */
-static int drain(int out_fd, int err_fd, stream_buf *out, stream_buf *errs)
+static int drain(pid_t pid, int out_fd, int err_fd, stream_buf *out, stream_buf *errs)
 {
+    bool stopping = false;
     struct pollfd fds[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
     stream_buf *bufs[2] = {out, errs};
     size_t open_fds = 2;
     int rc = 0;
     while (open_fds > 0) {
         if (poll(fds, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
+            if (errno != EINTR)
+                return -1;
+            /* Interrupted: end the child too, then read on until it has
+             * closed its pipes, so that it can be reaped. */
+            if (bench_interrupted && !stopping) {
+                kill(pid, SIGTERM);
+                stopping = true;
+            }
+            continue;
         }
         for (size_t k = 0; k < 2; ++k) {
             if (fds[k].fd < 0 || fds[k].revents == 0)
@@ -129,7 +138,7 @@ int bench_spawn(char *const argv[], bench_capture *cap, heat2d_error *err)
     }
 
     stream_buf out = {0}, errs = {0};
-    int drained = drain(out_pipe[0], err_pipe[0], &out, &errs);
+    int drained = drain(pid, out_pipe[0], err_pipe[0], &out, &errs);
     close(out_pipe[0]);
     close(err_pipe[0]);
     int status = 0;

@@ -411,6 +411,8 @@ static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t tria
     double process_s = 0.0;
     char why[700];
     int rc = run_child(target, s, &res, &process_s, why, sizeof why);
+    if (bench_interrupted)
+        return 0; /* the child was ended on purpose: not a result, not a failure */
     st->runs_done++;
     st->done[t]++;
     if (rc != 0) {
@@ -455,6 +457,8 @@ static int bench_size_all(bench_state *st, const bench_size *s)
         for (size_t w = 1; w <= info->warmups && !st->dropped[t]; ++w) {
             char what[48];
             snprintf(what, sizeof what, "warm-up %zu/%zu", w, info->warmups);
+            if (bench_interrupted)
+                return 0;
             if (bench_one(st, t, s, 0, what) != 0)
                 return -1;
         }
@@ -464,6 +468,8 @@ static int bench_size_all(bench_state *st, const bench_size *s)
             size_t t = (trial - 1 + j) % n;
             if (st->dropped[t])
                 continue;
+            if (bench_interrupted)
+                return 0;
             char what[48];
             snprintf(what, sizeof what, "trial %zu/%zu", trial, info->repeats);
             if (bench_one(st, t, s, trial, what) != 0)
@@ -730,6 +736,24 @@ static void choose_runnable(const target_list *candidates, bool asked, target_li
         bench_add_note(info, "Skipped %.200s: no usable GPU here (%.350s).", skipped, skip_why);
 }
 
+static void on_stop_signal(int signo)
+{
+    bench_interrupted = signo;
+}
+
+/* SIGINT and SIGTERM stop the benchmark between trials (the running child
+ * is ended and not recorded). No SA_RESTART: the wait for a child must
+ * return so that it can be ended at once. */
+static void catch_stop_signals(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
 /* All sizes, then the field, the plots and the summary. */
 static int run_bench(bench_run_info *info, FILE *csv)
 {
@@ -746,7 +770,7 @@ static int run_bench(bench_run_info *info, FILE *csv)
     int status = EXIT_SUCCESS;
     if (st.dropped == NULL || st.done == NULL || st.stats == NULL)
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
-    for (size_t s = 0; s < info->n_sizes && status == EXIT_SUCCESS; ++s) {
+    for (size_t s = 0; s < info->n_sizes && status == EXIT_SUCCESS && !bench_interrupted; ++s) {
         st.size_index = s;
         if (bench_size_all(&st, &info->sizes[s]) != 0)
             status = HEAT2D_EXIT_FAILURE; /* trials.csv cannot be written: said already */
@@ -756,6 +780,23 @@ static int run_bench(bench_run_info *info, FILE *csv)
     free(st.stats);
     if (status != EXIT_SUCCESS)
         return status;
+    if (bench_interrupted) {
+        /* Keep what was measured: the summary of every finished trial, no
+         * new plots (they would take seconds the user asked not to wait). */
+        clear_progress(&st);
+        heat2d_error err = {{0}};
+        bench_add_note(info,
+                       "Interrupted by signal %d after %zu trial(s); the tables hold "
+                       "the trials that finished.",
+                       (int)bench_interrupted, st.rows);
+        if (bench_write_summary(info, NULL, &err) != 0)
+            heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+        heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                            "bench: interrupted by signal %d: %s/trials.csv keeps the %zu "
+                            "trial(s) that finished",
+                            (int)bench_interrupted, info->dir, st.rows);
+        return 128 + (int)bench_interrupted;
+    }
 
     char field_path[4200];
     bool have_field = save_field(&st, field_path, sizeof field_path) == 0;
@@ -857,6 +898,7 @@ int heat2d_cmd_bench(int argc, char **argv)
         printf("NOTE: %s\n", info.notes[k]);
     fflush(stdout);
 
+    catch_stop_signals();
     if (bench_write_environment(&info, SELF_EXE, &err) != 0 ||
         bench_write_limits(&info, SELF_EXE, &err) != 0)
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);

@@ -18,11 +18,16 @@
 #endif
 
 /* The test hook HEAT2D_FAULT_NAN_AT_STEP=K into run->fault_nan_step. A hook
- * that would not fire is an error, not a run that quietly proves nothing. */
+ * that would not fire is an error, not a run that quietly proves nothing.
+ * HEAT2D_FAULT_METHOD=NAME aims it at one method (others run normally), so
+ * that a benchmark can be shown to survive one method failing. */
 static int read_fault_hook(const heat2d_method *m, heat2d_config *run, heat2d_error *err)
 {
     const char *text = getenv("HEAT2D_FAULT_NAN_AT_STEP");
     if (text == NULL)
+        return 0;
+    const char *target = getenv("HEAT2D_FAULT_METHOD");
+    if (target != NULL && target[0] != '\0' && strcmp(target, m->name) != 0)
         return 0;
     size_t step = 0;
     if (heat2d_parse_size(text, "HEAT2D_FAULT_NAN_AT_STEP", &step, err) != 0)
