@@ -17,6 +17,17 @@
 bool heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
                           const double *u, double *v);
 
+/* The same update over a rectangle of an array with row stride `stride`:
+ * cells (i, j) with i in [i_begin, i_end), j in [j_begin, j_end), every one of
+ * them updated (the caller leaves out cells on the global boundary and
+ * writes those 0 itself). Each cell reads its four neighbours at +-1 and
+ * +-stride, which may lie outside the rectangle (a halo). Used by mpi-cpu on
+ * a rank's block; the expression is heat2d_cpu_step_rows's, in one shared
+ * loop, so the two are bit-identical cell by cell. Returns whether every
+ * centre value read was finite. */
+bool heat2d_cpu_step_block(size_t stride, size_t i_begin, size_t i_end, size_t j_begin,
+                           size_t j_end, double alpha, const double *u, double *v);
+
 /* Whether every cell of rows [j_begin, j_end) is finite: the check of the
  * last step's field, which no further step reads. */
 bool heat2d_cpu_rows_finite(size_t nx, size_t j_begin, size_t j_end, const double *u);

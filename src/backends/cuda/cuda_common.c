@@ -62,7 +62,21 @@ int heat2d_cuda_open(const char *who, char *name, size_t name_size, double *cont
     return 0;
 }
 
-int heat2d_cuda_prepare(const char *who, heat2d_report *rep, heat2d_error *err)
+int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report *rep,
+                        heat2d_error *err)
 {
-    return heat2d_cuda_open(who, rep->device, sizeof rep->device, &rep->context_s, err);
+    if (heat2d_cuda_open(who, rep->device, sizeof rep->device, &rep->context_s, err) != 0)
+        return -1;
+    /* Both arrays live on the device: refuse a grid that cannot fit before
+     * the clock starts, with the sizes, rather than fail in cudaMalloc. */
+    size_t free_bytes = 0, total_bytes = 0;
+    HEAT2D_CUDA_CHECK(err, cudaMemGetInfo(&free_bytes, &total_bytes));
+    double needed = 2.0 * (double)cfg->nx * (double)cfg->ny * sizeof(double);
+    if (needed > (double)free_bytes)
+        return heat2d_fail(err,
+                           "%s: grid %zux%zu needs 2 x %.3g GB of device memory, more than the "
+                           "%.3g GB free on %s",
+                           who, cfg->nx, cfg->ny, needed / 2e9, (double)free_bytes / 1e9,
+                           rep->device);
+    return 0;
 }

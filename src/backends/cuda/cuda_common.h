@@ -19,8 +19,10 @@ int heat2d_cuda_open(const char *who, char *name, size_t name_size, double *cont
                      heat2d_error *err);
 
 /* The methods' untimed prepare(): heat2d_cuda_open into rep->device and
- * rep->context_s. */
-int heat2d_cuda_prepare(const char *who, heat2d_report *rep, heat2d_error *err);
+ * rep->context_s, then a check that the grid's two arrays fit in the
+ * device's free memory. */
+int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report *rep,
+                        heat2d_error *err);
 
 #ifdef __cplusplus
 }

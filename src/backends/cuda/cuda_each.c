@@ -27,8 +27,7 @@
 
 static int each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)cfg;
-    return heat2d_cuda_prepare("cuda-each", rep, err);
+    return heat2d_cuda_prepare("cuda-each", cfg, rep, err);
 }
 
 static int each_solve(const heat2d_config *cfg, double *u, double *v, double **result,

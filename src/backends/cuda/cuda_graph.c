@@ -28,8 +28,7 @@ enum { kMaxBatch = 64 };
 
 static int graph_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)cfg;
-    return heat2d_cuda_prepare("cuda-graph", rep, err);
+    return heat2d_cuda_prepare("cuda-graph", cfg, rep, err);
 }
 
 /* An even batch near steps / ceil(steps / kMaxBatch), so that the remainder

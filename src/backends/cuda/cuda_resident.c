@@ -17,8 +17,7 @@
 
 static int resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)cfg;
-    return heat2d_cuda_prepare("cuda-resident", rep, err);
+    return heat2d_cuda_prepare("cuda-resident", cfg, rep, err);
 }
 
 static int resident_solve(const heat2d_config *cfg, double *u, double *v, double **result,

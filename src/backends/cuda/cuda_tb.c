@@ -29,8 +29,7 @@ enum { kMaxDepths = 4 };
 
 static int tb_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)cfg;
-    if (heat2d_cuda_prepare("cuda-tb", rep, err) != 0)
+    if (heat2d_cuda_prepare("cuda-tb", cfg, rep, err) != 0)
         return -1;
     /* Part of the untimed set-up: load the kernels now, not at the first
      * pass inside the loop. */

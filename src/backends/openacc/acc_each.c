@@ -5,8 +5,7 @@
 
 static int acc_each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)cfg;
-    return heat2d_acc_prepare("acc-each", rep, err);
+    return heat2d_acc_prepare("acc-each", cfg, rep, err);
 }
 
 static int acc_each_solve(const heat2d_config *cfg, double *u, double *v, double **result,

@@ -6,8 +6,7 @@
 
 static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)cfg;
-    return heat2d_acc_prepare("acc-resident", rep, err);
+    return heat2d_acc_prepare("acc-resident", cfg, rep, err);
 }
 
 static int acc_resident_solve(const heat2d_config *cfg, double *u, double *v, double **result,

@@ -86,7 +86,8 @@ int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_err
 #endif
 }
 
-int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err)
+int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_report *rep,
+                       heat2d_error *err)
 {
     /* libgomp treats a second acc_init as fatal, and a check runs many
      * methods in one process. */
@@ -130,7 +131,18 @@ int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err
         return 0;
     }
     acc_device_t type = acc_get_device_type();
-    const char *name = acc_get_property_string(acc_get_device_num(type), type, acc_property_name);
+    int number = acc_get_device_num(type);
+    const char *name = acc_get_property_string(number, type, acc_property_name);
     snprintf(rep->device, sizeof rep->device, "%s", name ? name : "accelerator");
+    /* Both arrays go to the device: refuse, before the clock starts, a grid
+     * whose arrays do not fit in its free memory (0: not reported). */
+    size_t free_bytes = acc_get_property(number, type, acc_property_free_memory);
+    double needed = 2.0 * (double)cfg->nx * (double)cfg->ny * sizeof(double);
+    if (free_bytes > 0 && needed > (double)free_bytes)
+        return heat2d_fail(err,
+                           "%s: grid %zux%zu needs 2 x %.3g GB of device memory, more than the "
+                           "%.3g GB free on %s",
+                           method, cfg->nx, cfg->ny, needed / 2e9, (double)free_bytes / 1e9,
+                           rep->device);
     return 0;
 }

@@ -7,8 +7,10 @@
 
 /* Untimed: initialise the OpenACC device, run one compute region that asks
  * acc_on_device where it runs, and fill rep->device and rep->context_s.
- * In an offload build, kernels that ran on the host are an error. */
-int heat2d_acc_prepare(const char *method, heat2d_report *rep, heat2d_error *err);
+ * In an offload build, kernels that ran on the host are an error, and so is
+ * a grid whose two arrays do not fit in the device's free memory. */
+int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_report *rep,
+                       heat2d_error *err);
 
 /* Zero the counters and start listening: to the OpenACC runtime's upload and
  * download events always, and to the driver's copy records (CUPTI) when the

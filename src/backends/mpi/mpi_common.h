@@ -1,0 +1,141 @@
+/* What the MPI methods share: starting MPI, choosing the decomposition, the
+ * geometry of a rank's block, failing together, and moving a whole field
+ * between rank 0 and the blocks. Internal to src/backends/mpi.
+ *
+ * A rank owns the cells (i, j) with x0 <= i < x0+lx and y0 <= j < y0+ly and
+ * keeps them in a local array of (lx+2) x (ly+2) doubles, i fastest, with a
+ * one-cell halo all round: own cell (a, b) (0-based within the block) lives
+ * at (b+1)*stride + (a+1), stride = lx+2. The 5-point stencil reads no
+ * corner, so halos come from the four edge neighbours only. */
+#ifndef HEAT2D_MPI_COMMON_H
+#define HEAT2D_MPI_COMMON_H
+
+#include <mpi.h>
+
+#include "heat2d.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Message tags: a halo is tagged with the direction it travels, so that a
+ * rank with the same neighbour on two sides (PX = 2 and no periodicity
+ * cannot give that, but a later periodic variant could) never mixes them. */
+enum {
+    HEAT2D_TAG_EAST = 1,
+    HEAT2D_TAG_WEST = 2,
+    HEAT2D_TAG_NORTH = 3,
+    HEAT2D_TAG_SOUTH = 4,
+    HEAT2D_TAG_FIELD = 5,
+};
+
+/* Starts MPI unless it runs already (MPI_Init: under mpirun the job's
+ * rank, without it a singleton of one rank), and makes MPI errors return
+ * codes instead of aborting, so that they become one-line messages. */
+int heat2d_mpi_start(const char *who, heat2d_error *err);
+
+/* Chooses PX x PY = ranks for an nx x ny grid: among the factorisations
+ * with PX <= nx and PY <= ny (every block at least one cell) the one that
+ * cuts the fewest cells, (PX-1)*ny + (PY-1)*nx, since that is the halo
+ * traffic per step; on a tie the one with fewer ranks along i, whose halos
+ * are contiguous rows instead of strided columns. MPI_Dims_create is not
+ * used: it balances PX and PY whatever the grid's shape (a 101x7 grid on 4
+ * ranks would be cut 2x2, 108 cells, instead of 4x1, 21). Fails when no
+ * factorisation fits, e.g. 7 ranks on a 5x5 grid. */
+int heat2d_mpi_decompose(const char *who, size_t nx, size_t ny, int ranks, int dims[2],
+                         heat2d_error *err);
+
+/* Part c of `parts` of a side of n cells: the first `n % parts` parts get one
+ * cell more, so sizes differ by at most one. */
+void heat2d_mpi_split(size_t n, int parts, int c, size_t *first, size_t *count);
+
+typedef struct heat2d_mpi_layout {
+    /* Cartesian, not periodic, dims {PY, PX} and no reordering: rank
+     * r = cy*PX + cx, so ranks follow the storage order of the blocks and
+     * rank 0 holds the corner (0, 0). */
+    MPI_Comm comm;
+    int rank;
+    int ranks;
+    int dims[2]; /* PX, PY */
+    int cx;
+    int cy;
+    /* Edge neighbours, MPI_PROC_NULL on the global boundary. */
+    int west;
+    int east;
+    int south;
+    int north;
+    size_t nx;
+    size_t ny;
+    size_t x0;
+    size_t y0;
+    size_t lx;
+    size_t ly;
+    size_t stride; /* lx + 2 */
+    size_t cells;  /* (lx+2)*(ly+2) */
+    /* The own cells of a local array, for moving whole fields. */
+    MPI_Datatype block;
+} heat2d_mpi_layout;
+
+/* Collective: decomposition, communicator, this rank's block. Every rank
+ * reaches the same verdict, so a refusal needs no agreement. */
+int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi_layout *l,
+                           heat2d_error *err);
+void heat2d_mpi_layout_close(heat2d_mpi_layout *l);
+
+static inline size_t heat2d_mpi_local(const heat2d_mpi_layout *l, size_t a, size_t b)
+{
+    return (b + 1) * l->stride + (a + 1);
+}
+
+/* Collective: returns 0 when rc == 0 on every rank; otherwise -1 on every
+ * rank, with err holding the message of the lowest rank that failed, so
+ * that rank 0 (the one that prints) can say what went wrong elsewhere. */
+int heat2d_mpi_agree(const heat2d_mpi_layout *l, int rc, heat2d_error *err);
+
+/* The standard initial state of this block: all 0, halos too, and 1 at the
+ * centre cell when this block owns it. */
+void heat2d_mpi_initial_block(const heat2d_mpi_layout *l, double *local);
+
+/* Collective: every rank's own cells of `local` into `full` (nx*ny, rank 0
+ * only; NULL elsewhere), one subarray type per block, so nothing is packed
+ * by hand. */
+int heat2d_mpi_gather(const heat2d_mpi_layout *l, const double *local, double *full,
+                      heat2d_error *err);
+
+/* Collective: the reverse, `full` on rank 0 into every rank's own cells. */
+int heat2d_mpi_scatter(const heat2d_mpi_layout *l, const double *full, double *local,
+                       heat2d_error *err);
+
+/* Collective: the largest of `n` values over the ranks, on rank 0. */
+int heat2d_mpi_max(const heat2d_mpi_layout *l, double *values, int n, heat2d_error *err);
+
+/* Collective: the sum over the ranks, on rank 0. */
+int heat2d_mpi_sum(const heat2d_mpi_layout *l, uint64_t *value, heat2d_error *err);
+
+/* Fills err from a failed MPI call (file, line, expression, MPI's text) and
+ * returns -1. */
+int heat2d_mpi_fail(heat2d_error *err, const char *file, int line, const char *expr, int rc);
+
+/* Evaluates expr once; on failure fills err and returns -1. */
+#define HEAT2D_MPI_CHECK(err, expr)                                                                \
+    do {                                                                                           \
+        const int heat2d_mpi_rc_ = (expr);                                                         \
+        if (heat2d_mpi_rc_ != MPI_SUCCESS)                                                         \
+            return heat2d_mpi_fail((err), __FILE__, __LINE__, #expr, heat2d_mpi_rc_);              \
+    } while (0)
+
+/* Same, but jumps to label, where the caller releases what it holds. */
+#define HEAT2D_MPI_CHECK_GOTO(err, expr, label)                                                    \
+    do {                                                                                           \
+        const int heat2d_mpi_rc_ = (expr);                                                         \
+        if (heat2d_mpi_rc_ != MPI_SUCCESS) {                                                       \
+            (void)heat2d_mpi_fail((err), __FILE__, __LINE__, #expr, heat2d_mpi_rc_);               \
+            goto label;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_MPI_COMMON_H */
