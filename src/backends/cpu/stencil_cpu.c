@@ -2,6 +2,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* The bits of x - x: all zero when x is finite (x - x is +0 exactly),
  * those of a NaN when x is NaN or +-Inf. OR-ed over many cells they are
@@ -56,15 +59,89 @@ bool heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, do
     return nonfinite == 0;
 }
 
+#ifdef __SSE2__
+/* update_run with streaming stores. The cells are computed by update_run
+ * itself, a chunk at a time into a buffer that stays in the L1 cache, and
+ * the buffer is then streamed to out: the arithmetic is the one loop every
+ * host method shares (the same bits by construction), vectorised as the
+ * compiler vectorises it (a hand-written SSE2 version of it ran 25% slower
+ * on an AMD EPYC, whatever its stores), and the extra copy costs L1
+ * bandwidth only. A streaming store must be 16-byte aligned: a cell before
+ * the first aligned pair goes straight to out, and a last odd cell is
+ * copied with an ordinary store. */
+enum { STREAM_CHUNK = 512 }; /* cells: 4 KiB of buffer */
+
+static uint64_t update_run_stream(const double *restrict centre, const double *restrict south,
+                                  const double *restrict north, double *restrict out,
+                                  size_t i_begin, size_t i_end, double alpha)
+{
+    uint64_t nonfinite = 0;
+    size_t i = i_begin;
+    if (i < i_end && (uintptr_t)(out + i) % 16 != 0) {
+        nonfinite |= update_run(centre, south, north, out, i, i + 1, alpha);
+        ++i;
+    }
+    _Alignas(16) double buffer[STREAM_CHUNK];
+    while (i < i_end) {
+        size_t len = i_end - i < STREAM_CHUNK ? i_end - i : STREAM_CHUNK;
+        /* buffer - i is never dereferenced outside [i, i + len). */
+        nonfinite |= update_run(centre, south, north, buffer - i, i, i + len, alpha);
+        size_t k = 0;
+        for (; k + 2 <= len; k += 2)
+            _mm_stream_pd(out + i + k, _mm_load_pd(buffer + k));
+        if (k < len)
+            out[i + k] = buffer[k];
+        i += len;
+    }
+    return nonfinite;
+}
+
+bool heat2d_cpu_stream_stores(void)
+{
+    return true;
+}
+
+bool heat2d_cpu_step_rows_stream(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
+                                 const double *u, double *v)
+{
+    uint64_t nonfinite = 0;
+    for (size_t j = j_begin; j < j_end; ++j) {
+        double *restrict out = v + j * nx;
+        if (j == 0 || j == ny - 1) {
+            memset(out, 0, nx * sizeof(double));
+            continue;
+        }
+        const double *centre = u + j * nx;
+        out[0] = 0.0;
+        nonfinite |= update_run_stream(centre, centre - nx, centre + nx, out, 1, nx - 1, alpha);
+        out[nx - 1] = 0.0;
+    }
+    /* Streaming stores are weakly ordered: make them visible before the
+     * caller's barrier lets another thread read them. */
+    _mm_sfence();
+    return nonfinite == 0;
+}
+#else
+bool heat2d_cpu_stream_stores(void)
+{
+    return false;
+}
+
+bool heat2d_cpu_step_rows_stream(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
+                                 const double *u, double *v)
+{
+    return heat2d_cpu_step_rows(nx, ny, j_begin, j_end, alpha, u, v);
+}
+#endif
+
 bool heat2d_cpu_step_block(size_t stride, size_t i_begin, size_t i_end, size_t j_begin,
                            size_t j_end, double alpha, const double *u, double *v)
 {
     uint64_t nonfinite = 0;
     for (size_t j = j_begin; j < j_end; ++j) {
         const double *centre = u + j * stride;
-        nonfinite |=
-            update_run(centre, centre - stride, centre + stride, v + j * stride, i_begin, i_end,
-                       alpha);
+        nonfinite |= update_run(centre, centre - stride, centre + stride, v + j * stride, i_begin,
+                                i_end, alpha);
     }
     return nonfinite == 0;
 }

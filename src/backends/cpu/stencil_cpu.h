@@ -17,6 +17,22 @@
 bool heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
                           const double *u, double *v);
 
+/* heat2d_cpu_step_rows with non-temporal (streaming) stores for v: the same
+ * operations in the same order, so the same bits, and the same finiteness
+ * check. An ordinary store first reads the line it writes into the cache
+ * (write-allocate), so a step moves 24 bytes a cell to and from memory; a
+ * streaming store writes the line without reading it: 16 bytes. That pays
+ * only when the field does not fit in the caches, where every byte of a step
+ * goes to memory anyway; a field that fits would be pushed out of them. The
+ * stores are fenced before returning, so that a barrier after the call
+ * publishes them to other threads. Without SSE2 (not x86-64), the same as
+ * heat2d_cpu_step_rows. */
+bool heat2d_cpu_step_rows_stream(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
+                                 const double *u, double *v);
+
+/* Whether heat2d_cpu_step_rows_stream really streams on this build. */
+bool heat2d_cpu_stream_stores(void);
+
 /* The same update over a rectangle of an array with row stride `stride`:
  * cells (i, j) with i in [i_begin, i_end), j in [j_begin, j_end), every one of
  * them updated (the caller leaves out cells on the global boundary and

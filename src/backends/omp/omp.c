@@ -2,13 +2,34 @@
  * rows and runs the same vectorised row kernel as cpu, so every cell sees
  * the same operations in the same order and the field is bit-identical to
  * cpu's. One parallel region spans the whole loop; threads meet at one
- * barrier per step instead of being forked and joined each step. */
+ * barrier per step instead of being forked and joined each step.
+ *
+ * A field larger than the caches makes every step a pass through memory,
+ * where streaming stores for v (heat2d_cpu_step_rows_stream) cut the
+ * traffic from 24 bytes a cell to 16. HEAT2D_OMP_STORES chooses: plain (the
+ * default), stream, or auto (stream when the two arrays exceed the
+ * machine's last-level caches); DEVICE says when streaming stores ran.
+ * Plain stays the default until a many-core host shows the gain: on the
+ * 2-core AMD EPYC development VM, which the kernel cannot saturate with
+ * SSE2 code, streaming ran about 10% slower (tools/issue5_omp_host.sh
+ * measures it).
+ *
+ * Where the pages are: the library writes the initial state on the main
+ * thread before solve, so on a machine with several NUMA nodes every page
+ * of both arrays sits on the main thread's node, and the other nodes'
+ * threads read and write across the interconnect. Placing them would mean
+ * touching them first from the threads that use them, which must happen
+ * before the arrays are written, in the library, not here. Run such a
+ * machine with OMP_PROC_BIND=spread OMP_PLACES=cores at least, so that
+ * the threads stay where their bands' cache lines are. */
 #include "heat2d.h"
 #include "stencil_cpu.h"
 
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* At least this many cells per thread: below it, a step is shorter than
  * the barrier that ends it, and more threads only wait longer (on a busy
@@ -25,10 +46,84 @@ static int omp_threads_for(const heat2d_config *cfg)
     return (int)(useful < 1 ? 1 : useful < most ? useful : most);
 }
 
+/* Last-level cache of the whole machine in bytes: the sum of its distinct
+ * level-3 caches (one per socket, or per core complex), as sysfs lists
+ * them; 0 when it does not. */
+static size_t machine_llc_bytes(void)
+{
+    enum { MAX_CACHES = 256 };
+    static char seen[MAX_CACHES][64];
+    size_t n_seen = 0;
+    size_t total = 0;
+    for (int cpu = 0; cpu < 4096; ++cpu) {
+        char path[128], level[16] = "", size[32] = "", shared[64] = "";
+        const char *names[] = {"level", "size", "shared_cpu_list"};
+        char *values[] = {level, size, shared};
+        int sizes[] = {sizeof level, sizeof size, sizeof shared};
+        bool ok = true;
+        for (int f = 0; f < 3 && ok; ++f) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index3/%s", cpu,
+                     names[f]);
+            FILE *file = fopen(path, "r");
+            ok = file != NULL && fgets(values[f], sizes[f], file) != NULL;
+            if (file != NULL)
+                fclose(file);
+        }
+        if (!ok) {
+            if (cpu == 0)
+                return 0;
+            continue; /* offline or absent: numbering may have gaps */
+        }
+        if (atoi(level) != 3)
+            return 0;
+        bool known = false;
+        for (size_t k = 0; k < n_seen && !known; ++k)
+            known = strcmp(seen[k], shared) == 0;
+        if (known)
+            continue;
+        if (n_seen < MAX_CACHES)
+            snprintf(seen[n_seen++], sizeof seen[0], "%s", shared);
+        char *unit = NULL;
+        size_t bytes = strtoull(size, &unit, 10);
+        if (unit != NULL && *unit == 'K')
+            bytes <<= 10;
+        else if (unit != NULL && *unit == 'M')
+            bytes <<= 20;
+        total += bytes;
+    }
+    return total;
+}
+
+/* Chosen by omp_prepare, read by omp_solve. */
+static bool stream_stores;
+
+/* HEAT2D_OMP_STORES: plain, stream, or auto (unset or empty: plain). */
+static int choose_stores(const heat2d_config *cfg, heat2d_error *err)
+{
+    const char *text = getenv("HEAT2D_OMP_STORES");
+    if (text == NULL || text[0] == '\0' || strcmp(text, "plain") == 0) {
+        stream_stores = false;
+    } else if (strcmp(text, "auto") == 0) {
+        /* Unknown cache size: assume 32 MiB, a common last-level cache. */
+        size_t llc = machine_llc_bytes();
+        llc = llc > 0 ? llc : (size_t)32 << 20;
+        stream_stores = 2 * cfg->nx * cfg->ny * sizeof(double) > llc;
+    } else if (strcmp(text, "stream") == 0) {
+        stream_stores = true;
+    } else {
+        return heat2d_fail(err, "omp: HEAT2D_OMP_STORES=%s is not plain, stream or auto", text);
+    }
+    /* Without SSE2 the streaming kernel is the plain one: say so. */
+    stream_stores = stream_stores && heat2d_cpu_stream_stores();
+    return 0;
+}
+
 static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)err;
-    snprintf(rep->device, sizeof rep->device, "host (%d threads)", omp_threads_for(cfg));
+    if (choose_stores(cfg, err) != 0)
+        return -1;
+    snprintf(rep->device, sizeof rep->device, "host (%d threads%s)", omp_threads_for(cfg),
+             stream_stores ? ", streaming stores" : "");
     return 0;
 }
 
@@ -45,6 +140,8 @@ static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **re
      * none yet. Written by any thread, read by all after the barrier. */
     size_t seen = 0;
     double *bad_field = NULL;
+    bool (*const step_rows)(size_t, size_t, size_t, size_t, double, const double *, double *) =
+        stream_stores ? heat2d_cpu_step_rows_stream : heat2d_cpu_step_rows;
     double t0 = heat2d_now();
 #pragma omp parallel firstprivate(u, v) num_threads(omp_threads_for(cfg))
     {
@@ -56,7 +153,7 @@ static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **re
         size_t end = ny * (me + 1) / threads;
         bool stopped = false;
         for (size_t step = 0; step < steps; ++step) {
-            if (!heat2d_cpu_step_rows(nx, ny, begin, end, alpha, u, v)) {
+            if (!step_rows(nx, ny, begin, end, alpha, u, v)) {
 #pragma omp atomic write
                 seen = step + 1;
             }

@@ -1,0 +1,260 @@
+/* Unit tests of the kernel variants that must give cpu's bits exactly: the
+ * streaming-store row kernel (omp on large fields), omp with either store
+ * kind, every acc-resident schedule and acc-each. The runs start from a u
+ * whose boundary is not 0 and a v of garbage (as a device array made by
+ * `create` may be), so that a method that stops writing the boundary too
+ * early, or never writes v's, differs from cpu. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
+#include "heat2d.h"
+#include "stencil_cpu.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long passed, failed;
+
+static bool check(bool ok, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+static bool check(bool ok, const char *fmt, ...)
+{
+    if (ok) {
+        ++passed;
+        return true;
+    }
+    ++failed;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("FAIL: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return false;
+}
+
+/* Deterministic values in [0, 1): every cell different, so that a cell read
+ * from the wrong place or rounded differently shows. */
+static void fill(double *a, size_t n, uint64_t seed)
+{
+    uint64_t x = seed * 2862933555777941757ull + 3037000493ull;
+    for (size_t k = 0; k < n; ++k) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        a[k] = (double)(x >> 11) / 9007199254740992.0;
+    }
+}
+
+/* The streaming kernel against the plain one, bit for bit, for every row
+ * width from the smallest grid up (odd and even, so that both the aligned
+ * head and the odd tail occur), with v aligned to 16 bytes and off by 8,
+ * over whole grids and inner bands; and the same finiteness verdict. */
+static void test_stream_rows(void)
+{
+    for (size_t nx = HEAT2D_MIN_SIDE; nx <= 41; ++nx) {
+        const size_t ny = 9;
+        const size_t n = nx * ny;
+        double *u = malloc(n * sizeof(double));
+        double *plain = malloc((n + 1) * sizeof(double));
+        double *stream = malloc((n + 1) * sizeof(double));
+        if (!check(u && plain && stream, "allocation"))
+            goto next;
+        fill(u, n, nx);
+        for (size_t shift = 0; shift < 2; ++shift) {
+            const size_t bands[][2] = {{0, ny}, {2, 5}, {ny - 1, ny}};
+            for (size_t b = 0; b < 3; ++b) {
+                double *p = plain + shift, *s = stream + shift;
+                fill(p, n, 99);
+                memcpy(s, p, n * sizeof(double));
+                bool ok_p = heat2d_cpu_step_rows(nx, ny, bands[b][0], bands[b][1], 0.1, u, p);
+                bool ok_s =
+                    heat2d_cpu_step_rows_stream(nx, ny, bands[b][0], bands[b][1], 0.1, u, s);
+                check(memcmp(p, s, n * sizeof(double)) == 0,
+                      "stream rows: nx=%zu shift=%zu band %zu..%zu differs", nx, shift, bands[b][0],
+                      bands[b][1]);
+                check(ok_p && ok_s, "stream rows: nx=%zu finite field reported non-finite", nx);
+            }
+        }
+        /* A non-finite value anywhere: both kernels give the same verdict
+         * (interior centre values are checked, the boundary is not). */
+        const double bad[] = {NAN, INFINITY, -INFINITY};
+        for (size_t k = 0; k < n; k += 7) {
+            double keep = u[k];
+            u[k] = bad[k % 3];
+            bool ok_p = heat2d_cpu_step_rows(nx, ny, 0, ny, 0.1, u, plain);
+            bool ok_s = heat2d_cpu_step_rows_stream(nx, ny, 0, ny, 0.1, u, stream);
+            check(ok_p == ok_s, "stream rows: nx=%zu bad cell %zu: verdict %d vs %d", nx, k, ok_p,
+                  ok_s);
+            u[k] = keep;
+        }
+    next:
+        free(u);
+        free(plain);
+        free(stream);
+    }
+}
+
+/* The initial state with a boundary that is not 0: the original reads u's
+ * boundary in the first step and writes 0 there from the second on, and a
+ * method that skips boundary writes must still match it. */
+static void initial_field(const heat2d_config *cfg, double *u)
+{
+    size_t nx = cfg->nx, ny = cfg->ny;
+    double *scratch = malloc(nx * ny * sizeof(double));
+    heat2d_initial_state(nx, ny, u, scratch != NULL ? scratch : u);
+    free(scratch);
+    for (size_t i = 0; i < nx; ++i) {
+        u[i] = 0.25;
+        u[(ny - 1) * nx + i] = 0.5;
+    }
+    for (size_t j = 0; j < ny; ++j) {
+        u[j * nx] = 0.125;
+        u[j * nx + nx - 1] = 0.75;
+    }
+}
+
+/* Runs method m's prepare and solve directly from initial_field, with v
+ * filled with garbage, as a device array made by `create` may be, and
+ * returns a malloc'd copy of the result, or NULL when prepare refused (no
+ * device: *skipped says so) or solve failed. */
+static double *run_from_garbage(const heat2d_method *m, const char *label, const heat2d_config *cfg,
+                                bool *skipped)
+{
+    size_t n = cfg->nx * cfg->ny;
+    double *u = malloc(n * sizeof(double));
+    double *v = malloc(n * sizeof(double));
+    double *copy = NULL;
+    *skipped = false;
+    if (!check(u && v, "allocation"))
+        goto out;
+    initial_field(cfg, u);
+    fill(v, n, 7);
+    v[0] = NAN; /* a boundary cell that must be overwritten */
+    heat2d_report rep;
+    heat2d_report_init(&rep);
+    heat2d_error err = {{0}};
+    if (m->prepare != NULL && m->prepare(cfg, &rep, &err) != 0) {
+        printf("skipped %s: %s\n", label, err.message);
+        *skipped = true;
+        goto out;
+    }
+    double *result = NULL;
+    if (!check(m->solve(cfg, u, v, &result, &rep, &err) == 0, "%s: %s", label, err.message))
+        goto out;
+    copy = malloc(n * sizeof(double));
+    if (copy != NULL)
+        memcpy(copy, result, n * sizeof(double));
+out:
+    free(u);
+    free(v);
+    return copy;
+}
+
+/* Method m against cpu's field `reference`, bit for bit. Returns false when
+ * it was skipped. */
+static bool run_against_cpu(const heat2d_method *m, const char *label, const heat2d_config *cfg,
+                            const double *reference)
+{
+    bool skipped;
+    double *field = run_from_garbage(m, label, cfg, &skipped);
+    if (field != NULL)
+        check(memcmp(field, reference, cfg->nx * cfg->ny * sizeof(double)) == 0,
+              "%s differs from cpu at %zux%zu/%zu", label, cfg->nx, cfg->ny, cfg->steps);
+    free(field);
+    return !skipped;
+}
+
+static void test_methods_against_cpu(void)
+{
+    const heat2d_config cases[] = {
+        {.nx = 25, .ny = 21, .steps = 1, .alpha = HEAT2D_ALPHA},
+        {.nx = 25, .ny = 21, .steps = 2, .alpha = HEAT2D_ALPHA},
+        {.nx = 25, .ny = 21, .steps = 7, .alpha = HEAT2D_ALPHA},
+        {.nx = 26, .ny = 21, .steps = 8, .alpha = HEAT2D_ALPHA},
+        /* Enough cells for several omp threads; odd width. */
+        {.nx = 1001, .ny = 703, .steps = 37, .alpha = HEAT2D_ALPHA},
+    };
+    const char *const schedules[] = {"seed", "collapse", "gang-vector", "gang-worker", "tile"};
+    const char *const stores[] = {"plain", "stream"};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const heat2d_config *cfg = &cases[c];
+        bool skipped;
+        double *reference = run_from_garbage(heat2d_method_find("cpu"), "cpu", cfg, &skipped);
+        if (reference == NULL)
+            continue;
+        const heat2d_method *omp = heat2d_method_find("omp");
+        for (size_t k = 0; omp != NULL && k < 2; ++k) {
+            setenv("HEAT2D_OMP_STORES", stores[k], 1);
+            char label[64];
+            snprintf(label, sizeof label, "omp (%s stores)", stores[k]);
+            run_against_cpu(omp, label, cfg, reference);
+        }
+        unsetenv("HEAT2D_OMP_STORES");
+        const heat2d_method *acc = heat2d_method_find("acc-resident");
+        for (size_t k = 0; acc != NULL && k < sizeof schedules / sizeof schedules[0]; ++k) {
+            setenv("HEAT2D_ACC_SCHEDULE", schedules[k], 1);
+            char label[64];
+            snprintf(label, sizeof label, "acc-resident (%s)", schedules[k]);
+            if (!run_against_cpu(acc, label, cfg, reference))
+                break;
+        }
+        unsetenv("HEAT2D_ACC_SCHEDULE");
+        const heat2d_method *each = heat2d_method_find("acc-each");
+        if (each != NULL)
+            run_against_cpu(each, "acc-each", cfg, reference);
+        free(reference);
+    }
+}
+
+/* A name that is not a choice is refused, with the choices. */
+static void test_bad_settings(void)
+{
+    heat2d_config cfg = {.nx = 25, .ny = 21, .steps = 1, .alpha = HEAT2D_ALPHA};
+    heat2d_report rep;
+    heat2d_error err = {{0}};
+    const heat2d_method *omp = heat2d_method_find("omp");
+    if (omp != NULL) {
+        setenv("HEAT2D_OMP_STORES", "fast", 1);
+        heat2d_report_init(&rep);
+        check(omp->prepare(&cfg, &rep, &err) != 0 &&
+                  strcmp(err.message, "omp: HEAT2D_OMP_STORES=fast is not plain, stream or auto") ==
+                      0,
+              "omp refuses HEAT2D_OMP_STORES=fast: '%s'", err.message);
+        unsetenv("HEAT2D_OMP_STORES");
+        heat2d_report_init(&rep);
+        check(omp->prepare(&cfg, &rep, &err) == 0 && strstr(rep.device, "streaming") == NULL,
+              "omp stores plainly by default: '%s'", rep.device);
+        /* auto: streaming only for a field larger than any cache (prepare
+         * allocates nothing, so the size costs nothing here). */
+        setenv("HEAT2D_OMP_STORES", "auto", 1);
+        heat2d_report_init(&rep);
+        check(omp->prepare(&cfg, &rep, &err) == 0 && strstr(rep.device, "streaming") == NULL,
+              "omp auto stores 25x21 plainly: '%s'", rep.device);
+        heat2d_config big = {.nx = 16384, .ny = 16384, .steps = 1, .alpha = HEAT2D_ALPHA};
+        heat2d_report_init(&rep);
+        check(omp->prepare(&big, &rep, &err) == 0 &&
+                  (strstr(rep.device, ", streaming stores)") != NULL) == heat2d_cpu_stream_stores(),
+              "omp auto streams a 16384x16384 field (4 GiB) where it can: '%s'", rep.device);
+        unsetenv("HEAT2D_OMP_STORES");
+    }
+    const heat2d_method *acc = heat2d_method_find("acc-resident");
+    if (acc != NULL) {
+        setenv("HEAT2D_ACC_SCHEDULE", "fastest", 1);
+        heat2d_report_init(&rep);
+        check(acc->prepare(&cfg, &rep, &err) != 0 &&
+                  strcmp(err.message, "acc-resident: HEAT2D_ACC_SCHEDULE=fastest is not a "
+                                      "schedule (seed, collapse, gang-vector, gang-worker, "
+                                      "tile)") == 0,
+              "acc-resident refuses HEAT2D_ACC_SCHEDULE=fastest: '%s'", err.message);
+        unsetenv("HEAT2D_ACC_SCHEDULE");
+    }
+}
+
+int main(void)
+{
+    test_stream_rows();
+    test_methods_against_cpu();
+    test_bad_settings();
+    printf("test_kernels: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
