@@ -493,6 +493,7 @@ typedef struct cell {
     bool transfers_vary;
     heat2d_style style;
     bool style_known;
+    bool overlaps_copies;
 } cell;
 
 typedef struct size_group {
@@ -532,7 +533,7 @@ static double median(const double *sorted, size_t n)
 }
 
 /* Style from the method table; a "-pinned" twin has its base's style. */
-static bool label_style(const char *label, heat2d_style *style)
+static const heat2d_method *label_method(const char *label)
 {
     char base[48];
     snprintf(base, sizeof base, "%s", label);
@@ -542,10 +543,7 @@ static bool label_style(const char *label, heat2d_style *style)
         base[len - 7] = '\0';
         m = heat2d_method_find(base);
     }
-    if (m == NULL)
-        return false;
-    *style = m->style;
-    return true;
+    return m;
 }
 
 /* Family of a label: "acc" for acc-each, "cuda" for cuda-each-pinned. */
@@ -690,7 +688,14 @@ static void emit_limits_table(FILE *f, const size_group *g, const limits *lim)
         double per_step = median(c->loops, c->n_loops) / (double)s->steps;
         double bound = 0.0;
         char what[96];
-        if (c->style == HEAT2D_STYLE_EACH && !on_host(c->device)) {
+        if (c->style == HEAT2D_STYLE_EACH && !on_host(c->device) && c->overlaps_copies) {
+            /* Both directions at once, from page-locked memory. */
+            if (lim->h2d_gbs[1] > 0.0 && lim->d2h_gbs[1] > 0.0) {
+                double up = array_gb / lim->h2d_gbs[1], down = array_gb / lim->d2h_gbs[1];
+                bound = up > down ? up : down;
+            }
+            snprintf(what, sizeof what, "max(S up, S down), pinned, overlapped");
+        } else if (c->style == HEAT2D_STYLE_EACH && !on_host(c->device)) {
             int pinned = ends_with(c->label, "-pinned");
             if (lim->h2d_gbs[pinned] > 0.0 && lim->d2h_gbs[pinned] > 0.0)
                 bound = array_gb / lim->h2d_gbs[pinned] + array_gb / lim->d2h_gbs[pinned];
@@ -919,7 +924,10 @@ int bench_write_summary(const bench_run_info *info, FILE *echo, heat2d_error *er
                 cell *fresh = &groups[g].cells[groups[g].n_cells++];
                 used_cells++;
                 fresh->label = rows[r].label;
-                fresh->style_known = label_style(rows[r].label, &fresh->style);
+                const heat2d_method *m = label_method(rows[r].label);
+                fresh->style_known = m != NULL;
+                fresh->style = m != NULL ? m->style : HEAT2D_STYLE_HOST;
+                fresh->overlaps_copies = m != NULL && m->overlaps_copies;
                 /* Its totals are contiguous: count them first. */
                 size_t count = 0;
                 for (size_t q = r; q < n_rows; ++q)

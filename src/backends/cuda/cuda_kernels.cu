@@ -27,25 +27,35 @@ constexpr unsigned kBlockY = 2;
 constexpr unsigned kRows = 4;       /* rows each thread computes */
 constexpr size_t kMaxGridY = 65535; /* CUDA's limit on gridDim.y */
 
+/* kRowRange false: the whole grid, rows 0..ny-1 (j_begin and j_end are
+ * ignored, so the compiler drops them and this instantiation is the kernel
+ * measured above). kRowRange true: only rows j_begin..j_end-1 of v, reading u
+ * rows j_begin-1..j_end (clipped to the grid): cuda-overlap computes a step
+ * chunk by chunk while other chunks of u are still being uploaded. The
+ * arithmetic is the same expression in both. */
+template <bool kRowRange>
 __global__ void __launch_bounds__(kBlockX *kBlockY)
     step_kernel(const double *__restrict__ u, double *__restrict__ v, size_t nx, size_t ny,
-                double alpha)
+                size_t j_begin, size_t j_end, double alpha)
 {
     const size_t i = (size_t)blockIdx.x * kBlockX + threadIdx.x;
     if (i >= nx)
         return;
+    const size_t first = kRowRange ? j_begin : 0;
+    const size_t last = kRowRange ? j_end : ny; /* one past */
     const bool edge_column = (i == 0 || i == nx - 1);
     /* Grid-stride over bands of rows: gridDim.y is capped at 65535, which
      * would otherwise limit ny to 65535 * kBlockY * kRows. */
     const size_t band = (size_t)gridDim.y * kBlockY * kRows;
-    for (size_t j0 = ((size_t)blockIdx.y * kBlockY + threadIdx.y) * kRows; j0 < ny; j0 += band) {
+    for (size_t j0 = first + ((size_t)blockIdx.y * kBlockY + threadIdx.y) * kRows; j0 < last;
+         j0 += band) {
         size_t c = j0 * nx + i; /* size_t throughout: 16384^2 and beyond exceed 2^31 */
         double south = j0 > 0 ? __ldg(u + c - nx) : 0.0;
         double centre = __ldg(u + c);
 #pragma unroll
         for (unsigned r = 0; r < kRows; ++r) {
             const size_t j = j0 + r;
-            if (j >= ny)
+            if (j >= last)
                 break;
             const double north = j + 1 < ny ? __ldg(u + c + nx) : 0.0;
             double out = 0.0;
@@ -60,6 +70,22 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
     }
 }
 
+/* The grid of blocks for nx columns and rows rows, gridDim.y capped at
+ * CUDA's limit (the kernel loops over the rest); false when gridDim.x would
+ * overflow, which no grid that fits in memory reaches. */
+bool launch_shape(size_t nx, size_t rows, dim3 *grid)
+{
+    const size_t grid_x = (nx + kBlockX - 1) / kBlockX;
+    const size_t rows_per_block = (size_t)kBlockY * kRows;
+    size_t grid_y = (rows + rows_per_block - 1) / rows_per_block;
+    if (grid_x > (size_t)INT_MAX)
+        return false;
+    if (grid_y > kMaxGridY)
+        grid_y = kMaxGridY;
+    *grid = dim3((unsigned)grid_x, (unsigned)grid_y);
+    return true;
+}
+
 } // namespace
 
 extern "C" cudaError_t heat2d_cuda_step(const double *u, double *v, size_t nx, size_t ny,
@@ -67,23 +93,36 @@ extern "C" cudaError_t heat2d_cuda_step(const double *u, double *v, size_t nx, s
 {
     if (nx == 0 || ny == 0)
         return cudaSuccess;
-    const size_t grid_x = (nx + kBlockX - 1) / kBlockX;
-    const size_t rows_per_block = (size_t)kBlockY * kRows;
-    size_t grid_y = (ny + rows_per_block - 1) / rows_per_block;
-    if (grid_x > (size_t)INT_MAX) /* gridDim.x limit; no grid that fits in memory gets here */
+    dim3 grid;
+    if (!launch_shape(nx, ny, &grid))
         return cudaErrorInvalidConfiguration;
-    if (grid_y > kMaxGridY)
-        grid_y = kMaxGridY; /* the kernel loops over the rest */
-    const dim3 grid((unsigned)grid_x, (unsigned)grid_y);
-    const dim3 block(kBlockX, kBlockY);
-    step_kernel<<<grid, block, 0, stream>>>(u, v, nx, ny, alpha);
+    step_kernel<false><<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(u, v, nx, ny, 0, ny, alpha);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t heat2d_cuda_step_rows(const double *u, double *v, size_t nx, size_t ny,
+                                             size_t j_begin, size_t j_end, double alpha,
+                                             cudaStream_t stream)
+{
+    if (j_end > ny || j_begin > j_end)
+        return cudaErrorInvalidValue;
+    if (nx == 0 || j_begin == j_end)
+        return cudaSuccess;
+    dim3 grid;
+    if (!launch_shape(nx, j_end - j_begin, &grid))
+        return cudaErrorInvalidConfiguration;
+    step_kernel<true>
+        <<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(u, v, nx, ny, j_begin, j_end, alpha);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t heat2d_cuda_load_kernels(void)
 {
     /* Querying a kernel's attributes needs its code resident, so this loads
-     * it. */
+     * it (CUDA loads each kernel lazily otherwise, at its first launch). */
     cudaFuncAttributes attributes;
-    return cudaFuncGetAttributes(&attributes, step_kernel);
+    const cudaError_t rc = cudaFuncGetAttributes(&attributes, step_kernel<false>);
+    if (rc != cudaSuccess)
+        return rc;
+    return cudaFuncGetAttributes(&attributes, step_kernel<true>);
 }

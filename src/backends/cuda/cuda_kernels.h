@@ -20,6 +20,14 @@ extern "C" {
 cudaError_t heat2d_cuda_step(const double *u, double *v, size_t nx, size_t ny, double alpha,
                              cudaStream_t stream);
 
+/* The same step restricted to rows j_begin..j_end-1 of v (0 <= j_begin <=
+ * j_end <= ny), same arithmetic, so bit-identical to the matching rows of
+ * heat2d_cuda_step. Reads u rows j_begin-1..j_end where they exist, and
+ * nothing else: those rows must be in place when the kernel runs. An empty
+ * range queues nothing; a range outside the grid is cudaErrorInvalidValue. */
+cudaError_t heat2d_cuda_step_rows(const double *u, double *v, size_t nx, size_t ny, size_t j_begin,
+                                  size_t j_end, double alpha, cudaStream_t stream);
+
 /* Loads the kernels' module into the current context now, rather than at the
  * first launch (CUDA's lazy loading), so that the cost stays out of timed
  * loops. */

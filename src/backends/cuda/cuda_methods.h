@@ -23,6 +23,11 @@ extern const heat2d_method heat2d_method_cuda_graph;
 /* Temporal blocking: several steps per pass through device memory. */
 extern const heat2d_method heat2d_method_cuda_tb;
 
+/* cuda-each's per-step model (u up, v down, every step, through page-locked
+ * host memory) with each step cut into chunks of rows so that uploads,
+ * kernels and downloads overlap on three streams. */
+extern const heat2d_method heat2d_method_cuda_overlap;
+
 /* Measures the limits that SPEC section 5 quotes, on the device that the
  * methods use (HEAT2D_CUDA_DEVICE, default 0), in GB/s (1e9 bytes):
  * device-to-device cudaMemcpy of 1 GiB counting read plus write bytes (median
