@@ -31,12 +31,12 @@ test-sanitize: setup
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
-# clang has no OpenACC and this build needs no OpenMP: the fuzz targets
-# exercise the library's parsers only.
+# clang has no OpenACC and this build needs no OpenMP or MPI: the fuzz
+# targets exercise the library's parsers only.
 fuzz:
 	@tools/setup.sh fuzz
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DHEAT2D_FUZZ=ON \
-	  -DHEAT2D_OPENACC=OFF -DHEAT2D_OMP=OFF -DHEAT2D_CUDA=OFF -DBUILD_TESTING=OFF
+	  -DHEAT2D_OPENACC=OFF -DHEAT2D_OMP=OFF -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF -DBUILD_TESTING=OFF
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_field fuzz_real fuzz_args
 	tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 

@@ -30,8 +30,15 @@ done
 # The methods: every method of the build that needs no GPU, and a CUDA
 # method exactly when one can run here.
 methods=$(sed -n 's/^BENCH_METHODS=//p' "$b/environment.txt" | tail -n 1)
-for m in $("$h" methods | awk '$1 !~ /^cuda/ {print $1}'); do
+for m in $("$h" methods | awk '$1 !~ /^(cuda|mpi)/ {print $1}'); do
   expect_eq "$(tr ',' '\n' <<<"$methods" | grep -cx -- "$m")" 1 "$m is benched by default"
+done
+# A distributed method is not: one `heat2d run` per trial would give it one
+# rank. The note says so.
+for m in $("$h" methods | awk '$1 ~ /^mpi/ {print $1}'); do
+  expect_eq "$(tr ',' '\n' <<<"$methods" | grep -cx -- "$m")" 0 "$m is not benched by default"
+  expect_eq "$(grep '^NOTE: Not run by default: ' <<<"$out" | grep -c -- "$m" || true)" 1 \
+    "the note names $m"
 done
 if "$h" run --method cuda-resident --nx 8 --ny 8 --steps 1 >/dev/null 2>&1; then
   expect_eq "$(tr ',' '\n' <<<"$methods" | grep -c '^cuda')" 3 "GPU here: cuda-each, -pinned, -resident"

@@ -13,6 +13,8 @@ command -v python3 >/dev/null || need+=(python3)         # the original's tools
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || need+=(python3-matplotlib)  # plots
 [ -f /usr/lib/gcc/x86_64-linux-gnu/12/include/openacc.h ] || need+=(gcc-12)
 command -v valgrind >/dev/null || need+=(valgrind)       # the valgrind_cli test
+command -v mpicc >/dev/null || need+=(libopenmpi-dev)    # mpi-cpu (MPI headers, library)
+command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launcher
 if [ "${1:-}" = fuzz ]; then
   command -v clang >/dev/null || need+=(clang)            # libFuzzer, -fsanitize=fuzzer
 fi

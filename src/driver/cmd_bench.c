@@ -712,12 +712,22 @@ static int parse_options(int argc, char **argv, bench_options *o)
 static void choose_runnable(const target_list *candidates, bool asked, target_list *runnable,
                             bool *has_gpu, bench_run_info *info)
 {
-    char skipped[512] = "", skip_why[600] = "";
+    char skipped[512] = "", skip_why[600] = "", distributed[256] = "";
     size_t n_skipped = 0;
     *has_gpu = false;
     runnable->n = 0;
     for (size_t k = 0; k < candidates->n; ++k) {
         const bench_target *t = &candidates->items[k];
+        /* A distributed method is measured by its scaling over ranks, which
+         * takes mpirun; each trial here is one `heat2d run` process, which
+         * would give it one rank: a number that answers nothing. Asked for
+         * by name, it runs so (its single-rank overhead over cpu). */
+        if (t->method->distributed && !asked) {
+            size_t used = strlen(distributed);
+            snprintf(distributed + used, sizeof distributed - used, "%s%s", used ? ", " : "",
+                     t->label);
+            continue;
+        }
         char device[128] = "", why[600] = "";
         bool ok = probe(t, device, sizeof device, why, sizeof why);
         if (ok && device[0] != '\0' && strncmp(device, "host", 4) != 0)
@@ -734,6 +744,12 @@ static void choose_runnable(const target_list *candidates, bool asked, target_li
     }
     if (n_skipped > 0)
         bench_add_note(info, "Skipped %.200s: no usable GPU here (%.350s).", skipped, skip_why);
+    if (distributed[0] != '\0')
+        bench_add_note(info,
+                       "Not run by default: %.200s (distributed: measure them over P ranks with "
+                       "mpirun -np P heat2d run --method NAME; --methods NAME runs one here as "
+                       "one rank).",
+                       distributed);
 }
 
 static void on_stop_signal(int signo)

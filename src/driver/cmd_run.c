@@ -76,8 +76,22 @@ int heat2d_cmd_run(int argc, char **argv)
     heat2d_outcome outcome;
     double *storage[2] = {NULL, NULL};
     const double *field = NULL;
-    if (heat2d_run_method(method, &cfg, &outcome, storage, &field, &err) != 0)
+    if (heat2d_run_method(method, &cfg, &outcome, storage, &field, &err) != 0) {
+        if (outcome.report.abort_peers) {
+            /* One rank failed inside a distributed loop, where the others
+             * wait for it: its line, then the whole job ends. */
+            heat2d_error line;
+            heat2d_fail(&line, "run: %s", err.message);
+            fprintf(stderr, "heat2d: %s\n", line.message);
+            fflush(stderr);
+            heat2d_abort(HEAT2D_EXIT_FAILURE);
+        }
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    }
+    /* A distributed method's other ranks computed their blocks; rank 0
+     * holds the field, and it alone prints and writes. */
+    if (outcome.report.rank != 0)
+        return EXIT_SUCCESS;
     heat2d_print_outcome(stdout, method, &cfg, &outcome);
     fflush(stdout);
     int status = EXIT_SUCCESS;

@@ -16,7 +16,12 @@ int heat2d_report_error(int status, const char *fmt, ...)
     va_start(args, fmt);
     heat2d_vfail(&err, fmt, args);
     va_end(args);
-    fprintf(stderr, "heat2d: %s\n", err.message);
+    /* Under mpirun every rank parses the same arguments and reaches the
+     * same verdict: rank 0 alone says it, so a job prints one line, not
+     * one per rank. (A failure of one rank alone is printed by that rank:
+     * cmd_run.) */
+    if (heat2d_process_rank() == 0)
+        fprintf(stderr, "heat2d: %s\n", err.message);
     return status;
 }
 
@@ -76,7 +81,10 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[k].name) == 0) {
             int status = commands[k].run(argc - 1, argv + 1);
             if (fflush(stdout) != 0 || ferror(stdout))
-                return heat2d_report_error(HEAT2D_EXIT_FAILURE, "cannot write to standard output");
+                status =
+                    heat2d_report_error(HEAT2D_EXIT_FAILURE, "cannot write to standard output");
+            /* MPI_Finalize, when a distributed method started MPI. */
+            heat2d_finalize();
             return status;
         }
     return heat2d_report_error(HEAT2D_EXIT_USAGE, "unknown command '%s' (try heat2d --help)",

@@ -119,6 +119,21 @@ typedef struct heat2d_report {
     double context_s;
     /* Loop time from device events, negative when not measured. */
     double device_loop_s;
+    /* Distributed methods (MPI) only; ranks == 0 for every other method.
+     * ranks: processes that computed; rank: this one (only rank 0 holds the
+     * field and prints); dims: the decomposition, PX ranks along i times PY
+     * along j; halo_bytes_per_step: bytes of halo sends all ranks posted per
+     * step, counted as they were posted. */
+    int ranks;
+    int rank;
+    int dims[2];
+    uint64_t halo_bytes_per_step;
+    /* Set by a rank that failed inside the time loop, where its peers wait
+     * for halos that will never come: the program prints this rank's line
+     * and ends the whole job (heat2d_abort). Failures every rank knows of
+     * (a refused decomposition, an allocation agreed on collectively) leave
+     * it false and end normally. */
+    bool abort_peers;
     size_t n_phases;
     heat2d_phase phases[HEAT2D_MAX_PHASES];
 } heat2d_report;
@@ -145,6 +160,10 @@ typedef struct heat2d_method {
     bool gpu_only;
     /* Honours heat2d_config.pinned (page-locked host buffers). */
     bool has_pinned_variant;
+    /* A per-step method whose uploads and downloads run at the same time,
+     * from page-locked memory, under the compute: its floor per step is
+     * max(S/H2D, S/D2H), not their sum. */
+    bool overlaps_copies;
     /* Checks every step that the field is finite and fails with "non-finite
      * value at cell (i, j) after step K" at the first step that is not;
      * honours heat2d_config.fault_nan_step. Methods without it are caught by
@@ -159,6 +178,20 @@ typedef struct heat2d_method {
      * final field on the host. */
     int (*solve)(const heat2d_config *cfg, double *u, double *v, double **result,
                  heat2d_report *rep, heat2d_error *err);
+    /* Distributed methods (MPI domain decomposition) own their memory, so
+     * that a rank holds its block and halos, never the whole grid: the
+     * caller allocates nothing, and solve_distributed replaces solve
+     * (prepare still runs first, untimed). Collective: every rank calls it.
+     * initial: the full initial field on rank 0 (boundary included), or NULL
+     * for the standard initial state, which each rank then builds for its
+     * block itself. On success rank 0 gets in *field the final field
+     * gathered from all ranks (malloc'd, nx*ny, release with free) and in
+     * *total_s the method's TOTAL_S over all ranks, from a barrier to the
+     * slowest rank's end; the other ranks get NULL and report only their
+     * rank in rep. */
+    bool distributed;
+    int (*solve_distributed)(const heat2d_config *cfg, const double *initial, double **field,
+                             double *total_s, heat2d_report *rep, heat2d_error *err);
 } heat2d_method;
 
 /* Every method this build contains, in presentation order. */
@@ -194,7 +227,9 @@ typedef struct heat2d_outcome {
 
 /* Allocate, initialise, prepare, time solve, summarise. On success *field
  * points at the final field inside *storage (free with heat2d_free_pair on
- * storage[0], storage[1]). */
+ * storage[0], storage[1]). A distributed method allocates for itself, and
+ * only rank 0 gets a field and a summary: on other ranks (out->report.rank
+ * != 0) *field and storage are NULL and there is nothing to print. */
 int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg, heat2d_outcome *out,
                       double *storage[2], const double **field, heat2d_error *err);
 
@@ -295,6 +330,21 @@ int heat2d_host_bandwidth(double *copy_gbs, int *threads, heat2d_error *err);
 
 /* Physical memory of this machine in bytes, 0 if unknown. */
 uint64_t heat2d_physical_memory(void);
+
+/* ---- processes (MPI) -------------------------------------------------------
+ * Without MPI in the build: rank 0 of 1, and heat2d_finalize and heat2d_abort
+ * do nothing. With it, MPI is started only by a distributed method's prepare
+ * (a run of any other method never touches it); before that the rank and
+ * size come from the launcher's environment (mpirun, srun), so that every
+ * rank can tell, from the first argument it parses, whether it is the one
+ * that prints. */
+int heat2d_process_rank(void);
+int heat2d_process_count(void);
+/* Ends MPI if a method started it; call once before the program exits. */
+void heat2d_finalize(void);
+/* Ends every process of the job with status (MPI_Abort) when there is more
+ * than one; returns when this is the only one. */
+void heat2d_abort(int status);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,13 @@ extern const heat2d_method heat2d_method_cuda_each;
 extern const heat2d_method heat2d_method_cuda_resident;
 extern const heat2d_method heat2d_method_cuda_graph;
 extern const heat2d_method heat2d_method_cuda_tb;
+extern const heat2d_method heat2d_method_cuda_overlap;
+#endif
+#ifdef HEAT2D_HAVE_MPI
+extern const heat2d_method heat2d_method_mpi_cpu;
+#endif
+#ifdef HEAT2D_HAVE_MPI_CUDA
+extern const heat2d_method heat2d_method_mpi_cuda;
 #endif
 
 static const heat2d_method *const method_table[] = {
@@ -25,11 +32,17 @@ static const heat2d_method *const method_table[] = {
     &heat2d_method_omp,
 #endif
 #ifdef HEAT2D_HAVE_OPENACC
-    &heat2d_method_acc_each,   &heat2d_method_acc_resident,
+    &heat2d_method_acc_each,  &heat2d_method_acc_resident,
 #endif
 #ifdef HEAT2D_HAVE_CUDA
-    &heat2d_method_cuda_each,  &heat2d_method_cuda_resident,
-    &heat2d_method_cuda_graph, &heat2d_method_cuda_tb,
+    &heat2d_method_cuda_each, &heat2d_method_cuda_resident, &heat2d_method_cuda_graph,
+    &heat2d_method_cuda_tb,   &heat2d_method_cuda_overlap,
+#endif
+#ifdef HEAT2D_HAVE_MPI
+    &heat2d_method_mpi_cpu,
+#endif
+#ifdef HEAT2D_HAVE_MPI_CUDA
+    &heat2d_method_mpi_cuda,
 #endif
 };
 

@@ -91,6 +91,7 @@ static inline size_t heat2d_mpi_local(const heat2d_mpi_layout *l, size_t a, size
  * rank, with err holding the message of the lowest rank that failed, so
  * that rank 0 (the one that prints) can say what went wrong elsewhere. */
 int heat2d_mpi_agree(const heat2d_mpi_layout *l, int rc, heat2d_error *err);
+int heat2d_mpi_agree_comm(MPI_Comm comm, int rc, heat2d_error *err);
 
 /* The standard initial state of this block: all 0, halos too, and 1 at the
  * centre cell when this block owns it. */

@@ -1,0 +1,331 @@
+/* MPI services shared by the distributed methods, and the process hooks of
+ * heat2d.h (rank, count, finalize, abort) in an MPI build. */
+#include "mpi_common.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- starting and ending MPI ------------------------------------------- */
+
+/* Whether heat2d called MPI_Init, and so owes the MPI_Finalize; a program
+ * that started MPI itself ends it itself. */
+static bool started_here = false;
+
+static bool mpi_running(void)
+{
+    int initialized = 0;
+    int finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    return initialized && !finalized;
+}
+
+void heat2d_mpi_finalize(void)
+{
+    if (started_here && mpi_running())
+        MPI_Finalize();
+}
+
+/* The program ends through main's return, which calls heat2d_finalize; this
+ * covers every other way out of a program that ran a distributed method in
+ * process (the unit tests, exit() on an error path), because OpenMPI
+ * complains about a process that leaves without MPI_Finalize. */
+static void finalize_at_exit(void)
+{
+    heat2d_mpi_finalize();
+}
+
+int heat2d_mpi_start(const char *who, heat2d_error *err)
+{
+    int initialized = 0;
+    int finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (finalized)
+        return heat2d_fail(err, "%s: MPI was already finalized in this process", who);
+    if (!initialized) {
+        /* Plain MPI_Init: one thread makes every MPI call. */
+        if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+            return heat2d_fail(err, "%s: MPI_Init failed", who);
+        started_here = true;
+        atexit(finalize_at_exit);
+    }
+    /* Return codes instead of MPI's default abort, so that a failed call
+     * becomes the one-line message every heat2d failure is; the Cartesian
+     * communicator inherits the handler. */
+    HEAT2D_MPI_CHECK(err, MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    return 0;
+}
+
+/* The first of the launchers' variables that holds a number: OpenMPI's
+ * mpirun sets OMPI_COMM_WORLD_*, MPICH's hydra (and Slurm's PMI) PMI_*. */
+static int launcher_value(const char *const names[], int fallback)
+{
+    for (size_t k = 0; names[k] != NULL; ++k) {
+        const char *text = getenv(names[k]);
+        if (text == NULL || text[0] == '\0')
+            continue;
+        char *end = NULL;
+        long value = strtol(text, &end, 10);
+        if (*end == '\0' && value >= 0 && value <= INT_MAX)
+            return (int)value;
+    }
+    return fallback;
+}
+
+int heat2d_mpi_process_rank(void)
+{
+    if (mpi_running()) {
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        return rank;
+    }
+    static const char *const names[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", NULL};
+    return launcher_value(names, 0);
+}
+
+int heat2d_mpi_process_count(void)
+{
+    if (mpi_running()) {
+        int size = 1;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        return size;
+    }
+    static const char *const names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL};
+    return launcher_value(names, 1);
+}
+
+void heat2d_mpi_abort(int status)
+{
+    if (!mpi_running())
+        return;
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 1)
+        MPI_Abort(MPI_COMM_WORLD, status);
+}
+
+int heat2d_mpi_fail(heat2d_error *err, const char *file, int line, const char *expr, int rc)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "MPI error %d", rc);
+    const char *slash = strrchr(file, '/');
+    return heat2d_fail(err, "%s:%d: %s: %s", slash != NULL ? slash + 1 : file, line, expr, text);
+}
+
+/* ---- decomposition ------------------------------------------------------ */
+
+int heat2d_mpi_decompose(const char *who, size_t nx, size_t ny, int ranks, int dims[2],
+                         heat2d_error *err)
+{
+    int best_px = 0;
+    double best_cut = 0.0;
+    for (int px = 1; px <= ranks; ++px) {
+        if (ranks % px != 0)
+            continue;
+        int py = ranks / px;
+        if ((size_t)px > nx || (size_t)py > ny)
+            continue;
+        /* In double: (PX-1)*ny cannot overflow, and exact ties stay exact
+         * below 2^53 cells. */
+        double cut = (double)(px - 1) * (double)ny + (double)(py - 1) * (double)nx;
+        if (best_px == 0 || cut < best_cut) {
+            best_px = px;
+            best_cut = cut;
+        }
+    }
+    if (best_px == 0)
+        return heat2d_fail(err,
+                           "%s: %d ranks cannot split a %zux%zu grid (no PXxPY = %d with PX <= "
+                           "%zu and PY <= %zu); run with fewer ranks",
+                           who, ranks, nx, ny, ranks, nx, ny);
+    dims[0] = best_px;
+    dims[1] = ranks / best_px;
+    return 0;
+}
+
+void heat2d_mpi_split(size_t n, int parts, int c, size_t *first, size_t *count)
+{
+    size_t base = n / (size_t)parts;
+    size_t extra = n % (size_t)parts;
+    size_t k = (size_t)c;
+    *first = k * base + (k < extra ? k : extra);
+    *count = base + (k < extra ? 1 : 0);
+}
+
+/* ---- the layout ----------------------------------------------------------- */
+
+int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi_layout *l,
+                           heat2d_error *err)
+{
+    memset(l, 0, sizeof *l);
+    l->comm = MPI_COMM_NULL;
+    l->block = MPI_DATATYPE_NULL;
+    l->nx = cfg->nx;
+    l->ny = cfg->ny;
+    /* MPI counts, strides and subarray sizes are int; the local stride is
+     * lx + 2. */
+    if (cfg->nx > (size_t)INT_MAX - 2 || cfg->ny > (size_t)INT_MAX - 2)
+        return heat2d_fail(err,
+                           "%s: grid %zux%zu is too large for MPI's int counts (at most %d "
+                           "cells a side)",
+                           who, cfg->nx, cfg->ny, INT_MAX - 2);
+    int ranks = 1;
+    HEAT2D_MPI_CHECK(err, MPI_Comm_size(MPI_COMM_WORLD, &ranks));
+    if (heat2d_mpi_decompose(who, cfg->nx, cfg->ny, ranks, l->dims, err) != 0)
+        return -1;
+    int cart_dims[2] = {l->dims[1], l->dims[0]};
+    int periods[2] = {0, 0};
+    HEAT2D_MPI_CHECK(err, MPI_Cart_create(MPI_COMM_WORLD, 2, cart_dims, periods, 0, &l->comm));
+    int coords[2] = {0, 0};
+    HEAT2D_MPI_CHECK_GOTO(err, MPI_Comm_rank(l->comm, &l->rank), fail);
+    HEAT2D_MPI_CHECK_GOTO(err, MPI_Comm_size(l->comm, &l->ranks), fail);
+    HEAT2D_MPI_CHECK_GOTO(err, MPI_Cart_coords(l->comm, l->rank, 2, coords), fail);
+    l->cy = coords[0];
+    l->cx = coords[1];
+    HEAT2D_MPI_CHECK_GOTO(err, MPI_Cart_shift(l->comm, 1, 1, &l->west, &l->east), fail);
+    HEAT2D_MPI_CHECK_GOTO(err, MPI_Cart_shift(l->comm, 0, 1, &l->south, &l->north), fail);
+    heat2d_mpi_split(l->nx, l->dims[0], l->cx, &l->x0, &l->lx);
+    heat2d_mpi_split(l->ny, l->dims[1], l->cy, &l->y0, &l->ly);
+    l->stride = l->lx + 2;
+    l->cells = l->stride * (l->ly + 2);
+    int sizes[2] = {(int)l->ly + 2, (int)l->lx + 2};
+    int sub[2] = {(int)l->ly, (int)l->lx};
+    int starts[2] = {1, 1};
+    HEAT2D_MPI_CHECK_GOTO(
+        err, MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_DOUBLE, &l->block),
+        fail);
+    HEAT2D_MPI_CHECK_GOTO(err, MPI_Type_commit(&l->block), fail);
+    return 0;
+fail:
+    heat2d_mpi_layout_close(l);
+    return -1;
+}
+
+void heat2d_mpi_layout_close(heat2d_mpi_layout *l)
+{
+    if (l->block != MPI_DATATYPE_NULL)
+        MPI_Type_free(&l->block);
+    if (l->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&l->comm);
+}
+
+int heat2d_mpi_agree_comm(MPI_Comm comm, int rc, heat2d_error *err)
+{
+    int rank = 0;
+    int ranks = 1;
+    HEAT2D_MPI_CHECK(err, MPI_Comm_rank(comm, &rank));
+    HEAT2D_MPI_CHECK(err, MPI_Comm_size(comm, &ranks));
+    int first = rc != 0 ? rank : ranks;
+    HEAT2D_MPI_CHECK(err, MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+    if (first == ranks)
+        return 0;
+    HEAT2D_MPI_CHECK(err, MPI_Bcast(err->message, (int)sizeof err->message, MPI_CHAR, first, comm));
+    return -1;
+}
+
+int heat2d_mpi_agree(const heat2d_mpi_layout *l, int rc, heat2d_error *err)
+{
+    return heat2d_mpi_agree_comm(l->comm, rc, err);
+}
+
+void heat2d_mpi_initial_block(const heat2d_mpi_layout *l, double *local)
+{
+    memset(local, 0, l->cells * sizeof(double));
+    size_t c = heat2d_centre_index(l->nx, l->ny);
+    size_t i = c % l->nx;
+    size_t j = c / l->nx;
+    if (i >= l->x0 && i < l->x0 + l->lx && j >= l->y0 && j < l->y0 + l->ly)
+        local[heat2d_mpi_local(l, i - l->x0, j - l->y0)] = 1.0;
+}
+
+/* Rank r's block as a subarray of the full nx x ny field. */
+static int full_block_type(const heat2d_mpi_layout *l, int r, MPI_Datatype *type, heat2d_error *err)
+{
+    int coords[2] = {0, 0};
+    HEAT2D_MPI_CHECK(err, MPI_Cart_coords(l->comm, r, 2, coords));
+    size_t x0, lx, y0, ly;
+    heat2d_mpi_split(l->nx, l->dims[0], coords[1], &x0, &lx);
+    heat2d_mpi_split(l->ny, l->dims[1], coords[0], &y0, &ly);
+    int sizes[2] = {(int)l->ny, (int)l->nx};
+    int sub[2] = {(int)ly, (int)lx};
+    int starts[2] = {(int)y0, (int)x0};
+    HEAT2D_MPI_CHECK(
+        err, MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_DOUBLE, type));
+    int rc = MPI_Type_commit(type);
+    if (rc != MPI_SUCCESS) {
+        MPI_Type_free(type);
+        return heat2d_mpi_fail(err, __FILE__, __LINE__, "MPI_Type_commit(type)", rc);
+    }
+    return 0;
+}
+
+/* Rank 0 takes the blocks one rank after the other, with no buffer to
+ * allocate (so nothing that could fail after the other ranks have started
+ * sending): the copies all end in rank 0's memory anyway, whose bandwidth
+ * bounds the gather, and it runs after the timed loop. Its own block goes
+ * through MPI_Sendrecv to itself, which cannot deadlock. */
+int heat2d_mpi_gather(const heat2d_mpi_layout *l, const double *local, double *full,
+                      heat2d_error *err)
+{
+    if (l->rank != 0) {
+        HEAT2D_MPI_CHECK(err, MPI_Send(local, 1, l->block, 0, HEAT2D_TAG_FIELD, l->comm));
+        return 0;
+    }
+    for (int r = 0; r < l->ranks; ++r) {
+        MPI_Datatype type;
+        if (full_block_type(l, r, &type, err) != 0)
+            return -1;
+        int rc = r == 0 ? MPI_Sendrecv(local, 1, l->block, 0, HEAT2D_TAG_FIELD, full, 1, type, 0,
+                                       HEAT2D_TAG_FIELD, l->comm, MPI_STATUS_IGNORE)
+                        : MPI_Recv(full, 1, type, r, HEAT2D_TAG_FIELD, l->comm, MPI_STATUS_IGNORE);
+        MPI_Type_free(&type);
+        if (rc != MPI_SUCCESS)
+            return heat2d_mpi_fail(err, __FILE__, __LINE__, "receiving a block", rc);
+    }
+    return 0;
+}
+
+int heat2d_mpi_scatter(const heat2d_mpi_layout *l, const double *full, double *local,
+                       heat2d_error *err)
+{
+    if (l->rank != 0) {
+        HEAT2D_MPI_CHECK(
+            err, MPI_Recv(local, 1, l->block, 0, HEAT2D_TAG_FIELD, l->comm, MPI_STATUS_IGNORE));
+        return 0;
+    }
+    for (int r = 0; r < l->ranks; ++r) {
+        MPI_Datatype type;
+        if (full_block_type(l, r, &type, err) != 0)
+            return -1;
+        int rc = r == 0 ? MPI_Sendrecv(full, 1, type, 0, HEAT2D_TAG_FIELD, local, 1, l->block, 0,
+                                       HEAT2D_TAG_FIELD, l->comm, MPI_STATUS_IGNORE)
+                        : MPI_Send(full, 1, type, r, HEAT2D_TAG_FIELD, l->comm);
+        MPI_Type_free(&type);
+        if (rc != MPI_SUCCESS)
+            return heat2d_mpi_fail(err, __FILE__, __LINE__, "sending a block", rc);
+    }
+    return 0;
+}
+
+int heat2d_mpi_max(const heat2d_mpi_layout *l, double *values, int n, heat2d_error *err)
+{
+    /* MPI_IN_PLACE is for the root only; elsewhere the receive buffer is
+     * not used, and must not alias the send buffer. */
+    const void *send = l->rank == 0 ? MPI_IN_PLACE : values;
+    void *recv = l->rank == 0 ? values : NULL;
+    HEAT2D_MPI_CHECK(err, MPI_Reduce(send, recv, n, MPI_DOUBLE, MPI_MAX, 0, l->comm));
+    return 0;
+}
+
+int heat2d_mpi_sum(const heat2d_mpi_layout *l, uint64_t *value, heat2d_error *err)
+{
+    const void *send = l->rank == 0 ? MPI_IN_PLACE : value;
+    void *recv = l->rank == 0 ? value : NULL;
+    HEAT2D_MPI_CHECK(err, MPI_Reduce(send, recv, 1, MPI_UINT64_T, MPI_SUM, 0, l->comm));
+    return 0;
+}

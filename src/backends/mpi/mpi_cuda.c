@@ -1,0 +1,493 @@
+/* mpi-cuda: mpi-cpu's decomposition with each rank's block resident on a
+ * GPU, bit-identical to cpu (the kernels are built with --fmad=false).
+ *
+ * One GPU per rank: the rank's index among the ranks of its node
+ * (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED) modulo the node's GPUs, so
+ * that `mpirun -np 8` on an 8-GPU node gives every rank its own device.
+ *
+ * A step, on two streams:
+ *   halo stream:  pack u's four edges into one device buffer (columns by a
+ *                 kernel, rows by a device copy); without CUDA-aware MPI,
+ *                 one copy of that buffer to pinned host memory;
+ *   inner stream: update the inner cells, which read no halo;
+ *   host:         once the edges are packed, MPI_Irecv/MPI_Isend with the
+ *                 neighbours, from and into device buffers when MPI is
+ *                 CUDA-aware (MPIX_Query_cuda_support at run time), pinned
+ *                 host buffers otherwise; wait;
+ *   halo stream:  (one copy up from pinned memory,) unpack into u's halo,
+ *                 update the rim, write 0 into the global boundary;
+ *   then the two streams wait for each other, so the next step sees the
+ *   whole of v.
+ * The inner update runs on the GPU while the host moves the halos.
+ *
+ * TOTAL_S is the resident methods' measure, over all ranks: from a barrier,
+ * the upload of each block, the loop and the download of each block, to the
+ * slowest rank's end; the gather to rank 0 (GATHER_S) is outside it.
+ * H2D/D2H_COUNT and _BYTES are the blocks' uploads and downloads summed over
+ * the ranks (with one rank, cuda-resident's 1 + 1 of nx*ny*8 bytes); halos
+ * staged through host memory are counted apart, as H2D/D2H_OTHER.
+ *
+ * Compile-checked only so far: it has not yet run on a GPU. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
+#include "mpi_common.h"
+#include "mpi_cuda_kernels.h"
+
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPIX_Query_cuda_support */
+#endif
+
+#define WHO "mpi-cuda"
+
+/* Whether MPI takes device pointers. The header's MPIX_CUDA_AWARE_SUPPORT
+ * says what the headers were built with; the library found at run time may
+ * differ, so it is asked. HEAT2D_MPI_CUDA_AWARE=0 stages the halos through
+ * host memory anyway, to measure what CUDA-aware MPI buys. */
+static bool cuda_aware_mpi(void)
+{
+    const char *force = getenv("HEAT2D_MPI_CUDA_AWARE");
+    if (force != NULL && strcmp(force, "0") == 0)
+        return false;
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+    return MPIX_Query_cuda_support() == 1;
+#elif defined(MPIX_GPU_SUPPORT_CUDA)
+    int supported = 0;
+    return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &supported) == MPI_SUCCESS &&
+           supported != 0;
+#else
+    return false;
+#endif
+}
+
+/* Opens the GPU of this node-local rank: device, context, kernels, all
+ * before any clock. */
+static int open_device(int local_rank, heat2d_report *rep, heat2d_error *err)
+{
+    const double t0 = heat2d_now();
+    int count = 0;
+    const cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc != cudaSuccess)
+        return heat2d_fail(err, WHO ": no CUDA device: %s", cudaGetErrorString(rc));
+    if (count <= 0)
+        return heat2d_fail(err, WHO ": no CUDA device: the runtime found none");
+    const int device = local_rank % count;
+    HEAT2D_CUDA_CHECK(err, cudaSetDevice(device));
+    HEAT2D_CUDA_CHECK(err, cudaFree(NULL));
+    HEAT2D_CUDA_CHECK(err, heat2d_mpi_cuda_load_kernels());
+    rep->context_s = heat2d_now() - t0;
+    struct cudaDeviceProp prop;
+    HEAT2D_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, device));
+    int ranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    snprintf(rep->device, sizeof rep->device, "%.60s (%d rank%s, %s)", prop.name, ranks,
+             ranks == 1 ? "" : "s", cuda_aware_mpi() ? "CUDA-aware MPI" : "halos via pinned host");
+    return 0;
+}
+
+static int mpi_cuda_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
+{
+    (void)cfg;
+    if (heat2d_mpi_start(WHO, err) != 0)
+        return -1;
+    MPI_Comm node = MPI_COMM_NULL;
+    int local_rank = 0;
+    HEAT2D_MPI_CHECK(
+        err, MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    int rc = MPI_Comm_rank(node, &local_rank);
+    MPI_Comm_free(&node);
+    if (rc != MPI_SUCCESS)
+        return heat2d_mpi_fail(err, __FILE__, __LINE__, "MPI_Comm_rank(node)", rc);
+    /* A rank without a GPU must not leave the others waiting in the solve's
+     * first collective: agree, and let rank 0 say which rank failed. */
+    return heat2d_mpi_agree_comm(MPI_COMM_WORLD, open_device(local_rank, rep, err), err);
+}
+
+/* One edge of the block that has a neighbour: where its cells are in the
+ * local array (send_at: the block's own edge; recv_at: the halo beyond it),
+ * how many, and where they sit in the packed buffers. */
+typedef struct edge {
+    int peer;
+    int send_tag;
+    int recv_tag;
+    bool column;
+    size_t count;
+    size_t send_at;
+    size_t recv_at;
+    size_t offset;
+} edge;
+
+typedef struct state {
+    double *dev[2];
+    double *dev_send;
+    double *dev_recv;
+    double *host_send; /* pinned; NULL with CUDA-aware MPI */
+    double *host_recv;
+    double *host; /* the local array on the host: initial state, result */
+    double *full; /* rank 0: the gathered field */
+    cudaStream_t inner;
+    cudaStream_t halo;
+    cudaEvent_t inner_done;
+    cudaEvent_t halo_done;
+    MPI_Request req[8];
+} state;
+
+static size_t edges_of(const heat2d_mpi_layout *l, edge e[4])
+{
+    const size_t s = l->stride;
+    size_t n = 0;
+    size_t offset = 0;
+    const struct {
+        int peer;
+        int send_tag;
+        int recv_tag;
+        bool column;
+        size_t send_at;
+        size_t recv_at;
+    } all[4] = {
+        {l->west, HEAT2D_TAG_WEST, HEAT2D_TAG_EAST, true, s + 1, s},
+        {l->east, HEAT2D_TAG_EAST, HEAT2D_TAG_WEST, true, s + l->lx, s + l->lx + 1},
+        {l->south, HEAT2D_TAG_SOUTH, HEAT2D_TAG_NORTH, false, s + 1, 1},
+        {l->north, HEAT2D_TAG_NORTH, HEAT2D_TAG_SOUTH, false, l->ly * s + 1, (l->ly + 1) * s + 1},
+    };
+    for (int k = 0; k < 4; ++k) {
+        if (all[k].peer == MPI_PROC_NULL)
+            continue;
+        e[n].peer = all[k].peer;
+        e[n].send_tag = all[k].send_tag;
+        e[n].recv_tag = all[k].recv_tag;
+        e[n].column = all[k].column;
+        e[n].count = all[k].column ? l->ly : l->lx;
+        e[n].send_at = all[k].send_at;
+        e[n].recv_at = all[k].recv_at;
+        e[n].offset = offset;
+        offset += e[n].count;
+        n++;
+    }
+    return n;
+}
+
+/* Allocations and streams; what fails is reported, the caller agrees. */
+static int setup(const heat2d_mpi_layout *l, size_t halo_cells, bool aware, state *st,
+                 heat2d_error *err)
+{
+    const size_t bytes = l->cells * sizeof(double);
+    const size_t halo_bytes = (halo_cells > 0 ? halo_cells : 1) * sizeof(double);
+    size_t free_bytes = 0, total_bytes = 0;
+    HEAT2D_CUDA_CHECK(err, cudaMemGetInfo(&free_bytes, &total_bytes));
+    if ((double)bytes * 2.0 + 2.0 * (double)halo_bytes > (double)free_bytes)
+        return heat2d_fail(err,
+                           WHO ": rank %d: block %zux%zu needs 2 x %.3g GB of device memory, more "
+                               "than the %.3g GB free",
+                           l->rank, l->lx, l->ly, (double)bytes / 1e9, (double)free_bytes / 1e9);
+    st->host = calloc(l->cells, sizeof(double));
+    if (l->rank == 0)
+        st->full = malloc(l->nx * l->ny * sizeof(double));
+    if (st->host == NULL || (l->rank == 0 && st->full == NULL))
+        return heat2d_fail(err, WHO ": rank %d cannot allocate its host arrays", l->rank);
+    for (int k = 0; k < 2; ++k) {
+        HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev[k], bytes));
+        /* Halos and the global boundary start at 0, as in cpu's arrays. */
+        HEAT2D_CUDA_CHECK(err, cudaMemset(st->dev[k], 0, bytes));
+    }
+    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_send, halo_bytes));
+    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_recv, halo_bytes));
+    if (!aware) {
+        HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host_send, halo_bytes));
+        HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host_recv, halo_bytes));
+    }
+    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&st->inner, cudaStreamNonBlocking));
+    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&st->halo, cudaStreamNonBlocking));
+    HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&st->inner_done, cudaEventDisableTiming));
+    HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&st->halo_done, cudaEventDisableTiming));
+    return 0;
+}
+
+static void teardown(state *st)
+{
+    /* Best effort: err already holds the first failure, if any. */
+    if (st->inner_done != NULL)
+        (void)cudaEventDestroy(st->inner_done);
+    if (st->halo_done != NULL)
+        (void)cudaEventDestroy(st->halo_done);
+    if (st->inner != NULL)
+        (void)cudaStreamDestroy(st->inner);
+    if (st->halo != NULL)
+        (void)cudaStreamDestroy(st->halo);
+    (void)cudaFreeHost(st->host_send);
+    (void)cudaFreeHost(st->host_recv);
+    (void)cudaFree(st->dev_send);
+    (void)cudaFree(st->dev_recv);
+    (void)cudaFree(st->dev[0]);
+    (void)cudaFree(st->dev[1]);
+    free(st->host);
+    free(st->full);
+}
+
+/* Own cells (a, b) of the global interior, as array cells [i0,i1)x[j0,j1)
+ * clipped from own-cell rectangle [a0,a1)x[b0,b1). */
+static cudaError_t update(const heat2d_mpi_layout *l, const double *u, double *v, size_t a0,
+                          size_t a1, size_t b0, size_t b1, double alpha, cudaStream_t stream)
+{
+    const size_t a_lo = l->x0 == 0 ? 1 : 0;
+    const size_t a_hi = l->lx - (l->x0 + l->lx == l->nx ? 1 : 0);
+    const size_t b_lo = l->y0 == 0 ? 1 : 0;
+    const size_t b_hi = l->ly - (l->y0 + l->ly == l->ny ? 1 : 0);
+    a0 = a0 > a_lo ? a0 : a_lo;
+    a1 = a1 < a_hi ? a1 : a_hi;
+    b0 = b0 > b_lo ? b0 : b_lo;
+    b1 = b1 < b_hi ? b1 : b_hi;
+    if (a0 >= a1 || b0 >= b1)
+        return cudaSuccess;
+    return heat2d_mpi_cuda_update(u, v, l->stride, a0 + 1, a1 + 1, b0 + 1, b1 + 1, alpha, stream);
+}
+
+/* The own cells between the host's local array and a device array. */
+static cudaError_t copy_block(const heat2d_mpi_layout *l, double *dst, const double *src,
+                              enum cudaMemcpyKind kind)
+{
+    const size_t pitch = l->stride * sizeof(double);
+    const size_t first = heat2d_mpi_local(l, 0, 0);
+    return cudaMemcpy2D(dst + first, pitch, src + first, pitch, l->lx * sizeof(double), l->ly,
+                        kind);
+}
+
+/* The transfer counters and phase times of all ranks, on rank 0. */
+static int reduce_report(const heat2d_mpi_layout *l, heat2d_report *rep, double *phases, int n,
+                         heat2d_error *err)
+{
+    if (heat2d_mpi_max(l, phases, n, err) != 0)
+        return -1;
+    uint64_t *counters[] = {
+        &rep->h2d_count,       &rep->h2d_bytes,       &rep->d2h_count,
+        &rep->d2h_bytes,       &rep->h2d_other_count, &rep->h2d_other_bytes,
+        &rep->d2h_other_count, &rep->d2h_other_bytes, &rep->halo_bytes_per_step};
+    for (size_t k = 0; k < sizeof counters / sizeof counters[0]; ++k)
+        if (heat2d_mpi_sum(l, counters[k], err) != 0)
+            return -1;
+    return 0;
+}
+
+static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, double **field,
+                          double *total_s, heat2d_report *rep, heat2d_error *err)
+{
+    *field = NULL;
+    *total_s = 0.0;
+    heat2d_mpi_layout l;
+    if (heat2d_mpi_layout_open(WHO, cfg, &l, err) != 0)
+        return -1;
+    rep->ranks = l.ranks;
+    rep->rank = l.rank;
+    rep->dims[0] = l.dims[0];
+    rep->dims[1] = l.dims[1];
+    rep->transfers_measured = true;
+
+    int status = -1;
+    state st;
+    memset(&st, 0, sizeof st);
+    edge edges[4];
+    const size_t n_edges = edges_of(&l, edges);
+    size_t halo_cells = 0;
+    for (size_t k = 0; k < n_edges; ++k)
+        halo_cells += edges[k].count;
+    const bool aware = cuda_aware_mpi();
+    if (heat2d_mpi_agree(&l, setup(&l, halo_cells, aware, &st, err), err) != 0)
+        goto done;
+    /* From here on a rank that fails may leave others blocked: `failed`
+     * ends the job. */
+    if (initial != NULL) {
+        if (heat2d_mpi_scatter(&l, initial, st.host, err) != 0)
+            goto failed;
+    } else {
+        heat2d_mpi_initial_block(&l, st.host);
+    }
+
+    const size_t s = l.stride;
+    const size_t lx = l.lx;
+    const size_t ly = l.ly;
+    const size_t block_bytes = lx * ly * sizeof(double);
+    const size_t halo_bytes = halo_cells * sizeof(double);
+    double *send = aware ? st.dev_send : st.host_send;
+    double *recv = aware ? st.dev_recv : st.host_recv;
+    double halo_wait = 0.0;
+    int cur = 0;
+
+    HEAT2D_MPI_CHECK_GOTO(err, MPI_Barrier(l.comm), failed);
+    const double t_enter = heat2d_now();
+    HEAT2D_CUDA_CHECK_GOTO(err, copy_block(&l, st.dev[0], st.host, cudaMemcpyHostToDevice), failed);
+    rep->h2d_count += 1;
+    rep->h2d_bytes += block_bytes;
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
+    const double t_loop = heat2d_now();
+
+    for (size_t step = 0; step < cfg->steps; ++step) {
+        double *u = st.dev[cur];
+        double *v = st.dev[1 - cur];
+        for (size_t k = 0; k < n_edges; ++k) {
+            const edge *e = &edges[k];
+            if (e->column)
+                HEAT2D_CUDA_CHECK_GOTO(err,
+                                       heat2d_mpi_cuda_pack_column(u + e->send_at, s, e->count,
+                                                                   st.dev_send + e->offset,
+                                                                   st.halo),
+                                       failed);
+            else
+                HEAT2D_CUDA_CHECK_GOTO(err,
+                                       cudaMemcpyAsync(st.dev_send + e->offset, u + e->send_at,
+                                                       e->count * sizeof(double),
+                                                       cudaMemcpyDeviceToDevice, st.halo),
+                                       failed);
+        }
+        if (!aware && n_edges > 0) {
+            HEAT2D_CUDA_CHECK_GOTO(err,
+                                   cudaMemcpyAsync(st.host_send, st.dev_send, halo_bytes,
+                                                   cudaMemcpyDeviceToHost, st.halo),
+                                   failed);
+            rep->d2h_other_count += 1;
+            rep->d2h_other_bytes += halo_bytes;
+        }
+        /* Inner cells: read no halo, so they need not wait for the
+         * exchange. */
+        HEAT2D_CUDA_CHECK_GOTO(
+            err,
+            update(&l, u, v, 1, lx > 1 ? lx - 1 : 1, 1, ly > 1 ? ly - 1 : 1, cfg->alpha, st.inner),
+            failed);
+        if (n_edges > 0) {
+            /* The edges must have landed before MPI reads them. */
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamSynchronize(st.halo), failed);
+            int n_req = 0;
+            for (size_t k = 0; k < n_edges; ++k)
+                HEAT2D_MPI_CHECK_GOTO(err,
+                                      MPI_Irecv(recv + edges[k].offset, (int)edges[k].count,
+                                                MPI_DOUBLE, edges[k].peer, edges[k].recv_tag,
+                                                l.comm, &st.req[n_req++]),
+                                      failed);
+            for (size_t k = 0; k < n_edges; ++k) {
+                HEAT2D_MPI_CHECK_GOTO(err,
+                                      MPI_Isend(send + edges[k].offset, (int)edges[k].count,
+                                                MPI_DOUBLE, edges[k].peer, edges[k].send_tag,
+                                                l.comm, &st.req[n_req++]),
+                                      failed);
+                rep->halo_bytes_per_step += edges[k].count * sizeof(double);
+            }
+            const double tw = heat2d_now();
+            HEAT2D_MPI_CHECK_GOTO(err, MPI_Waitall(n_req, st.req, MPI_STATUSES_IGNORE), failed);
+            halo_wait += heat2d_now() - tw;
+            if (!aware) {
+                HEAT2D_CUDA_CHECK_GOTO(err,
+                                       cudaMemcpyAsync(st.dev_recv, st.host_recv, halo_bytes,
+                                                       cudaMemcpyHostToDevice, st.halo),
+                                       failed);
+                rep->h2d_other_count += 1;
+                rep->h2d_other_bytes += halo_bytes;
+            }
+            for (size_t k = 0; k < n_edges; ++k) {
+                const edge *e = &edges[k];
+                if (e->column)
+                    HEAT2D_CUDA_CHECK_GOTO(err,
+                                           heat2d_mpi_cuda_unpack_column(st.dev_recv + e->offset,
+                                                                         u + e->recv_at, s,
+                                                                         e->count, st.halo),
+                                           failed);
+                else
+                    HEAT2D_CUDA_CHECK_GOTO(err,
+                                           cudaMemcpyAsync(u + e->recv_at, st.dev_recv + e->offset,
+                                                           e->count * sizeof(double),
+                                                           cudaMemcpyDeviceToDevice, st.halo),
+                                           failed);
+            }
+        }
+        /* The rim, as mpi-cpu cuts it: each cell once. */
+        HEAT2D_CUDA_CHECK_GOTO(err, update(&l, u, v, 0, lx, 0, 1, cfg->alpha, st.halo), failed);
+        if (ly > 1)
+            HEAT2D_CUDA_CHECK_GOTO(err, update(&l, u, v, 0, lx, ly - 1, ly, cfg->alpha, st.halo),
+                                   failed);
+        if (ly > 2) {
+            HEAT2D_CUDA_CHECK_GOTO(err, update(&l, u, v, 0, 1, 1, ly - 1, cfg->alpha, st.halo),
+                                   failed);
+            if (lx > 1)
+                HEAT2D_CUDA_CHECK_GOTO(
+                    err, update(&l, u, v, lx - 1, lx, 1, ly - 1, cfg->alpha, st.halo), failed);
+        }
+        /* The global boundary is 0 after every step, as in cpu (the
+         * initial field passed to check may have other values there). */
+        if (l.y0 == 0)
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaMemsetAsync(v + s + 1, 0, lx * sizeof(double), st.halo),
+                                   failed);
+        if (l.y0 + ly == l.ny)
+            HEAT2D_CUDA_CHECK_GOTO(
+                err, cudaMemsetAsync(v + ly * s + 1, 0, lx * sizeof(double), st.halo), failed);
+        if (l.x0 == 0)
+            HEAT2D_CUDA_CHECK_GOTO(err, heat2d_mpi_cuda_zero_column(v + s + 1, s, ly, st.halo),
+                                   failed);
+        if (l.x0 + lx == l.nx)
+            HEAT2D_CUDA_CHECK_GOTO(err, heat2d_mpi_cuda_zero_column(v + s + lx, s, ly, st.halo),
+                                   failed);
+        /* Join: the next step packs and updates from the whole of v. */
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.halo_done, st.halo), failed);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.inner, st.halo_done, 0), failed);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.inner_done, st.inner), failed);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.halo, st.inner_done, 0), failed);
+        cur = 1 - cur;
+    }
+    /* Kernel faults surface here. */
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
+    const double t_readback = heat2d_now();
+    HEAT2D_CUDA_CHECK_GOTO(err, copy_block(&l, st.host, st.dev[cur], cudaMemcpyDeviceToHost),
+                           failed);
+    rep->d2h_count += 1;
+    rep->d2h_bytes += block_bytes;
+    const double t_end = heat2d_now();
+    rep->halo_bytes_per_step /= cfg->steps;
+
+    double phases[5] = {t_end - t_enter, t_loop - t_enter, t_readback - t_loop, halo_wait,
+                        t_end - t_readback};
+    if (reduce_report(&l, rep, phases, 5, err) != 0)
+        goto failed;
+    const double tg = heat2d_now();
+    if (heat2d_mpi_gather(&l, st.host, st.full, err) != 0)
+        goto failed;
+    *total_s = phases[0];
+    heat2d_report_phase(rep, "ENTER_S", phases[1]);
+    heat2d_report_phase(rep, "GPU_LOOP_S", phases[2]);
+    heat2d_report_phase(rep, "HALO_WAIT_S", phases[3]);
+    heat2d_report_phase(rep, "READBACK_S", phases[4]);
+    heat2d_report_phase(rep, "GATHER_S", heat2d_now() - tg);
+    size_t bad_i, bad_j;
+    if (st.full != NULL && heat2d_find_nonfinite(cfg->nx, cfg->ny, st.full, &bad_i, &bad_j)) {
+        heat2d_fail_nonfinite(cfg->nx, cfg->ny, st.full, cfg->steps, err);
+        goto done;
+    }
+    *field = st.full;
+    st.full = NULL;
+    status = 0;
+    goto done;
+
+failed:
+    /* A failure inside the loop or its collectives leaves the other ranks
+     * waiting: the program ends them after this rank's line. */
+    rep->abort_peers = l.ranks > 1;
+    if (rep->abort_peers)
+        return -1;
+done:
+    teardown(&st);
+    heat2d_mpi_layout_close(&l);
+    return status;
+}
+
+const heat2d_method heat2d_method_mpi_cuda = {
+    .name = "mpi-cuda",
+    .seed_name = "MPI_CUDA",
+    .style = HEAT2D_STYLE_RESIDENT,
+    .gpu_only = true,
+    .has_pinned_variant = false,
+    .checks_each_step = false,
+    .prepare = mpi_cuda_prepare,
+    .solve = NULL,
+    .distributed = true,
+    .solve_distributed = mpi_cuda_solve,
+};

@@ -1,0 +1,138 @@
+/* mpi-cuda's kernels: the step over a rectangle of a rank's block, and the
+ * column moves of the halo exchange.
+ *
+ * The update is a plain one-cell-per-thread kernel: a rank's block is a
+ * fraction of the grid, and the point of this method is the halo traffic,
+ * not the last percent of the single-GPU kernel (cuda-resident's). The
+ * expression is the SPEC's, ((((uW + uE) + uS) + uN) - 4u), built with
+ * --fmad=false, so every cell is bit-identical to cpu's.
+ */
+#include <climits>
+
+#include "mpi_cuda_kernels.h"
+
+namespace
+{
+
+constexpr unsigned kBlockX = 128;
+constexpr unsigned kBlockY = 2;
+constexpr unsigned kThreads1d = 256;
+constexpr size_t kMaxGridY = 65535; /* CUDA's limit on gridDim.y */
+
+__global__ void __launch_bounds__(kBlockX *kBlockY)
+    update_kernel(const double *__restrict__ u, double *__restrict__ v, size_t stride, size_t i0,
+                  size_t i1, size_t j0, size_t j1, double alpha)
+{
+    const size_t i = i0 + (size_t)blockIdx.x * kBlockX + threadIdx.x;
+    if (i >= i1)
+        return;
+    /* Grid-stride over rows: gridDim.y is capped at 65535. */
+    for (size_t j = j0 + (size_t)blockIdx.y * kBlockY + threadIdx.y; j < j1;
+         j += (size_t)gridDim.y * kBlockY) {
+        const size_t c = j * stride + i;
+        const double centre = u[c];
+        v[c] =
+            centre + alpha * (u[c - 1] + u[c + 1] + u[c - stride] + u[c + stride] - 4.0 * centre);
+    }
+}
+
+__global__ void pack_column_kernel(const double *__restrict__ src, size_t stride, size_t count,
+                                   double *__restrict__ dst)
+{
+    const size_t k = (size_t)blockIdx.x * kThreads1d + threadIdx.x;
+    if (k < count)
+        dst[k] = src[k * stride];
+}
+
+__global__ void unpack_column_kernel(const double *__restrict__ src, double *__restrict__ dst,
+                                     size_t stride, size_t count)
+{
+    const size_t k = (size_t)blockIdx.x * kThreads1d + threadIdx.x;
+    if (k < count)
+        dst[k * stride] = src[k];
+}
+
+__global__ void zero_column_kernel(double *dst, size_t stride, size_t count)
+{
+    const size_t k = (size_t)blockIdx.x * kThreads1d + threadIdx.x;
+    if (k < count)
+        dst[k * stride] = 0.0;
+}
+
+/* Blocks for a column of count cells; false when it would not fit a grid. */
+bool shape_1d(size_t count, unsigned *blocks)
+{
+    const size_t n = (count + kThreads1d - 1) / kThreads1d;
+    if (n > (size_t)INT_MAX)
+        return false;
+    *blocks = (unsigned)n;
+    return true;
+}
+
+} // namespace
+
+extern "C" cudaError_t heat2d_mpi_cuda_update(const double *u, double *v, size_t stride, size_t i0,
+                                              size_t i1, size_t j0, size_t j1, double alpha,
+                                              cudaStream_t stream)
+{
+    if (i0 >= i1 || j0 >= j1)
+        return cudaSuccess;
+    const size_t grid_x = (i1 - i0 + kBlockX - 1) / kBlockX;
+    size_t grid_y = (j1 - j0 + kBlockY - 1) / kBlockY;
+    if (grid_x > (size_t)INT_MAX)
+        return cudaErrorInvalidConfiguration;
+    if (grid_y > kMaxGridY)
+        grid_y = kMaxGridY;
+    update_kernel<<<dim3((unsigned)grid_x, (unsigned)grid_y), dim3(kBlockX, kBlockY), 0, stream>>>(
+        u, v, stride, i0, i1, j0, j1, alpha);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t heat2d_mpi_cuda_pack_column(const double *src, size_t stride, size_t count,
+                                                   double *dst, cudaStream_t stream)
+{
+    unsigned blocks = 0;
+    if (count == 0)
+        return cudaSuccess;
+    if (!shape_1d(count, &blocks))
+        return cudaErrorInvalidConfiguration;
+    pack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(src, stride, count, dst);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t heat2d_mpi_cuda_unpack_column(const double *src, double *dst, size_t stride,
+                                                     size_t count, cudaStream_t stream)
+{
+    unsigned blocks = 0;
+    if (count == 0)
+        return cudaSuccess;
+    if (!shape_1d(count, &blocks))
+        return cudaErrorInvalidConfiguration;
+    unpack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(src, dst, stride, count);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t heat2d_mpi_cuda_zero_column(double *dst, size_t stride, size_t count,
+                                                   cudaStream_t stream)
+{
+    unsigned blocks = 0;
+    if (count == 0)
+        return cudaSuccess;
+    if (!shape_1d(count, &blocks))
+        return cudaErrorInvalidConfiguration;
+    zero_column_kernel<<<blocks, kThreads1d, 0, stream>>>(dst, stride, count);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t heat2d_mpi_cuda_load_kernels(void)
+{
+    cudaFuncAttributes attributes;
+    cudaError_t rc = cudaFuncGetAttributes(&attributes, update_kernel);
+    if (rc == cudaSuccess)
+        rc = cudaFuncGetAttributes(&attributes, pack_column_kernel);
+    if (rc == cudaSuccess)
+        rc = cudaFuncGetAttributes(&attributes, unpack_column_kernel);
+    if (rc == cudaSuccess)
+        rc = cudaFuncGetAttributes(&attributes, zero_column_kernel);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/* mpi-cuda's kernels, behind C launchers so that the host side stays C11.
+ * Arrays are a rank's local block with its one-cell halo (mpi_common.h), in
+ * device memory, rows `stride` doubles apart. Each launcher queues its work on
+ * `stream` and returns the launch status (cudaGetLastError() after the
+ * launch). Internal to src/backends/mpi. */
+#ifndef HEAT2D_MPI_CUDA_KERNELS_H
+#define HEAT2D_MPI_CUDA_KERNELS_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* v = one step of u over array cells (i, j), i in [i0, i1), j in [j0, j1):
+ * u + alpha*(uW + uE + uS + uN - 4u), left to right, no FMA (--fmad=false),
+ * so bit-identical to heat2d_cpu_step_block. Every cell of the rectangle is
+ * updated: the caller leaves out the global boundary. An empty rectangle
+ * queues nothing. */
+cudaError_t heat2d_mpi_cuda_update(const double *u, double *v, size_t stride, size_t i0, size_t i1,
+                                   size_t j0, size_t j1, double alpha, cudaStream_t stream);
+
+/* dst[k] = src[k*stride], k < count: a column into a contiguous buffer. */
+cudaError_t heat2d_mpi_cuda_pack_column(const double *src, size_t stride, size_t count, double *dst,
+                                        cudaStream_t stream);
+
+/* dst[k*stride] = src[k], k < count: a contiguous buffer into a column. */
+cudaError_t heat2d_mpi_cuda_unpack_column(const double *src, double *dst, size_t stride,
+                                          size_t count, cudaStream_t stream);
+
+/* dst[k*stride] = 0, k < count: a column of the global boundary. */
+cudaError_t heat2d_mpi_cuda_zero_column(double *dst, size_t stride, size_t count,
+                                        cudaStream_t stream);
+
+/* Loads the kernels into the current context now rather than at their first
+ * launch, inside the timed loop. */
+cudaError_t heat2d_mpi_cuda_load_kernels(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_MPI_CUDA_KERNELS_H */

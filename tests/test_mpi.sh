@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# mpi-cpu: the same answer as cpu, bit for bit, on any number of ranks and
+# any grid; the decomposition and halo traffic it reports; one line and a
+# failing exit for every error, however many ranks.
+# usage: test_mpi.sh BIN_DIR [MPIEXEC [METHOD]]
+# METHOD is mpi-cpu (CTest's) or, on a GPU machine, mpi-cuda (ranks share
+# the GPUs there are; HEAT2D_MPI_CUDA_AWARE=0 tests the staged halos).
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+h=$bin/heat2d
+mpiexec=${2:-mpirun}
+method=${3:-mpi-cpu}
+seed_name=$("$h" methods | awk -v m="$method" '$1 == m {print $2}')
+if [ -z "$seed_name" ]; then
+  echo "SKIP: this build has no $method (configure with -DHEAT2D_MPI=ON)"; exit 77
+fi
+if ! command -v "$mpiexec" >/dev/null; then
+  echo "SKIP: no MPI launcher '$mpiexec' (tools/setup.sh installs openmpi-bin)"; exit 77
+fi
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+# OpenMPI refuses to start as root unless told (CI runs as root); on a
+# 2-core machine 3 and 4 ranks oversubscribe the cores, which it also
+# refuses unless told; -q keeps its own banners (an aborted job, a non-zero
+# exit) off stderr, so that what is left there is heat2d's one line.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+launch=("$mpiexec")
+openmpi=false
+if "$mpiexec" --version 2>&1 | grep -qE 'Open MPI|OpenRTE'; then
+  launch+=(-q --oversubscribe)
+  openmpi=true
+fi
+# mpi P ARGS...: heat2d ARGS on P ranks
+mpi() {
+  local p=$1
+  shift
+  run "${launch[@]}" -np "$p" "$h" "$@"
+}
+summary() { grep -E '^(MASS|CENTRE|MIN|MAX)=' <<<"$1"; }
+
+# ---- bit for bit against cpu -------------------------------------------------
+# Uneven splits (25 and 21 over 2, 3, 4), odd and even step counts, a strip
+# (101x7: 4 ranks cut it 4x1), the smallest grid (5x5: 3 ranks cut it 1x3
+# with blocks of 1 and 2 rows), and a 2x2 case with many steps.
+cases="25x21:7 37x29:31 101x7:13 5x5:3 64x48:100"
+if [ "$("$h" info | sed -n 's/^SANITIZE=//p')" != off ]; then
+  # Under the sanitizers each MPI start costs about a second (LeakSanitizer
+  # unwinds OpenMPI's 30000 start-up allocations, lsan.supp): the uneven
+  # 2-D, thin and 2x2 cases only, to stay near a minute.
+  cases="25x21:7 5x5:3 64x48:100"
+fi
+for c in $cases; do
+  nx=${c%%x*} rest=${c#*x} ny=${rest%%:*} steps=${c#*:}
+  run "$h" run --method cpu --nx "$nx" --ny "$ny" --steps "$steps" --save "$w/cpu.dat"
+  expect_rc 0 "cpu $c"
+  ref=$(summary "$out")
+  for p in 1 2 3 4; do
+    mpi "$p" run --method "$method" --nx "$nx" --ny "$ny" --steps "$steps" --save "$w/mpi.dat"
+    expect_rc 0 "$method $c on $p ranks"
+    expect_eq "$err" "" "$method $c on $p ranks: nothing on stderr"
+    expect_count "^METHOD=$seed_name\$" 1 "$c on $p ranks: rank 0 alone prints"
+    expect_count '^FIELD_FILE=' 1 "$c on $p ranks: one field file"
+    expect_eq "$(key RANKS)" "$p" "$c on $p ranks: RANKS"
+    expect_eq "$(summary "$out")" "$ref" "$c on $p ranks: MASS, CENTRE, MIN, MAX as cpu's"
+    run "$h" compare "$w/cpu.dat" "$w/mpi.dat" --atol 0 --rtol 0
+    expect_rc 0 "$c on $p ranks: field bit-identical to cpu's ($out $err)"
+  done
+done
+
+# Without mpirun: MPI starts as a singleton of one rank.
+run "$h" run --method "$method" --nx 37 --ny 29 --steps 31 --save "$w/single.dat"
+expect_rc 0 "$method without mpirun"
+expect_out_has "(1 rank" "without mpirun: one rank"
+"$h" run --method cpu --nx 37 --ny 29 --steps 31 --save "$w/cpu.dat" >/dev/null
+run "$h" compare "$w/cpu.dat" "$w/single.dat" --atol 0 --rtol 0
+expect_rc 0 "without mpirun: bit-identical to cpu"
+
+# Blocks taller than one band of the inner update (32768 cells: 4681 rows
+# of 7), so that the halo requests are tested between bands.
+"$h" run --method cpu --nx 7 --ny 12000 --steps 5 --save "$w/cpu.dat" >/dev/null
+mpi 2 run --method "$method" --nx 7 --ny 12000 --steps 5 --save "$w/mpi.dat"
+expect_eq "$(key DECOMP)" "1x2" "7x12000 on 2 ranks: cut across j"
+run "$h" compare "$w/cpu.dat" "$w/mpi.dat" --atol 0 --rtol 0
+expect_rc 0 "7x12000 on 2 ranks: bit-identical to cpu"
+
+# ---- the decomposition and its halo traffic, by hand ---------------------------
+# PX x PY ranks cut (PX-1) columns of ny cells and (PY-1) rows of nx cells;
+# across each cut both sides send their edge every step, 8 bytes a cell:
+# HALO_BYTES_PER_STEP = 16 * ((PX-1)*ny + (PY-1)*nx).
+#   64x48, 4 ranks: 2x2 cuts 48 + 64 = 112 cells (4x1 would cut 144, 1x4 192)
+#     -> 16 * 112 = 1792
+#   101x7, 4 ranks: 4x1 cuts 3*7 = 21 cells (2x2: 108; 1x4: 303) -> 336
+#   101x7, 3 ranks: 3x1 cuts 14 cells (1x3: 202) -> 224
+#   5x5, 3 ranks: 3x1 and 1x3 both cut 10: rows win the tie (contiguous
+#     halos) -> 1x3, 160
+#   25x21, 1 rank: nothing to exchange -> 0
+for c in 64x48:4:2x2:1792 101x7:4:4x1:336 101x7:3:3x1:224 5x5:3:1x3:160 25x21:1:1x1:0; do
+  IFS=: read -r grid p decomp bytes <<<"$c"
+  mpi "$p" run --method "$method" --nx "${grid%x*}" --ny "${grid#*x}" --steps 3
+  expect_rc 0 "$grid on $p ranks"
+  expect_eq "$(key RANKS)" "$p" "$grid on $p ranks: RANKS"
+  expect_eq "$(key DECOMP)" "$decomp" "$grid on $p ranks: DECOMP"
+  expect_eq "$(key HALO_BYTES_PER_STEP)" "$bytes" "$grid on $p ranks: HALO_BYTES_PER_STEP"
+  expect_out_has "($p rank" "$grid on $p ranks: DEVICE"
+  expect_out_has "HALO_WAIT_S=" "$grid on $p ranks: halo wait reported"
+  if [ "$method" = mpi-cpu ]; then
+    total=$(key TOTAL_S) loop=$(key CPU_LOOP_S)
+    expect_eq "$total" "$loop" "$grid on $p ranks: TOTAL_S is the loop, slowest rank"
+  fi
+done
+
+# ---- errors: one line, a failing exit --------------------------------------------
+# heat2d's lines on stderr (with OpenMPI's -q, the only lines there).
+heat2d_lines() { grep -c '^heat2d: ' <<<"$err" || true; }
+expect_one_line() {
+  expect_eq "$(heat2d_lines)" 1 "$2: one heat2d line"
+  expect_err_has "$1" "$2"
+  if $openmpi; then expect_err_lines 1 "$2: nothing else on stderr"; fi
+}
+
+# More ranks than any split of the grid allows.
+mpi 7 run --method "$method" --nx 5 --ny 5 --steps 2
+expect_rc 1 "7 ranks on 5x5"
+expect_one_line "heat2d: run: $method: 7 ranks cannot split a 5x5 grid (no PXxPY = 7 with PX <= 5 and PY <= 5); run with fewer ranks" \
+  "7 ranks on 5x5"
+expect_eq "$out" "" "7 ranks on 5x5: nothing on stdout"
+
+# A command line every rank refuses: rank 0 says so, once.
+mpi 4 run --method "$method" --nx 4
+expect_rc 2 "--nx 4 on 4 ranks"
+expect_one_line "heat2d: run: nx and ny must be >= 5" "--nx 4 on 4 ranks"
+mpi 2 run --method "$method" --nx 9 --ny 9 --save "$w/no/such/f.dat"
+expect_rc 1 "--save into a missing directory on 2 ranks"
+expect_one_line "cannot write field file '$w/no/such/f.dat': No such file or directory" \
+  "--save into a missing directory on 2 ranks"
+mpi 2 check
+expect_rc 1 "check under mpirun"
+expect_one_line "heat2d: check: runs as one process; start it without mpirun" "check under mpirun"
+
+finish_early() { finish; exit $?; }
+# mpi-cuda checks the field at the end only (the fault hook is cpu's,
+# omp's and mpi-cpu's).
+[ "$method" = mpi-cpu ] || finish_early
+
+# A NaN in one rank's block (the fault hook poisons cell (28, 18) of a
+# 30x20 grid after step 5): that rank says where and when, as cpu does,
+# and the job ends (MPI_Abort) instead of its neighbours waiting forever.
+want="heat2d: run: non-finite value at cell (28, 18) after step 5"
+run env HEAT2D_FAULT_NAN_AT_STEP=5 "$h" run --method mpi-cpu --nx 30 --ny 20 --steps 10
+expect_rc 1 "NaN after step 5, one rank"
+expect_eq "$err" "$want" "NaN after step 5, one rank: cpu's message"
+for p in 2 4; do
+  run env HEAT2D_FAULT_NAN_AT_STEP=5 "${launch[@]}" -np "$p" "$h" run --method mpi-cpu --nx 30 \
+    --ny 20 --steps 10
+  expect_eq "$([ "$rc" != 0 ] && echo failed)" failed "NaN after step 5, $p ranks: exit $rc"
+  expect_one_line "$want" "NaN after step 5, $p ranks"
+done
+# After the last step: found in the gathered field, on rank 0.
+run env HEAT2D_FAULT_NAN_AT_STEP=10 "${launch[@]}" -np 3 "$h" run --method mpi-cpu --nx 30 \
+  --ny 20 --steps 10
+expect_rc 1 "NaN after the last step, 3 ranks"
+expect_one_line "heat2d: run: non-finite value at cell (28, 18) after step 10" \
+  "NaN after the last step, 3 ranks"
+
+finish
