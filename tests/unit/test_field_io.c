@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "heat2d.h"
+#include "unit_check.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,27 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static unsigned long passed, failed;
-
-/* Records one assertion; prints a line for each failure, and only the first
- * few of a kind inside the big random loops (see check_quiet). */
-static bool check(bool ok, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
-
-static bool check(bool ok, const char *fmt, ...)
-{
-    if (ok) {
-        ++passed;
-        return true;
-    }
-    ++failed;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("FAIL: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return false;
-}
+/* check() (unit_check.h) records one assertion; check_quiet below prints only
+ * the first few failures of a kind inside the big random loops. */
 
 /* ---- helpers ---------------------------------------------------------------- */
 

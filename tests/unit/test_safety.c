@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include "heat2d.h"
+#include "unit_check.h"
 #include "stencil_cpu.h"
 
 #include <float.h>
@@ -12,26 +13,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned long passed, failed;
-
-static bool check(bool ok, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
-
-static bool check(bool ok, const char *fmt, ...)
-{
-    if (ok) {
-        ++passed;
-        return true;
-    }
-    ++failed;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("FAIL: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return false;
-}
 
 static void test_messages_are_one_line(void)
 {
