@@ -39,8 +39,14 @@ static inline uint64_t update_run(const double *restrict centre, const double *r
     return nonfinite;
 }
 
-bool heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
-                          const double *u, double *v)
+typedef uint64_t (*run_fn)(const double *restrict centre, const double *restrict south,
+                           const double *restrict north, double *restrict out, size_t i_begin,
+                           size_t i_end, double alpha);
+
+/* The rows [j_begin, j_end): boundary rows and columns 0, interior cells by
+ * run. Inlined into each caller with its run, so each stays one loop. */
+static inline uint64_t step_rows_with(run_fn run, size_t nx, size_t ny, size_t j_begin,
+                                      size_t j_end, double alpha, const double *u, double *v)
 {
     /* An integer OR of per-cell flags: unlike a floating-point sum, the
      * compiler may reorder it, so the interior loop still vectorises. */
@@ -53,10 +59,16 @@ bool heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, do
         }
         const double *centre = u + j * nx;
         out[0] = 0.0;
-        nonfinite |= update_run(centre, centre - nx, centre + nx, out, 1, nx - 1, alpha);
+        nonfinite |= run(centre, centre - nx, centre + nx, out, 1, nx - 1, alpha);
         out[nx - 1] = 0.0;
     }
-    return nonfinite == 0;
+    return nonfinite;
+}
+
+bool heat2d_cpu_step_rows(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
+                          const double *u, double *v)
+{
+    return step_rows_with(update_run, nx, ny, j_begin, j_end, alpha, u, v) == 0;
 }
 
 #ifdef __SSE2__
@@ -84,8 +96,9 @@ static uint64_t update_run_stream(const double *restrict centre, const double *r
     _Alignas(16) double buffer[STREAM_CHUNK];
     while (i < i_end) {
         size_t len = i_end - i < STREAM_CHUNK ? i_end - i : STREAM_CHUNK;
-        /* buffer - i is never dereferenced outside [i, i + len). */
-        nonfinite |= update_run(centre, south, north, buffer - i, i, i + len, alpha);
+        /* The run shifted to start at i, so that it writes buffer[0, len);
+         * its reads of (centre + i)[-1] are centre[i - 1], inside the row. */
+        nonfinite |= update_run(centre + i, south + i, north + i, buffer, 0, len, alpha);
         size_t k = 0;
         for (; k + 2 <= len; k += 2)
             _mm_stream_pd(out + i + k, _mm_load_pd(buffer + k));
@@ -104,18 +117,7 @@ bool heat2d_cpu_stream_stores(void)
 bool heat2d_cpu_step_rows_stream(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
                                  const double *u, double *v)
 {
-    uint64_t nonfinite = 0;
-    for (size_t j = j_begin; j < j_end; ++j) {
-        double *restrict out = v + j * nx;
-        if (j == 0 || j == ny - 1) {
-            memset(out, 0, nx * sizeof(double));
-            continue;
-        }
-        const double *centre = u + j * nx;
-        out[0] = 0.0;
-        nonfinite |= update_run_stream(centre, centre - nx, centre + nx, out, 1, nx - 1, alpha);
-        out[nx - 1] = 0.0;
-    }
+    uint64_t nonfinite = step_rows_with(update_run_stream, nx, ny, j_begin, j_end, alpha, u, v);
     /* Streaming stores are weakly ordered: make them visible before the
      * caller's barrier lets another thread read them. */
     _mm_sfence();
