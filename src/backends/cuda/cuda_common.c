@@ -80,3 +80,84 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
                            rep->device);
     return 0;
 }
+
+int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const double *u,
+                               cudaStream_t stream, heat2d_report *rep, heat2d_error *err)
+{
+    *r = (heat2d_cuda_resident){.stream = stream};
+    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &r->bytes, err) != 0)
+        return -1;
+    rep->transfers_measured = true;
+    /* What the OpenACC version's copyin(u) create(v) costs: v is only
+     * created, the kernels write every cell of it, boundary included. */
+    r->t_enter = heat2d_now();
+    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&r->dev_u, r->bytes));
+    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&r->dev_v, r->bytes));
+    HEAT2D_CUDA_CHECK(err, cudaEventCreate(&r->loop_start));
+    HEAT2D_CUDA_CHECK(err, cudaEventCreate(&r->loop_stop));
+    HEAT2D_CUDA_CHECK(err, cudaMemcpy(r->dev_u, u, r->bytes, cudaMemcpyHostToDevice));
+    rep->h2d_count += 1;
+    rep->h2d_bytes += r->bytes;
+    return 0;
+}
+
+int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat2d_error *err)
+{
+    /* The upload's tail and any set-up must not be billed to the loop. */
+    HEAT2D_CUDA_CHECK(err, cudaDeviceSynchronize());
+    r->t_loop = heat2d_now();
+    heat2d_report_phase(rep, "ENTER_S", r->t_loop - r->t_enter);
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->loop_start, r->stream));
+    return 0;
+}
+
+int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg,
+                                const double *dev_result, double *u, double *v, double **result,
+                                heat2d_report *rep, heat2d_error *err)
+{
+    /* GPU_LOOP_S: the host's view (launches, then the wait); the events give
+     * the device's view of the same interval. */
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->loop_stop, r->stream));
+    HEAT2D_CUDA_CHECK(err, cudaEventSynchronize(r->loop_stop));
+    const double t_readback = heat2d_now();
+    heat2d_report_phase(rep, "GPU_LOOP_S", t_readback - r->t_loop);
+    float loop_ms = 0.0f;
+    HEAT2D_CUDA_CHECK(err, cudaEventElapsedTime(&loop_ms, r->loop_start, r->loop_stop));
+    rep->device_loop_s = (double)loop_ms / 1e3;
+
+    /* READBACK_S: only the buffer of the last step. */
+    double *host = cfg->steps % 2 == 0 ? u : v;
+    HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, dev_result, r->bytes, cudaMemcpyDeviceToHost));
+    rep->d2h_count += 1;
+    rep->d2h_bytes += r->bytes;
+    const double t_exit = heat2d_now();
+    heat2d_report_phase(rep, "READBACK_S", t_exit - t_readback);
+
+    /* EXIT_S: each handle is cleared once released, so that a failure here
+     * leaves only the rest to _abandon. */
+    HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_u));
+    r->dev_u = NULL;
+    HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_v));
+    r->dev_v = NULL;
+    HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->loop_start));
+    r->loop_start = NULL;
+    HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->loop_stop));
+    r->loop_stop = NULL;
+    heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_exit);
+    *result = host;
+    return 0;
+}
+
+void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r)
+{
+    /* Best effort: the first failure is already in err; queued kernels must
+     * finish before their buffers go. */
+    (void)cudaDeviceSynchronize();
+    if (r->loop_start != NULL)
+        (void)cudaEventDestroy(r->loop_start);
+    if (r->loop_stop != NULL)
+        (void)cudaEventDestroy(r->loop_stop);
+    (void)cudaFree(r->dev_u);
+    (void)cudaFree(r->dev_v);
+    *r = (heat2d_cuda_resident){0};
+}

@@ -1,9 +1,12 @@
-/* Device selection shared by the CUDA methods and the bandwidth probe.
- * Internal to src/backends/cuda. */
+/* Device selection, and the frame of the resident methods, shared by the
+ * CUDA methods and the bandwidth probe. Internal to src/backends/cuda (and
+ * the OpenACC runtime, which opens the same device context). */
 #ifndef HEAT2D_CUDA_COMMON_H
 #define HEAT2D_CUDA_COMMON_H
 
 #include <stddef.h>
+
+#include <cuda_runtime_api.h>
 
 #include "heat2d.h"
 
@@ -23,6 +26,44 @@ int heat2d_cuda_open(const char *who, char *name, size_t name_size, double *cont
  * device's free memory. */
 int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report *rep,
                         heat2d_error *err);
+
+/* What every resident method (cuda-resident, cuda-graph, cuda-tb) does
+ * around its own loop: both arrays on the device, u uploaded once, the loop
+ * timed by the host clock and by device events, the last step read back
+ * once, everything freed; with the phases ENTER_S, GPU_LOOP_S, READBACK_S,
+ * EXIT_S and the transfers counted at the copy calls. */
+typedef struct heat2d_cuda_resident {
+    size_t bytes;
+    double *dev_u; /* holds the host's u after heat2d_cuda_resident_enter */
+    double *dev_v;
+    cudaStream_t stream; /* the loop's stream; 0 for the default stream */
+    cudaEvent_t loop_start;
+    cudaEvent_t loop_stop;
+    double t_enter;
+    double t_loop;
+} heat2d_cuda_resident;
+
+/* ENTER_S begins: both arrays, the loop's events, the upload of u into
+ * dev_u. The method then adds its own set-up (a graph, pass plans) and
+ * calls heat2d_cuda_resident_start. On failure, call _abandon. */
+int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const double *u,
+                               cudaStream_t stream, heat2d_report *rep, heat2d_error *err);
+
+/* ENTER_S ends once all set-up has landed (an upload from pageable memory
+ * may return before it has); the loop's clocks start. */
+int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat2d_error *err);
+
+/* The loop ends (kernel faults surface here); dev_result, the buffer of the
+ * last step, comes back into the host array that the step count's parity
+ * names, as the seed's `update self` does: v after an odd number of steps,
+ * u after an even one; *result points at it. Then the device memory is
+ * released. */
+int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg,
+                                const double *dev_result, double *u, double *v, double **result,
+                                heat2d_report *rep, heat2d_error *err);
+
+/* After a failure: waits for queued work, then releases what is left. */
+void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r);
 
 #ifdef __cplusplus
 }

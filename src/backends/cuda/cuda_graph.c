@@ -71,49 +71,33 @@ static int capture_batch(const heat2d_config *cfg, cudaStream_t stream, double *
 static int graph_solve(const heat2d_config *cfg, double *u, double *v, double **result,
                        heat2d_report *rep, heat2d_error *err)
 {
-    size_t bytes = 0;
-    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
-        return -1;
-    double *dev_u = NULL;
-    double *dev_v = NULL;
     cudaStream_t stream = NULL;
-    cudaEvent_t loop_start = NULL;
-    cudaEvent_t loop_stop = NULL;
     cudaGraph_t graph = NULL;
     cudaGraphExec_t exec = NULL;
-    rep->transfers_measured = true;
+    heat2d_cuda_resident frame = {0};
     const size_t batch = graph_batch(cfg->steps);
     const size_t replays = batch > 0 ? cfg->steps / batch : 0;
 
-    /* ENTER_S: the arrays, the upload, and the graph. */
-    const double t_enter = heat2d_now();
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc((void **)&dev_u, bytes), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc((void **)&dev_v, bytes), fail);
-    /* Capture needs a stream other than the legacy default stream. */
+    /* ENTER_S: the arrays, the upload, and the graph. Capture needs a stream
+     * other than the legacy default stream. */
     HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&loop_start), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&loop_stop), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(dev_u, u, bytes, cudaMemcpyHostToDevice), fail);
-    rep->h2d_count += 1;
-    rep->h2d_bytes += bytes;
+    if (heat2d_cuda_resident_enter(&frame, cfg, u, stream, rep, err) != 0)
+        goto fail;
     if (batch > 0) {
-        if (capture_batch(cfg, stream, dev_u, dev_v, batch, &graph, err) != 0)
+        if (capture_batch(cfg, stream, frame.dev_u, frame.dev_v, batch, &graph, err) != 0)
             goto fail;
         HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphInstantiate(&exec, graph, 0), fail);
         /* Puts the graph's resources on the device now rather than at the
          * first replay. */
         HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphUpload(exec, stream), fail);
     }
-    /* The upload (from pageable memory it may return before it lands) and
-     * the graph upload must be done before the loop's clock starts. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), fail);
-    const double t_loop = heat2d_now();
-    heat2d_report_phase(rep, "ENTER_S", t_loop - t_enter);
+    if (heat2d_cuda_resident_start(&frame, rep, err) != 0)
+        goto fail;
 
-    /* GPU_LOOP_S: the replays, then the remainder as plain launches. */
-    double *current = dev_u;
-    double *next = dev_v;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(loop_start, stream), fail);
+    /* GPU_LOOP_S: the replays (an even batch: the buffers end as they
+     * began), then the remainder as plain launches. */
+    double *current = frame.dev_u;
+    double *next = frame.dev_v;
     for (size_t k = 0; k < replays; ++k)
         HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphLaunch(exec, stream), fail);
     for (size_t step = replays * batch; step < cfg->steps; ++step) {
@@ -123,46 +107,15 @@ static int graph_solve(const heat2d_config *cfg, double *u, double *v, double **
         current = next;
         next = swap;
     }
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(loop_stop, stream), fail);
-    /* Kernel faults surface here. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventSynchronize(loop_stop), fail);
-    const double t_readback = heat2d_now();
-    heat2d_report_phase(rep, "GPU_LOOP_S", t_readback - t_loop);
-    float loop_ms = 0.0f;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventElapsedTime(&loop_ms, loop_start, loop_stop), fail);
-    rep->device_loop_s = (double)loop_ms / 1e3;
+    if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
+        goto fail;
 
-    /* READBACK_S: as cuda-resident, the buffer of the last step into the host
-     * array that plays the same part. */
-    double *host = current == dev_u ? u : v;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(host, current, bytes, cudaMemcpyDeviceToHost), fail);
-    rep->d2h_count += 1;
-    rep->d2h_bytes += bytes;
-    const double t_exit = heat2d_now();
-    heat2d_report_phase(rep, "READBACK_S", t_exit - t_readback);
-
-    /* EXIT_S: each handle is cleared once released, so that a failure here
-     * leaves only the rest to the clean-up below. */
-    if (exec != NULL) {
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphExecDestroy(exec), fail);
-        exec = NULL;
-    }
-    if (graph != NULL) {
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphDestroy(graph), fail);
-        graph = NULL;
-    }
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_u), fail);
-    dev_u = NULL;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_v), fail);
-    dev_v = NULL;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventDestroy(loop_start), fail);
-    loop_start = NULL;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventDestroy(loop_stop), fail);
-    loop_stop = NULL;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamDestroy(stream), fail);
-    stream = NULL;
-    heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_exit);
-    *result = host;
+    /* The graph and its stream go after the arrays: every replay is done. */
+    if (exec != NULL)
+        HEAT2D_CUDA_CHECK(err, cudaGraphExecDestroy(exec));
+    if (graph != NULL)
+        HEAT2D_CUDA_CHECK(err, cudaGraphDestroy(graph));
+    HEAT2D_CUDA_CHECK(err, cudaStreamDestroy(stream));
     return 0;
 
 fail:
@@ -170,18 +123,13 @@ fail:
      * Wait for queued work first, so that nothing still uses what is freed. */
     if (stream != NULL)
         (void)cudaStreamSynchronize(stream);
+    heat2d_cuda_resident_abandon(&frame);
     if (exec != NULL)
         (void)cudaGraphExecDestroy(exec);
     if (graph != NULL)
         (void)cudaGraphDestroy(graph);
-    if (loop_start != NULL)
-        (void)cudaEventDestroy(loop_start);
-    if (loop_stop != NULL)
-        (void)cudaEventDestroy(loop_stop);
     if (stream != NULL)
         (void)cudaStreamDestroy(stream);
-    (void)cudaFree(dev_u);
-    (void)cudaFree(dev_v);
     return -1;
 }
 

@@ -42,41 +42,26 @@ static int tb_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error
 static int tb_solve(const heat2d_config *cfg, double *u, double *v, double **result,
                     heat2d_report *rep, heat2d_error *err)
 {
-    size_t bytes = 0;
-    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
-        return -1;
-    double *dev_u = NULL;
-    double *dev_v = NULL;
-    cudaEvent_t loop_start = NULL;
-    cudaEvent_t loop_stop = NULL;
     unsigned depths[kMaxDepths];
     heat2d_cuda_tb_plan plans[kMaxDepths];
     const unsigned n_depths = heat2d_cuda_tb_depths(depths, kMaxDepths);
-    rep->transfers_measured = true;
 
     /* ENTER_S: the arrays, the upload, and the plans of the passes. */
-    const double t_enter = heat2d_now();
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc((void **)&dev_u, bytes), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc((void **)&dev_v, bytes), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&loop_start), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&loop_stop), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(dev_u, u, bytes, cudaMemcpyHostToDevice), fail);
-    rep->h2d_count += 1;
-    rep->h2d_bytes += bytes;
+    heat2d_cuda_resident frame;
+    if (heat2d_cuda_resident_enter(&frame, cfg, u, 0, rep, err) != 0)
+        goto fail;
     for (unsigned k = 0; k < n_depths; ++k)
         HEAT2D_CUDA_CHECK_GOTO(
             err, heat2d_cuda_tb_plan_pass(cfg->nx, cfg->ny, depths[k], &plans[k]), fail);
-    /* An upload from pageable memory may return before it lands. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), fail);
-    const double t_loop = heat2d_now();
-    heat2d_report_phase(rep, "ENTER_S", t_loop - t_enter);
+    if (heat2d_cuda_resident_start(&frame, rep, err) != 0)
+        goto fail;
 
     /* GPU_LOOP_S: the deepest passes that fit, then shallower ones, then a
-     * plain step for what is left (at most one step). */
-    double *current = dev_u;
-    double *next = dev_v;
+     * plain step for what is left (at most one step). The buffer a pass ends
+     * in does not follow the step count; the read-back's host array does. */
+    double *current = frame.dev_u;
+    double *next = frame.dev_v;
     size_t left = cfg->steps;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(loop_start, 0), fail);
     for (unsigned k = 0; k < n_depths; ++k) {
         for (; left >= depths[k]; left -= depths[k]) {
             HEAT2D_CUDA_CHECK_GOTO(
@@ -94,47 +79,12 @@ static int tb_solve(const heat2d_config *cfg, double *u, double *v, double **res
         current = next;
         next = swap;
     }
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(loop_stop, 0), fail);
-    /* Kernel faults surface here. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventSynchronize(loop_stop), fail);
-    const double t_readback = heat2d_now();
-    heat2d_report_phase(rep, "GPU_LOOP_S", t_readback - t_loop);
-    float loop_ms = 0.0f;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventElapsedTime(&loop_ms, loop_start, loop_stop), fail);
-    rep->device_loop_s = (double)loop_ms / 1e3;
-
-    /* READBACK_S: into the host array that the step count's parity names. */
-    double *host = cfg->steps % 2 == 0 ? u : v;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(host, current, bytes, cudaMemcpyDeviceToHost), fail);
-    rep->d2h_count += 1;
-    rep->d2h_bytes += bytes;
-    const double t_exit = heat2d_now();
-    heat2d_report_phase(rep, "READBACK_S", t_exit - t_readback);
-
-    /* EXIT_S: each handle is cleared once released, so that a failure here
-     * leaves only the rest to the clean-up below. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_u), fail);
-    dev_u = NULL;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_v), fail);
-    dev_v = NULL;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventDestroy(loop_start), fail);
-    loop_start = NULL;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventDestroy(loop_stop), fail);
-    loop_stop = NULL;
-    heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_exit);
-    *result = host;
+    if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
+        goto fail;
     return 0;
 
 fail:
-    /* Best effort: err already holds the first failure; later ones are moot.
-     * Queued passes must finish before their buffers go. */
-    (void)cudaDeviceSynchronize();
-    if (loop_start != NULL)
-        (void)cudaEventDestroy(loop_start);
-    if (loop_stop != NULL)
-        (void)cudaEventDestroy(loop_stop);
-    (void)cudaFree(dev_u);
-    (void)cudaFree(dev_v);
+    heat2d_cuda_resident_abandon(&frame);
     return -1;
 }
 
