@@ -299,9 +299,13 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
     free(text);
 
     /* Settings that change where and how the methods run. */
-    static const char *const env_names[] = {"ACC_DEVICE_TYPE",      "ACC_DEVICE_NUM",
-                                            "CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS",
-                                            "OMP_PROC_BIND",        "GOMP_DEBUG"};
+    /* Every setting that changes what a method does or where it runs. */
+    static const char *const env_names[] = {
+        "ACC_DEVICE_TYPE",      "ACC_DEVICE_NUM",         "CUDA_VISIBLE_DEVICES",
+        "OMP_NUM_THREADS",      "OMP_PROC_BIND",          "OMP_PLACES",
+        "GOMP_DEBUG",           "HEAT2D_ACC_SCHEDULE",    "HEAT2D_OMP_STORES",
+        "HEAT2D_CUDA_DEVICE",   "HEAT2D_CUDA_TB_VARIANT", "HEAT2D_OVERLAP_CHUNKS",
+        "HEAT2D_MPI_CUDA_AWARE"};
     for (size_t k = 0; k < sizeof env_names / sizeof env_names[0]; ++k) {
         const char *value = getenv(env_names[k]);
         if (value != NULL)
