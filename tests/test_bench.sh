@@ -178,6 +178,12 @@ refuse "--repeats must be a positive integer, got '0'" --repeats 0
 refuse "--warmups must be a non-negative integer, got '-1'" --warmups -1
 refuse "unknown or incomplete option '--bogus'" --bogus
 refuse "unexpected argument 'extra'" extra
+refuse "--ranks '0': each item must be a positive integer" --methods cpu --ranks 0
+refuse "--ranks '1,,2': each item must be a positive integer" --methods cpu --ranks 1,,2
+refuse "--ranks needs a distributed method in --methods" --methods cpu --ranks 2
+refuse "--ranks needs a distributed method in --methods" --ranks 2
+refuse "--weak needs --ranks" --methods cpu --weak 24x20:5
+refuse "--weak takes one size per rank" --methods cpu --ranks 1 --weak 24x20:5,8x8:1
 expect_eq "$([ -e "$w/never" ] && echo created || echo absent)" absent "no folder for a bad command"
 
 # A method that fails mid-run (here a NaN injected at step 3 into omp's
@@ -203,7 +209,7 @@ for sig in INT TERM; do
     >/dev/null 2>"$w/sig.err" &
   pid=$!
   for _ in $(seq 100); do
-    [ "$(wc -l <"$d/trials.csv" 2>/dev/null || echo 0)" -gt 3 ] && break
+    [ -f "$d/trials.csv" ] && [ "$(wc -l <"$d/trials.csv")" -gt 3 ] && break
     sleep 0.1
   done
   kill -"$sig" "$pid"
@@ -217,6 +223,74 @@ for sig in INT TERM; do
   expect_eq "$(tail -c 1 "$d/trials.csv" | od -An -c | tr -d ' ')" '\n' "SIG$sig: no torn last row"
   expect_eq "$(grep -c '^- Interrupted by signal' "$d/summary.md")" 1 "SIG$sig: the summary says so"
 done
+
+# A folder written before --ranks (the three ranks columns missing) is not
+# appended to: its rows would not line up with the header.
+mkdir "$w/old"
+head -n 1 "$csv" | cut -d, -f1-27 >"$w/old/trials.csv"
+run "$h" bench --sizes 16x16:3 --repeats 1 --warmups 0 --methods cpu --out "$w/old"
+expect_rc 1 "append to a CSV from before --ranks"
+expect_err_lines 1 "append to a CSV from before --ranks"
+expect_err_has "has the columns of a heat2d before --ranks" "the old header is named"
+
+# ---- --ranks: a distributed method under mpirun, P ranks per trial ---------------
+if ! "$h" methods | grep -q '^mpi-cpu '; then
+  echo "note: no mpi-cpu in this build (-DHEAT2D_MPI=ON): --ranks checks skipped" >&2
+elif ! command -v mpirun >/dev/null; then
+  echo "note: no mpirun on PATH: --ranks checks skipped" >&2
+else
+  r=$w/ranks
+  run "$h" bench --methods mpi-cpu --ranks 1,2 --sizes 24x20:5 --weak 24x20:5 --repeats 2 \
+    --warmups 0 --out "$r"
+  expect_rc 0 "bench --ranks 1,2"
+  rh=$(head -n 1 "$r/trials.csv")
+  expect_eq "$(tr ',' '\n' <<<"$rh" | tail -n 3 | paste -sd,)" "ranks,decomp,halo_bytes_per_step" \
+    "the ranks columns come last"
+  cr=$(col "$rh" ranks) cd=$(col "$rh" decomp) chb=$(col "$rh" halo_bytes_per_step)
+  # Two trials at each P, the method's own name, and what `heat2d run` reports:
+  # 1 rank is 1x1 with no halo; 2 ranks split 24x20 into 2x1, whose one inner
+  # edge moves 16 bytes (two fp64 rows, both ways) per cell of its length:
+  # 16*((PX-1)*ny + (PY-1)*nx) = 16*20 = 320.
+  expect_eq "$(awk -F, -v r="$cr" -v d="$cd" -v hb="$chb" 'NR > 1 {print $1, $r, $d, $hb}' \
+    "$r/trials.csv" | sort | uniq -c | awk '{print $1, $2, $3, $4, $5}' | paste -sd';')" \
+    "2 mpi-cpu 1 1x1 0;4 mpi-cpu 2 2x1 320" "rows per P with decomposition and halo bytes"
+  # --weak 24x20:5 at P=1 is the --sizes run already; at P=2 the grid is 48x20.
+  expect_eq "$(awk -F, 'NR > 1 {print $3 "x" $4}' "$r/trials.csv" | sort | uniq -c |
+    awk '{print $1, $2}' | paste -sd';')" "4 24x20;2 48x20" "weak: 48x20 at 2 ranks, 24x20 not twice"
+  one=$("$h" run --method mpi-cpu --nx 24 --ny 20 --steps 5)
+  # bench adds these itself when root; a direct mpirun needs them here.
+  two=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    mpirun -q --oversubscribe -np 2 "$h" run --method mpi-cpu --nx 24 --ny 20 --steps 5)
+  expect_eq "$(sed -n 's/^DECOMP=//p;s/^HALO_BYTES_PER_STEP=//p' <<<"$two" | paste -sd' ')" \
+    "2x1 320" "heat2d run on 2 ranks reports the same"
+  expect_eq "$(sed -n 's/^DECOMP=//p;s/^HALO_BYTES_PER_STEP=//p' <<<"$one" | paste -sd' ')" \
+    "1x1 0" "heat2d run on 1 rank reports the same"
+  # The Scaling table: efficiency T1/(P*TP) from the CSV's medians.
+  med() { awk -F, -v r="$cr" -v p="$1" -v nx="$2" 'NR > 1 && $r == p && $3 == nx {print $6}' \
+    "$r/trials.csv" | sort -g | awk '{v[NR] = $1} END {print (v[1] + v[2]) / 2}'; }
+  t1=$(med 1 24) t2=$(med 2 24) w2=$(med 2 48)
+  sc=$(awk '/^### Scaling of mpi-cpu at 24x20, 5 steps$/ {on = 1; next} /^##/ {on = 0}
+    on && /^\| [0-9]/' "$r/summary.md")
+  expect_eq "$(awk -F'|' '{gsub(/ /, ""); print $2, $3, $5}' <<<"$sc" | paste -sd';')" \
+    "1 1x1 0;2 2x1 320" "Scaling table: P, decomposition, halo bytes"
+  expect_eq "$(awk -F'|' '$2 == " 2 " {gsub(/ /, "", $7); print $7}' <<<"$sc")" \
+    "$(awk -v a="$t1" -v b="$t2" 'BEGIN {printf "%.3f", a / (2 * b)}')" \
+    "efficiency at P=2 is T1/(2*T2) of the CSV medians"
+  # 24x20: p1 and p2; 48x20: p2; the headline (48x20, the largest): p2.
+  expect_eq "$(grep -c '^| mpi-cpu-p[12] | host (' "$r/summary.md")" 4 \
+    "each P is its own row in the size tables and the headline"
+  wk=$(awk '/^### Weak scaling of mpi-cpu, 24x20 cells per rank, 5 steps$/ {on = 1; next}
+    /^##/ {on = 0} on && /^\| [0-9]/' "$r/summary.md")
+  expect_eq "$(awk -F'|' '{gsub(/ /, ""); print $2, $3, $4, $6}' <<<"$wk" | paste -sd';')" \
+    "1 24x20 1x1 0;2 48x20 2x1 320" "Weak scaling table: P, grid, decomposition, halo bytes"
+  expect_eq "$(awk -F'|' '$2 == " 2 " {gsub(/ /, "", $7); print $7}' <<<"$wk")" \
+    "$(awk -v a="$t1" -v b="$w2" 'BEGIN {printf "%.3f", a / b}')" \
+    "weak efficiency at P=2 is T1/T2 of the CSV medians"
+  if [ "$have_mpl" = yes ]; then
+    expect_eq "$(head -c 8 "$r/scaling.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
+      "89504e470d0a1a0a" "scaling.png is a PNG"
+  fi
+fi
 
 # Every method's loop is set against a measured limit.
 expect_eq "$(grep -c '^HOST_COPY_GBS=' "$b/bandwidth.txt")" 1 "bench measured the host bandwidth"

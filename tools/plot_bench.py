@@ -4,7 +4,9 @@
 usage: plot_bench.py DIR
 
 Reads DIR/trials.csv (and DIR/field_256.dat when present) and writes
-DIR/time_per_step.png, DIR/headline.png and DIR/field.png. Prints one
+DIR/time_per_step.png, DIR/headline.png and DIR/field.png, and with runs of a
+distributed method over several rank counts (bench --ranks) DIR/scaling.png.
+Prints one
 PLOT=path line per picture; on any error prints one line on stderr and exits 1.
 heat2d bench runs this itself; run it by hand after installing matplotlib
 (apt-get install python3-matplotlib) or after editing trials.csv.
@@ -47,6 +49,12 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
             row["_total"] = float(row["total_s"])
         except (TypeError, ValueError):
             continue
+        # A run under mpirun (bench --ranks; older CSVs have no such column):
+        # each rank count is its own line and bar, as in summary.md.
+        row["_base"], row["_ranks"] = row["method"], 0
+        if (row.get("ranks") or "").isdigit():
+            row["_ranks"] = int(row["ranks"])
+            row["method"] = f"{row['method']}-p{row['_ranks']}"
         if math.isfinite(row["_total"]) and row["_total"] > 0:
             good.append(row)
     if not good:
@@ -204,6 +212,61 @@ def plot_headline(plt, rows, folder: Path) -> Path:
     return out
 
 
+def plot_scaling(plt, rows, folder: Path) -> Path | None:
+    """Scaling efficiency of each distributed method against P, from the
+    medians, as summary.md's tables: strong T1/(P*TP) on one grid, weak T1/TP
+    where the grid at P ranks has P times the one-rank grid's cells (--weak)."""
+    times: dict[tuple, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        if row["_ranks"] > 0:
+            times[(row["_base"], row["_nx"], row["_ny"], row["_steps"])][row["_ranks"]].append(
+                row["_total"])
+    # A line needs its one-rank baseline and at least one other P.
+    lines = {key: by_p for key, by_p in times.items() if 1 in by_p and len(by_p) > 1}
+    weak = {}
+    for (method, nx, ny, steps), by_p in times.items():
+        if 1 not in by_p:
+            continue
+        t1 = statistics.median(by_p[1])
+        points = {1: 1.0}
+        for (m2, nx2, ny2, s2), by_p2 in times.items():
+            for p, ts in by_p2.items():
+                if m2 == method and s2 == steps and p > 1 and nx2 * ny2 == p * nx * ny:
+                    points[p] = t1 / statistics.median(ts)
+        if len(points) > 1:
+            weak[(method, nx, ny, steps)] = points
+    if not lines and not weak:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    all_p = sorted({p for by_p in lines.values() for p in by_p})
+    ax.axhline(1.0, color="#555555", linestyle="--", linewidth=1, label="ideal")
+    for (method, nx, ny, steps), by_p in sorted(lines.items()):
+        t1 = statistics.median(by_p[1])
+        ps = sorted(by_p)
+        eff = [t1 / (p * statistics.median(by_p[p])) for p in ps]
+        ax.plot(ps, eff, marker="o", label=f"{method} strong, {nx}x{ny}/{steps}")
+    for (method, nx, ny, steps), points in sorted(weak.items()):
+        ps = sorted(points)
+        ax.plot(ps, [points[p] for p in ps], marker="s", linestyle="--",
+                label=f"{method} weak, {nx}x{ny}/{steps} per rank")
+    all_p = sorted(set(all_p) | {p for points in weak.values() for p in points})
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(all_p)
+    ax.set_xticklabels([str(p) for p in all_p])
+    ax.minorticks_off()
+    ax.set_xlabel("ranks P")
+    ax.set_ylabel("efficiency: strong T1 / (P * TP), weak T1 / TP\n(medians of TOTAL_S)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("heat2d: scaling efficiency over ranks (1.0 is ideal)", fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    out = folder / "scaling.png"
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
 def read_field(path: Path):
     import numpy as np
 
@@ -264,6 +327,9 @@ def main(argv: list[str]) -> int:
 
         rows = read_trials(folder)
         outputs = [plot_time_per_step(plt, rows, folder), plot_headline(plt, rows, folder)]
+        scaling = plot_scaling(plt, rows, folder)
+        if scaling is not None:
+            outputs.append(scaling)
         field = plot_field(plt, folder)
         for out in outputs:
             print(f"PLOT={out}")

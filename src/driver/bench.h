@@ -32,6 +32,8 @@ typedef struct bench_capture {
  * /dev/null, stdout and stderr captured. Returns 0 when the program ran,
  * whatever its exit status; -1 with err when it could not be started. */
 int bench_spawn(char *const argv[], bench_capture *cap, heat2d_error *err);
+/* The same with envp as the child's environment instead of ours. */
+int bench_spawn_env(char *const argv[], char *const envp[], bench_capture *cap, heat2d_error *err);
 void bench_capture_free(bench_capture *cap);
 bool bench_capture_ok(const bench_capture *cap);
 /* One line saying why a child failed: its last stderr line, else how it
@@ -63,6 +65,9 @@ typedef enum bench_key {
     BK_DEVICE_LOOP_S,
     BK_GCELLS_PER_S,
     BK_TRANSFERS,
+    BK_RANKS,
+    BK_DECOMP,
+    BK_HALO_BYTES_PER_STEP,
     BK_COUNT
 } bench_key;
 
@@ -93,6 +98,9 @@ typedef struct bench_size {
 typedef struct bench_target {
     const heat2d_method *method;
     bool pinned;
+    /* > 0: a distributed method run under mpirun on this many ranks (its
+     * label then ends in -pRANKS); 0: one plain `heat2d run` process. */
+    size_t ranks;
     char label[48];
 } bench_target;
 
@@ -109,6 +117,9 @@ typedef struct bench_run_info {
     size_t n_sizes;
     size_t warmups;
     size_t repeats;
+    /* --weak: the grid per rank, NULL without; at P ranks the grid is
+     * (nx*P)xNY for STEPS steps, so that cells per rank stay the same. */
+    const bench_size *weak;
     /* Lines a reader must see next to the numbers: what was cut, skipped or
      * failed. */
     char notes[BENCH_MAX_NOTES][600];
@@ -121,11 +132,12 @@ void bench_add_note(bench_run_info *info, const char *fmt, ...) HEAT2D_PRINTF(2,
 void bench_size_text(const bench_size *s, char sep, char *buf, size_t size);
 
 /* trials.csv: opens DIR/trials.csv for appending, writing the header when the
- * file is new and refusing a file whose header is not ours. */
+ * file is new and refusing a file whose header is not ours (including the
+ * previous one without the ranks columns, which the summary still reads). */
 FILE *bench_csv_open(const char *dir, heat2d_error *err);
 /* One row, flushed at once so that an interrupted benchmark keeps every
  * finished trial. */
-int bench_csv_append(FILE *csv, const bench_run_info *info, const char *label, size_t trial,
+int bench_csv_append(FILE *csv, const bench_run_info *info, const char *method, size_t trial,
                      const bench_size *size, const bench_result *res, double process_s,
                      heat2d_error *err);
 

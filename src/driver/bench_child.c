@@ -37,6 +37,9 @@ const char *const bench_key_names[BK_COUNT] = {
     [BK_DEVICE_LOOP_S] = "DEVICE_LOOP_S",
     [BK_GCELLS_PER_S] = "GCELLS_PER_S",
     [BK_TRANSFERS] = "TRANSFERS",
+    [BK_RANKS] = "RANKS",
+    [BK_DECOMP] = "DECOMP",
+    [BK_HALO_BYTES_PER_STEP] = "HALO_BYTES_PER_STEP",
 };
 
 /* A growing NUL-terminated buffer for one of the child's streams. */
@@ -107,6 +110,11 @@ static int drain(pid_t pid, int out_fd, int err_fd, stream_buf *out, stream_buf 
 
 int bench_spawn(char *const argv[], bench_capture *cap, heat2d_error *err)
 {
+    return bench_spawn_env(argv, environ, cap, err);
+}
+
+int bench_spawn_env(char *const argv[], char *const envp[], bench_capture *cap, heat2d_error *err)
+{
     memset(cap, 0, sizeof *cap);
     int out_pipe[2], err_pipe[2];
     if (pipe2(out_pipe, O_CLOEXEC) != 0)
@@ -125,9 +133,8 @@ int bench_spawn(char *const argv[], bench_capture *cap, heat2d_error *err)
 
     double t0 = heat2d_now();
     pid_t pid;
-    int rc = strchr(argv[0], '/') != NULL
-                 ? posix_spawn(&pid, argv[0], &actions, NULL, argv, environ)
-                 : posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
+    int rc = strchr(argv[0], '/') != NULL ? posix_spawn(&pid, argv[0], &actions, NULL, argv, envp)
+                                          : posix_spawnp(&pid, argv[0], &actions, NULL, argv, envp);
     posix_spawn_file_actions_destroy(&actions);
     close(out_pipe[1]);
     close(err_pipe[1]);
@@ -211,12 +218,13 @@ void bench_capture_why(const bench_capture *cap, char *buf, size_t size)
 
 static bool is_text_key(bench_key k)
 {
-    return k == BK_DEVICE || k == BK_TRANSFERS;
+    return k == BK_DEVICE || k == BK_TRANSFERS || k == BK_DECOMP;
 }
 
 static bool is_count_key(bench_key k)
 {
-    return k == BK_H2D_COUNT || k == BK_H2D_BYTES || k == BK_D2H_COUNT || k == BK_D2H_BYTES;
+    return k == BK_H2D_COUNT || k == BK_H2D_BYTES || k == BK_D2H_COUNT || k == BK_D2H_BYTES ||
+           k == BK_RANKS || k == BK_HALO_BYTES_PER_STEP;
 }
 
 static void trim(const char **begin, const char **end)

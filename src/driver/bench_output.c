@@ -77,8 +77,18 @@ static const column columns[] = {
     {"gcells_per_s", COL_KEY, BK_GCELLS_PER_S},
     {"transfers", COL_KEY, BK_TRANSFERS},
     {"run", COL_RUN, 0},
+    /* Added with --ranks, after every earlier column so that positions stay:
+     * what a distributed method reported, blank for the others. */
+    {"ranks", COL_KEY, BK_RANKS},
+    {"decomp", COL_KEY, BK_DECOMP},
+    {"halo_bytes_per_step", COL_KEY, BK_HALO_BYTES_PER_STEP},
 };
-enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
+enum {
+    N_COLUMNS = sizeof columns / sizeof columns[0],
+    /* The columns before ranks: result folders written before --ranks
+     * (results/NVIDIA-H200, results/vm-*) have only these. */
+    N_OLD_COLUMNS = N_COLUMNS - 3
+};
 
 static int column_index(const char *name)
 {
@@ -88,11 +98,11 @@ static int column_index(const char *name)
     return -1;
 }
 
-static void header_text(char *buf, size_t size)
+static void header_text(char *buf, size_t size, size_t n_columns)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t k = 0; k < N_COLUMNS; ++k)
+    for (size_t k = 0; k < n_columns; ++k)
         used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%s%s", k ? "," : "",
                                  columns[k].name);
 }
@@ -119,9 +129,10 @@ static void join_path(char *buf, size_t size, const char *dir, const char *name)
 
 FILE *bench_csv_open(const char *dir, heat2d_error *err)
 {
-    char path[4200], header[1024];
+    char path[4200], header[1024], old_header[1024];
     join_path(path, sizeof path, dir, "trials.csv");
-    header_text(header, sizeof header);
+    header_text(header, sizeof header, N_COLUMNS);
+    header_text(old_header, sizeof old_header, N_OLD_COLUMNS);
 
     bool is_new = true;
     FILE *old = fopen(path, "r");
@@ -130,6 +141,16 @@ FILE *bench_csv_open(const char *dir, heat2d_error *err)
         if (fgets(first, sizeof first, old) != NULL) {
             is_new = false;
             first[strcspn(first, "\r\n")] = '\0';
+            /* Appending rows of more columns under the old header would make
+             * a file no CSV reader takes. */
+            if (strcmp(first, old_header) == 0) {
+                fclose(old);
+                heat2d_fail(err,
+                            "%s has the columns of a heat2d before --ranks (no ranks, decomp, "
+                            "halo_bytes_per_step); choose another --out",
+                            path);
+                return NULL;
+            }
             if (strcmp(first, header) != 0) {
                 fclose(old);
                 heat2d_fail(err,
@@ -156,7 +177,7 @@ FILE *bench_csv_open(const char *dir, heat2d_error *err)
     return csv;
 }
 
-int bench_csv_append(FILE *csv, const bench_run_info *info, const char *label, size_t trial,
+int bench_csv_append(FILE *csv, const bench_run_info *info, const char *method, size_t trial,
                      const bench_size *size, const bench_result *res, double process_s,
                      heat2d_error *err)
 {
@@ -165,7 +186,7 @@ int bench_csv_append(FILE *csv, const bench_run_info *info, const char *label, s
             fputc(',', csv);
         switch (columns[k].kind) {
         case COL_METHOD:
-            csv_field(csv, label);
+            csv_field(csv, method);
             break;
         case COL_TRIAL:
             fprintf(csv, "%zu", trial);
@@ -347,7 +368,11 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
 /* ---- reading trials.csv back ---------------------------------------------- */
 
 typedef struct trial_row {
-    char label[48];
+    char label[48]; /* the method column, with -pRANKS when ranks is set */
+    char method[48];
+    size_t ranks; /* 0: not a distributed run (or an old CSV) */
+    char decomp[32];
+    unsigned long long halo_bytes;
     char device[128];
     char transfers[16];
     char run[32];
@@ -421,7 +446,7 @@ static int read_trials(const char *dir, trial_row **rows_out, size_t *n_out, siz
     bool first = true;
     while (getline(&line, &line_cap, f) >= 0) {
         line[strcspn(line, "\r\n")] = '\0';
-        if (first) { /* the header; bench_csv_open checked it */
+        if (first) { /* the header: ours, or the one before --ranks */
             first = false;
             continue;
         }
@@ -431,7 +456,7 @@ static int read_trials(const char *dir, trial_row **rows_out, size_t *n_out, siz
         memset(&r, 0, sizeof r);
         /* A row cut short by an interrupted write is left out, not trusted. */
         char *end = NULL;
-        if (nf != N_COLUMNS ||
+        if ((nf != N_COLUMNS && nf != N_OLD_COLUMNS) ||
             heat2d_parse_size(fields[column_index("nx")], "nx", &r.size.nx, NULL) != 0 ||
             heat2d_parse_size(fields[column_index("ny")], "ny", &r.size.ny, NULL) != 0 ||
             heat2d_parse_size(fields[column_index("steps")], "steps", &r.size.steps, NULL) != 0 ||
@@ -440,7 +465,15 @@ static int read_trials(const char *dir, trial_row **rows_out, size_t *n_out, siz
             (*skipped)++;
             continue;
         }
-        snprintf(r.label, sizeof r.label, "%s", fields[column_index("method")]);
+        snprintf(r.method, sizeof r.method, "%s", fields[column_index("method")]);
+        snprintf(r.label, sizeof r.label, "%s", r.method);
+        if (nf == N_COLUMNS && fields[column_index("ranks")][0] != '\0') {
+            r.ranks = (size_t)to_count(fields[column_index("ranks")]);
+            snprintf(r.decomp, sizeof r.decomp, "%s", fields[column_index("decomp")]);
+            r.halo_bytes = to_count(fields[column_index("halo_bytes_per_step")]);
+            /* One cell per rank count in the tables. */
+            snprintf(r.label, sizeof r.label, "%.30s-p%zu", r.method, r.ranks);
+        }
         snprintf(r.device, sizeof r.device, "%s", fields[column_index("device")]);
         snprintf(r.transfers, sizeof r.transfers, "%s", fields[column_index("transfers")]);
         snprintf(r.run, sizeof r.run, "%s", fields[column_index("run")]);
@@ -799,6 +832,130 @@ static void emit_size_table(FILE *f, const size_group *g)
                 host_acc);
 }
 
+/* Strong scaling of each distributed method at this size: the same grid on
+ * P ranks. Speedup T1/TP and efficiency T1/(P*TP) take the medians, with T1
+ * the same method's one-rank cell; without one there is nothing to divide
+ * by, and the table says so rather than pick another baseline. */
+static void emit_scaling(FILE *f, const size_group *g)
+{
+    for (size_t a = 0; a < g->n_cells; ++a) {
+        const cell *ca = &g->cells[a];
+        if (ca->last->ranks == 0)
+            continue;
+        /* Once per method: at its first cell. */
+        bool seen = false;
+        for (size_t b = 0; b < a && !seen; ++b)
+            seen = g->cells[b].last->ranks > 0 &&
+                   strcmp(g->cells[b].last->method, ca->last->method) == 0;
+        if (seen)
+            continue;
+        const char *method = ca->last->method;
+        const cell *one = NULL;
+        size_t n_p = 0;
+        for (size_t b = 0; b < g->n_cells; ++b) {
+            bool same =
+                g->cells[b].last->ranks > 0 && strcmp(g->cells[b].last->method, method) == 0;
+            n_p += same;
+            if (same && g->cells[b].last->ranks == 1)
+                one = &g->cells[b];
+        }
+        /* One rank count alone (a --weak grid) scales nothing here. */
+        if (n_p < 2)
+            continue;
+        fprintf(f, "### Scaling of %s at %zux%zu, %zu steps\n\n", method, g->size.nx, g->size.ny,
+                g->size.steps);
+        fputs("Strong scaling, the same grid on P ranks: speedup T1/TP, efficiency T1/(P*TP), "
+              "medians of TOTAL_S.\n\n"
+              "| P | decomposition | median TOTAL_S [s] | halo bytes per step | speedup | "
+              "efficiency |\n|--:|---|--:|--:|--:|--:|\n",
+              f);
+        /* Ascending P: a few cells, so a selection pass per row is enough. */
+        size_t last_p = 0;
+        for (;;) {
+            const cell *next = NULL;
+            for (size_t b = 0; b < g->n_cells; ++b) {
+                const cell *cb = &g->cells[b];
+                if (cb->last->ranks > last_p && strcmp(cb->last->method, method) == 0 &&
+                    (next == NULL || cb->last->ranks < next->last->ranks))
+                    next = cb;
+            }
+            if (next == NULL)
+                break;
+            last_p = next->last->ranks;
+            double tp = median(next->totals, next->n);
+            char speedup[32] = "no P=1 run", eff[32] = "no P=1 run";
+            if (one != NULL && tp > 0.0) {
+                double t1 = median(one->totals, one->n);
+                ratio_text(t1 / tp, speedup, sizeof speedup);
+                snprintf(eff, sizeof eff, "%.3f", t1 / ((double)last_p * tp));
+            }
+            fprintf(f, "| %zu | %s | %.4g | %llu | %s | %s |\n", last_p, next->last->decomp, tp,
+                    next->last->halo_bytes, speedup, eff);
+        }
+        fputc('\n', f);
+    }
+}
+
+/* Weak scaling: the same cells per rank on P ranks, so the grid grows with P
+ * (bench --weak). Found from the rows themselves: every cell of a method at
+ * P ranks whose grid is P times a one-rank cell's, at the same steps. The
+ * efficiency is T1/TP: ideally the time stays. */
+static void emit_weak(FILE *f, const size_group *groups, size_t n_groups)
+{
+    for (size_t g1 = 0; g1 < n_groups; ++g1)
+        for (size_t c1 = 0; c1 < groups[g1].n_cells; ++c1) {
+            const cell *one = &groups[g1].cells[c1];
+            if (one->last->ranks != 1)
+                continue;
+            const bench_size *s1 = &groups[g1].size;
+            double per_rank = (double)s1->nx * (double)s1->ny;
+            double t1 = median(one->totals, one->n);
+            bool any = false;
+            size_t last_p = 1;
+            for (;;) {
+                /* The next larger P: a few cells, a selection pass each. */
+                const cell *next = NULL;
+                const bench_size *next_size = NULL;
+                for (size_t g = 0; g < n_groups; ++g)
+                    for (size_t c = 0; c < groups[g].n_cells; ++c) {
+                        const cell *cc = &groups[g].cells[c];
+                        const bench_size *sz = &groups[g].size;
+                        size_t p = cc->last->ranks;
+                        if (p > last_p && (next == NULL || p < next->last->ranks) &&
+                            strcmp(cc->last->method, one->last->method) == 0 &&
+                            sz->steps == s1->steps &&
+                            (double)sz->nx * (double)sz->ny == per_rank * (double)p) {
+                            next = cc;
+                            next_size = sz;
+                        }
+                    }
+                if (next == NULL)
+                    break;
+                if (!any) {
+                    fprintf(f,
+                            "### Weak scaling of %s, %zux%zu cells per rank, %zu steps\n\n"
+                            "The grid grows with P, the cells per rank stay: efficiency T1/TP, "
+                            "medians of TOTAL_S.\n\n"
+                            "| P | grid | decomposition | median TOTAL_S [s] | halo bytes per "
+                            "step | efficiency |\n|--:|---|---|--:|--:|--:|\n"
+                            "| 1 | %zux%zu | %s | %.4g | %llu | 1.000 |\n",
+                            one->last->method, s1->nx, s1->ny, s1->steps, s1->nx, s1->ny,
+                            one->last->decomp, t1, one->last->halo_bytes);
+                    any = true;
+                }
+                last_p = next->last->ranks;
+                double tp = median(next->totals, next->n);
+                char eff[32] = "n/a";
+                if (tp > 0.0)
+                    snprintf(eff, sizeof eff, "%.3f", t1 / tp);
+                fprintf(f, "| %zu | %zux%zu | %s | %.4g | %llu | %s |\n", last_p, next_size->nx,
+                        next_size->ny, next->last->decomp, tp, next->last->halo_bytes, eff);
+            }
+            if (any)
+                fputc('\n', f);
+        }
+}
+
 static const size_group *headline_group(const size_group *groups, size_t n, bool *exact)
 {
     const bench_size article = {2048, 2048, 500};
@@ -869,6 +1026,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
         {"time_per_step.png", "time per step against grid size"},
         {"headline.png", "headline"},
         {"field.png", "final field"},
+        {"scaling.png", "scaling efficiency over ranks"},
     };
     for (size_t k = 0; k < sizeof plots / sizeof plots[0]; ++k) {
         char path[4200];
@@ -882,7 +1040,9 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
     for (size_t k = 0; k < n_groups; ++k) {
         emit_size_table(f, &groups[k]);
         emit_limits_table(f, &groups[k], &lim);
+        emit_scaling(f, &groups[k]);
     }
+    emit_weak(f, groups, n_groups);
     emit_headline(f, groups, n_groups);
 }
 
@@ -928,7 +1088,7 @@ int bench_write_summary(const bench_run_info *info, FILE *echo, heat2d_error *er
                 cell *fresh = &groups[g].cells[groups[g].n_cells++];
                 used_cells++;
                 fresh->label = rows[r].label;
-                const heat2d_method *m = label_method(rows[r].label);
+                const heat2d_method *m = label_method(rows[r].method);
                 fresh->style_known = m != NULL;
                 fresh->style = m != NULL ? m->style : HEAT2D_STYLE_HOST;
                 fresh->overlaps_copies = m != NULL && m->overlaps_copies;

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+extern char **environ;
+
 /* Every child runs this very binary, whatever PATH or the working directory
  * say, so that a benchmark never mixes builds. */
 #define SELF_EXE "/proc/self/exe"
@@ -38,7 +40,8 @@
 static void usage(FILE *stream)
 {
     fputs("usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
-          "                    [--repeats K] [--out DIR] [--pinned-too]\n"
+          "                    [--repeats K] [--out DIR] [--pinned-too] [--ranks LIST]\n"
+          "                    [--weak NXxNY:STEPS]\n"
           "\n"
           "  --methods LIST  comma-separated; default: every method this build and machine\n"
           "                  can run, with a -pinned twin of each method that has one\n"
@@ -47,6 +50,10 @@ static void usage(FILE *stream)
           "                  without one: " CPU_LADDER "\n"
           "  --warmups K     unrecorded runs per method and size (default 1)\n"
           "  --repeats K     recorded trials per method and size (default 5)\n"
+          "  --ranks LIST    comma-separated rank counts, e.g. 1,2,4: each distributed method\n"
+          "                  in --methods runs under mpirun -np P for each P (strong scaling)\n"
+          "  --weak SIZE     with --ranks: weak scaling too, SIZE per rank: at P ranks the\n"
+          "                  grid is (NX*P)xNY, STEPS steps\n"
           "  --out DIR       default results/HOST-YYYYMMDD-HHMMSS; an existing folder's\n"
           "                  trials.csv is appended to\n"
           "\n"
@@ -354,19 +361,37 @@ static void say(bench_state *st, const char *fmt, ...)
 
 /* Runs `heat2d run` for t at s. Returns 0 with res and the process time,
  * or -1 with why. */
+/* Set by heat2d_cmd_bench when --ranks is given: mpirun's path, this
+ * binary's real path (under mpirun, /proc/self/exe would name the launcher's
+ * daemon, not heat2d) and the environment for mpirun's children. */
+static char mpirun_path[PATH_MAX];
+static char self_path[PATH_MAX];
+static char **mpi_env;
+
 static int run_child(const bench_target *t, const bench_size *s, bench_result *res,
                      double *process_s, char *why, size_t why_size)
 {
-    char nx[32], ny[32], steps[32];
+    char nx[32], ny[32], steps[32], np[32];
     snprintf(nx, sizeof nx, "%zu", s->nx);
     snprintf(ny, sizeof ny, "%zu", s->ny);
     snprintf(steps, sizeof steps, "%zu", s->steps);
-    char *argv[] = {
+    snprintf(np, sizeof np, "%zu", t->ranks);
+    char *plain[] = {
         SELF_EXE, "run",     "--method", (char *)t->method->name,       "--nx", nx, "--ny",
         ny,       "--steps", steps,      t->pinned ? "--pinned" : NULL, NULL};
+    /* --oversubscribe: P may exceed the cores (a CI runner has 2), which
+     * the efficiency then shows instead of mpirun refusing to start. */
+    char *mpi[] = {mpirun_path, "-q",       "--oversubscribe",
+                   "-np",       np,         self_path,
+                   "run",       "--method", (char *)t->method->name,
+                   "--nx",      nx,         "--ny",
+                   ny,          "--steps",  steps,
+                   NULL};
     bench_capture cap;
     heat2d_error err = {{0}};
-    if (bench_spawn(argv, &cap, &err) != 0) {
+    int spawned =
+        t->ranks > 0 ? bench_spawn_env(mpi, mpi_env, &cap, &err) : bench_spawn(plain, &cap, &err);
+    if (spawned != 0) {
         snprintf(why, why_size, "%s", err.message);
         return -1;
     }
@@ -433,7 +458,10 @@ static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t tria
         return 0;
     heat2d_error err = {{0}};
     st->rows++;
-    if (bench_csv_append(st->csv, st->info, target->label, trial, s, &res, process_s, &err) != 0) {
+    /* A run under mpirun keeps its method's name: the ranks column tells the
+     * rank count apart. */
+    const char *method = target->ranks > 0 ? target->method->name : target->label;
+    if (bench_csv_append(st->csv, st->info, method, trial, s, &res, process_s, &err) != 0) {
         clear_progress(st);
         heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
         return -1;
@@ -477,6 +505,49 @@ static int bench_size_all(bench_state *st, const bench_size *s)
         }
     }
     return 0;
+}
+
+/* The grid of target t under --weak, false when it needs no run of its own:
+ * not a run under mpirun, or a size that --sizes measured already. */
+static bool weak_size(const bench_run_info *info, const bench_target *t, bench_size *s)
+{
+    if (info->weak == NULL || t->ranks == 0)
+        return false;
+    /* Only nx grows: simpler than following the method's own factorisation
+     * (which depends on the grid), and cells per rank stay nx*ny either
+     * way. */
+    *s = *info->weak;
+    s->nx *= t->ranks;
+    for (size_t k = 0; k < info->n_sizes; ++k)
+        if (info->sizes[k].nx == s->nx && info->sizes[k].ny == s->ny &&
+            info->sizes[k].steps == s->steps)
+            return false;
+    return true;
+}
+
+/* --weak: each rank count at its own grid, one target at a time, after the
+ * sizes (whose warm-up and rotation rules it follows for its one target). */
+static int bench_weak_all(bench_state *st)
+{
+    bench_run_info *info = st->info;
+    const bench_target *targets = info->targets;
+    size_t n_targets = info->n_targets;
+    int rc = 0;
+    st->size_index = info->n_sizes; /* no strong size left for the estimate */
+    for (size_t t = 0; t < n_targets && rc == 0 && !bench_interrupted; ++t) {
+        bench_size s;
+        if (!weak_size(info, &targets[t], &s))
+            continue;
+        /* bench_size_all runs every target of info: show it this one only,
+         * with slot 0 of the per-target state. */
+        info->targets = &targets[t];
+        info->n_targets = 1;
+        memset(&st->stats[0], 0, sizeof st->stats[0]);
+        rc = bench_size_all(st, &s);
+        info->targets = targets;
+        info->n_targets = n_targets;
+    }
+    return rc;
 }
 
 /* ---- probes, field and plots ---------------------------------------------------- */
@@ -643,6 +714,8 @@ typedef struct bench_options {
     size_t warmups;
     size_t repeats;
     bool pinned_too;
+    const char *ranks; /* NULL: distributed methods run as one plain process */
+    const char *weak;  /* NULL: strong scaling only */
 } bench_options;
 
 /* Returns -1 to go on, else the exit status. */
@@ -652,6 +725,7 @@ static int parse_options(int argc, char **argv, bench_options *o)
         {"methods", required_argument, NULL, 'm'}, {"sizes", required_argument, NULL, 's'},
         {"warmups", required_argument, NULL, 'w'}, {"repeats", required_argument, NULL, 'r'},
         {"out", required_argument, NULL, 'o'},     {"pinned-too", no_argument, NULL, 'p'},
+        {"ranks", required_argument, NULL, 'n'},   {"weak", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     *o = (bench_options){.warmups = 1, .repeats = 5};
@@ -687,6 +761,12 @@ static int parse_options(int argc, char **argv, bench_options *o)
             break;
         case 'p':
             o->pinned_too = true;
+            break;
+        case 'n':
+            o->ranks = optarg;
+            break;
+        case 'k':
+            o->weak = optarg;
             break;
         case 'h':
             usage(stdout);
@@ -728,6 +808,12 @@ static void choose_runnable(const target_list *candidates, bool asked, target_li
                      t->label);
             continue;
         }
+        /* Asked for under mpirun, it runs anyway; a probe per rank count
+         * would only add mpirun starts. */
+        if (t->ranks > 0) {
+            runnable->items[runnable->n++] = *t;
+            continue;
+        }
         char device[128] = "", why[600] = "";
         bool ok = probe(t, device, sizeof device, why, sizeof why);
         if (ok && device[0] != '\0' && strncmp(device, "host", 4) != 0)
@@ -747,9 +833,110 @@ static void choose_runnable(const target_list *candidates, bool asked, target_li
     if (distributed[0] != '\0')
         bench_add_note(info,
                        "Not run by default: %.200s (distributed: measure them over P ranks with "
-                       "mpirun -np P heat2d run --method NAME; --methods NAME runs one here as "
+                       "--methods NAME --ranks 1,2,4; --methods NAME alone runs one here as "
                        "one rank).",
                        distributed);
+}
+
+/* mpirun on PATH, as a shell would find it. */
+static bool find_on_path(const char *name, char *path, size_t size)
+{
+    const char *dirs = getenv("PATH");
+    if (dirs == NULL)
+        return false;
+    while (*dirs != '\0') {
+        size_t len = strcspn(dirs, ":");
+        if (len > 0 && (size_t)snprintf(path, size, "%.*s/%s", (int)len, dirs, name) < size &&
+            access(path, X_OK) == 0)
+            return true;
+        dirs += len + (dirs[len] == ':');
+    }
+    return false;
+}
+
+/* --ranks: every distributed target of chosen becomes one target per rank
+ * count, labelled METHOD-pP; the others stay as they are. Also finds mpirun
+ * and prepares its environment. Returns 0, else the exit status. */
+static int expand_ranks(const char *text, target_list *chosen)
+{
+    size_t counts[64], n_counts = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[32];
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        heat2d_error err = {{0}};
+        if (n_counts == sizeof counts / sizeof counts[0])
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --ranks lists more than %zu "
+                                       "rank counts",
+                                       sizeof counts / sizeof counts[0]);
+        if (len == 0 || len >= sizeof item ||
+            heat2d_parse_size(item, "--ranks", &counts[n_counts], &err) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --ranks '%s': each item must be a positive "
+                                       "integer, e.g. 1,2,4",
+                                       text);
+        bool dup = false;
+        for (size_t k = 0; k < n_counts; ++k)
+            dup = dup || counts[k] == counts[n_counts];
+        n_counts += !dup;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    size_t distributed = 0;
+    for (size_t k = 0; k < chosen->n; ++k)
+        distributed += chosen->items[k].method->distributed;
+    if (distributed == 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "bench: --ranks needs a distributed method in --methods "
+                                   "(e.g. --methods mpi-cpu)");
+    if (!find_on_path("mpirun", mpirun_path, sizeof mpirun_path))
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "bench: --ranks needs mpirun on PATH (tools/setup.sh installs "
+                                   "openmpi-bin)");
+    ssize_t len = readlink(SELF_EXE, self_path, sizeof self_path - 1);
+    if (len <= 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: cannot read %s: %s", SELF_EXE,
+                                   strerror(errno));
+    self_path[len] = '\0';
+
+    /* Open MPI refuses to start as root without these; CI runs as root.
+     * Only mpirun's children get them. */
+    size_t n_env = 0;
+    while (environ[n_env] != NULL)
+        n_env++;
+    mpi_env = calloc(n_env + 3, sizeof *mpi_env);
+    bench_target *items = calloc(chosen->n + distributed * n_counts, sizeof *items);
+    if (mpi_env == NULL || items == NULL) {
+        free(items);
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    }
+    memcpy(mpi_env, environ, n_env * sizeof *mpi_env);
+    if (geteuid() == 0) {
+        mpi_env[n_env++] = "OMPI_ALLOW_RUN_AS_ROOT=1";
+        mpi_env[n_env++] = "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < chosen->n; ++k) {
+        const bench_target *t = &chosen->items[k];
+        if (!t->method->distributed) {
+            items[n++] = *t;
+            continue;
+        }
+        for (size_t c = 0; c < n_counts; ++c) {
+            items[n] = *t;
+            items[n].ranks = counts[c];
+            snprintf(items[n].label, sizeof items[n].label, "%.30s-p%zu", t->method->name,
+                     counts[c]);
+            n++;
+        }
+    }
+    free(chosen->items);
+    chosen->items = items;
+    chosen->n = n;
+    return 0;
 }
 
 static void on_stop_signal(int signo)
@@ -770,6 +957,15 @@ static void catch_stop_signals(void)
     sigaction(SIGTERM, &action, NULL);
 }
 
+static size_t weak_runs(const bench_run_info *info)
+{
+    size_t n = 0;
+    bench_size s;
+    for (size_t t = 0; t < info->n_targets; ++t)
+        n += weak_size(info, &info->targets[t], &s);
+    return n;
+}
+
 /* All sizes, then the field, the plots and the summary. */
 static int run_bench(bench_run_info *info, FILE *csv)
 {
@@ -780,7 +976,8 @@ static int run_bench(bench_run_info *info, FILE *csv)
         .dropped = calloc(info->n_targets + 1, sizeof(bool)),
         .done = calloc(info->n_targets + 1, sizeof(size_t)),
         .stats = calloc(info->n_targets + 1, sizeof(target_stats)),
-        .runs_total = info->n_targets * info->n_sizes * (info->warmups + info->repeats),
+        .runs_total =
+            (info->n_targets * info->n_sizes + weak_runs(info)) * (info->warmups + info->repeats),
         .started = heat2d_now(),
     };
     int status = EXIT_SUCCESS;
@@ -791,6 +988,8 @@ static int run_bench(bench_run_info *info, FILE *csv)
         if (bench_size_all(&st, &info->sizes[s]) != 0)
             status = HEAT2D_EXIT_FAILURE; /* trials.csv cannot be written: said already */
     }
+    if (status == EXIT_SUCCESS && !bench_interrupted && bench_weak_all(&st) != 0)
+        status = HEAT2D_EXIT_FAILURE;
     free(st.dropped);
     free(st.done);
     free(st.stats);
@@ -851,7 +1050,7 @@ int heat2d_cmd_bench(int argc, char **argv)
     /* Everything a command line can get wrong is checked before anything is
      * created or run. */
     target_list all = {0}, chosen = {0}, runnable = {0};
-    bench_size *sizes = NULL;
+    bench_size *sizes = NULL, *weak = NULL;
     size_t n_sizes = 0;
     FILE *csv = NULL;
     status = EXIT_SUCCESS;
@@ -865,6 +1064,33 @@ int heat2d_cmd_bench(int argc, char **argv)
         goto done;
     if (opt.sizes != NULL && (status = parse_sizes(opt.sizes, &sizes, &n_sizes)) != 0)
         goto done;
+    if (opt.weak != NULL) {
+        if (opt.ranks == NULL) {
+            status = heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                         "bench: --weak needs --ranks (the rank counts to scale "
+                                         "over)");
+            goto done;
+        }
+        if (strchr(opt.weak, ',') != NULL) {
+            status = heat2d_report_error(
+                HEAT2D_EXIT_USAGE, "bench: --weak takes one size per rank, got '%s'", opt.weak);
+            goto done;
+        }
+        size_t n_weak = 0;
+        if ((status = parse_sizes(opt.weak, &weak, &n_weak)) != 0)
+            goto done;
+    }
+    if (opt.ranks != NULL) {
+        if ((status = expand_ranks(opt.ranks, &chosen)) != 0)
+            goto done;
+        /* One runnable target per expanded one. */
+        bench_target *grown = realloc(runnable.items, (chosen.n + 1) * sizeof *grown);
+        if (grown == NULL) {
+            status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+            goto done;
+        }
+        runnable.items = grown;
+    }
 
     static bench_run_info info;
     memset(&info, 0, sizeof info);
@@ -877,6 +1103,7 @@ int heat2d_cmd_bench(int argc, char **argv)
         snprintf(info.hostname, sizeof info.hostname, "unknown-host");
     info.warmups = opt.warmups;
     info.repeats = opt.repeats;
+    info.weak = weak;
 
     /* The folder next: a benchmark that cannot keep its numbers should not
      * start. */
@@ -925,8 +1152,11 @@ done:
     if (csv != NULL)
         fclose(csv);
     free(sizes);
+    free(weak);
     free(all.items);
     free(chosen.items);
     free(runnable.items);
+    free(mpi_env);
+    mpi_env = NULL;
     return status;
 }
