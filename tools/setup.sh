@@ -17,6 +17,12 @@ command -v mpicc >/dev/null || need+=(libopenmpi-dev)    # mpi-cpu (MPI headers,
 command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launcher
 if [ "${1:-}" = fuzz ]; then
   command -v clang >/dev/null || need+=(clang)            # libFuzzer, -fsanitize=fuzzer
+  # libFuzzer's runtime is a package of its own, only recommended by clang.
+  if ! command -v clang >/dev/null ||
+    [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] &&
+    [ ! -f "$(clang -print-resource-dir 2>/dev/null)/lib/linux/libclang_rt.fuzzer-x86_64.a" ]; then
+    need+=(libclang-rt-14-dev)
+  fi
 fi
 
 if [ ${#need[@]} -eq 0 ]; then
