@@ -68,6 +68,12 @@ int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err);
  * size_t or exceeds what the machine could ever hold. */
 int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err);
 
+/* Refuses, before the clock starts, a grid whose two arrays do not fit in
+ * a device's free memory: "WHO: grid NXxNY needs 2 x G GB of device memory,
+ * more than the F GB free on DEVICE". free_bytes 0 means not reported. */
+int heat2d_check_device_memory(const char *who, const heat2d_config *cfg, size_t free_bytes,
+                               const char *device, heat2d_error *err);
+
 /* Two host arrays of nx*ny doubles, checked against physical memory first. */
 int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err);
 void heat2d_free_pair(double *u, double *v);

@@ -52,6 +52,18 @@ int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_e
     return 0;
 }
 
+int heat2d_check_device_memory(const char *who, const heat2d_config *cfg, size_t free_bytes,
+                               const char *device, heat2d_error *err)
+{
+    double needed = 2.0 * (double)cfg->nx * (double)cfg->ny * sizeof(double);
+    if (free_bytes > 0 && needed > (double)free_bytes)
+        return heat2d_fail(err,
+                           "%s: grid %zux%zu needs 2 x %.3g GB of device memory, more than the "
+                           "%.3g GB free on %s",
+                           who, cfg->nx, cfg->ny, needed / 2e9, (double)free_bytes / 1e9, device);
+    return 0;
+}
+
 void heat2d_free_pair(double *u, double *v)
 {
     free(u);

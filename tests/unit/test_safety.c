@@ -197,6 +197,23 @@ static void test_run_fault_hook(void)
     }
 }
 
+/* The device-memory refusal every GPU method shares (CUDA and OpenACC):
+ * the message, and the cases that must pass. */
+static void test_device_memory(void)
+{
+    heat2d_config cfg = {.nx = 32768, .ny = 32768, .steps = 1, .alpha = HEAT2D_ALPHA};
+    heat2d_error err = {{0}};
+    const size_t gb = 1000000000;
+    check(heat2d_check_device_memory("cuda-resident", &cfg, 16 * gb, "GPU X", &err) == -1 &&
+              strcmp(err.message, "cuda-resident: grid 32768x32768 needs 2 x 8.59 GB of device "
+                                  "memory, more than the 16 GB free on GPU X") == 0,
+          "device memory refusal: '%s'", err.message);
+    check(heat2d_check_device_memory("cuda-resident", &cfg, 18 * gb, "GPU X", NULL) == 0,
+          "17.2 GB of arrays fit in 18 GB free");
+    check(heat2d_check_device_memory("acc-resident", &cfg, 0, "GPU X", NULL) == 0,
+          "free memory not reported: no refusal");
+}
+
 int main(void)
 {
     test_messages_are_one_line();
@@ -206,6 +223,7 @@ int main(void)
     test_kernel_check();
     test_nonfinite_messages();
     test_run_fault_hook();
+    test_device_memory();
     printf("test_safety: %lu passed, %lu failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -71,14 +71,7 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
      * the clock starts, with the sizes, rather than fail in cudaMalloc. */
     size_t free_bytes = 0, total_bytes = 0;
     HEAT2D_CUDA_CHECK(err, cudaMemGetInfo(&free_bytes, &total_bytes));
-    double needed = 2.0 * (double)cfg->nx * (double)cfg->ny * sizeof(double);
-    if (needed > (double)free_bytes)
-        return heat2d_fail(err,
-                           "%s: grid %zux%zu needs 2 x %.3g GB of device memory, more than the "
-                           "%.3g GB free on %s",
-                           who, cfg->nx, cfg->ny, needed / 2e9, (double)free_bytes / 1e9,
-                           rep->device);
-    return 0;
+    return heat2d_check_device_memory(who, cfg, free_bytes, rep->device, err);
 }
 
 int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const double *u,
@@ -160,4 +153,18 @@ void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r)
     (void)cudaFree(r->dev_u);
     (void)cudaFree(r->dev_v);
     *r = (heat2d_cuda_resident){0};
+}
+
+cudaError_t heat2d_cuda_plain_steps(double **current, double **next, size_t count,
+                                    const heat2d_config *cfg, cudaStream_t stream)
+{
+    for (size_t step = 0; step < count; ++step) {
+        cudaError_t rc = heat2d_cuda_step(*current, *next, cfg->nx, cfg->ny, cfg->alpha, stream);
+        if (rc != cudaSuccess)
+            return rc;
+        double *swap = *current;
+        *current = *next;
+        *next = swap;
+    }
+    return cudaSuccess;
 }

@@ -137,12 +137,5 @@ int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_repo
     /* Both arrays go to the device: refuse, before the clock starts, a grid
      * whose arrays do not fit in its free memory (0: not reported). */
     size_t free_bytes = acc_get_property(number, type, acc_property_free_memory);
-    double needed = 2.0 * (double)cfg->nx * (double)cfg->ny * sizeof(double);
-    if (free_bytes > 0 && needed > (double)free_bytes)
-        return heat2d_fail(err,
-                           "%s: grid %zux%zu needs 2 x %.3g GB of device memory, more than the "
-                           "%.3g GB free on %s",
-                           method, cfg->nx, cfg->ny, needed / 2e9, (double)free_bytes / 1e9,
-                           rep->device);
-    return 0;
+    return heat2d_check_device_memory(method, cfg, free_bytes, rep->device, err);
 }
