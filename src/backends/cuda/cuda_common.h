@@ -65,6 +65,12 @@ int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cf
 /* After a failure: waits for queued work, then releases what is left. */
 void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r);
 
+/* Launches count plain steps on stream, ping-ponging: each step reads
+ * *current and writes *next, then the two swap, so that on return *current
+ * holds the last step. Stops at the first failed launch. */
+cudaError_t heat2d_cuda_plain_steps(double **current, double **next, size_t count,
+                                    const heat2d_config *cfg, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

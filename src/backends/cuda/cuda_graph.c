@@ -100,13 +100,9 @@ static int graph_solve(const heat2d_config *cfg, double *u, double *v, double **
     double *next = frame.dev_v;
     for (size_t k = 0; k < replays; ++k)
         HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphLaunch(exec, stream), fail);
-    for (size_t step = replays * batch; step < cfg->steps; ++step) {
-        HEAT2D_CUDA_CHECK_GOTO(
-            err, heat2d_cuda_step(current, next, cfg->nx, cfg->ny, cfg->alpha, stream), fail);
-        double *swap = current;
-        current = next;
-        next = swap;
-    }
+    HEAT2D_CUDA_CHECK_GOTO(
+        err, heat2d_cuda_plain_steps(&current, &next, cfg->steps - replays * batch, cfg, stream),
+        fail);
     if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
         goto fail;
 

@@ -30,13 +30,7 @@ static int resident_solve(const heat2d_config *cfg, double *u, double *v, double
     /* The steps ping-pong between the two device buffers. */
     double *current = frame.dev_u;
     double *next = frame.dev_v;
-    for (size_t step = 0; step < cfg->steps; ++step) {
-        HEAT2D_CUDA_CHECK_GOTO(
-            err, heat2d_cuda_step(current, next, cfg->nx, cfg->ny, cfg->alpha, 0), fail);
-        double *swap = current;
-        current = next;
-        next = swap;
-    }
+    HEAT2D_CUDA_CHECK_GOTO(err, heat2d_cuda_plain_steps(&current, &next, cfg->steps, cfg, 0), fail);
     if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
         goto fail;
     return 0;

@@ -72,13 +72,7 @@ static int tb_solve(const heat2d_config *cfg, double *u, double *v, double **res
             next = swap;
         }
     }
-    for (; left > 0; --left) {
-        HEAT2D_CUDA_CHECK_GOTO(
-            err, heat2d_cuda_step(current, next, cfg->nx, cfg->ny, cfg->alpha, 0), fail);
-        double *swap = current;
-        current = next;
-        next = swap;
-    }
+    HEAT2D_CUDA_CHECK_GOTO(err, heat2d_cuda_plain_steps(&current, &next, left, cfg, 0), fail);
     if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
         goto fail;
     return 0;
