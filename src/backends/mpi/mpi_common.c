@@ -160,7 +160,7 @@ void heat2d_mpi_split(size_t n, int parts, int c, size_t *first, size_t *count)
 /* ---- the layout ----------------------------------------------------------- */
 
 int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi_layout *l,
-                           heat2d_error *err)
+                           heat2d_report *rep, heat2d_error *err)
 {
     memset(l, 0, sizeof *l);
     l->comm = MPI_COMM_NULL;
@@ -200,6 +200,10 @@ int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi
         err, MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_DOUBLE, &l->block),
         fail);
     HEAT2D_MPI_CHECK_GOTO(err, MPI_Type_commit(&l->block), fail);
+    rep->ranks = l->ranks;
+    rep->rank = l->rank;
+    rep->dims[0] = l->dims[0];
+    rep->dims[1] = l->dims[1];
     return 0;
 fail:
     heat2d_mpi_layout_close(l);

@@ -76,10 +76,11 @@ typedef struct heat2d_mpi_layout {
     MPI_Datatype block;
 } heat2d_mpi_layout;
 
-/* Collective: decomposition, communicator, this rank's block. Every rank
- * reaches the same verdict, so a refusal needs no agreement. */
+/* Collective: decomposition, communicator, this rank's block; the ranks,
+ * this rank and the decomposition also go into rep. Every rank reaches the
+ * same verdict, so a refusal needs no agreement. */
 int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi_layout *l,
-                           heat2d_error *err);
+                           heat2d_report *rep, heat2d_error *err);
 void heat2d_mpi_layout_close(heat2d_mpi_layout *l);
 
 static inline size_t heat2d_mpi_local(const heat2d_mpi_layout *l, size_t a, size_t b)

@@ -208,12 +208,8 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
     *field = NULL;
     *total_s = 0.0;
     heat2d_mpi_layout l;
-    if (heat2d_mpi_layout_open(WHO, cfg, &l, err) != 0)
+    if (heat2d_mpi_layout_open(WHO, cfg, &l, rep, err) != 0)
         return -1;
-    rep->ranks = l.ranks;
-    rep->rank = l.rank;
-    rep->dims[0] = l.dims[0];
-    rep->dims[1] = l.dims[1];
 
     int status = -1;
     double *buf[2] = {NULL, NULL};
