@@ -97,6 +97,18 @@ def host_note(fig, rows) -> None:
                  fontsize=8, color="#555555", ha="left", va="bottom")
 
 
+def save(plt, fig, folder: Path, name: str, note_rows=None) -> Path:
+    """Lays out, notes host-run methods when note_rows is given, writes
+    folder/name and frees the figure."""
+    fig.tight_layout(rect=(0, 0.03, 1, 1) if note_rows is not None else None)
+    if note_rows is not None:
+        host_note(fig, note_rows)
+    out = folder / name
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
 def plot_time_per_step(plt, rows, folder: Path) -> Path:
     per_step: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     device: dict[str, str] = {}
@@ -137,12 +149,7 @@ def plot_time_per_step(plt, rows, folder: Path) -> Path:
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=9)
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
-    host_note(fig, rows)
-    out = folder / "time_per_step.png"
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save(plt, fig, folder, "time_per_step.png", rows)
 
 
 def headline_size(rows) -> tuple[tuple[int, int, int], bool]:
@@ -204,12 +211,7 @@ def plot_headline(plt, rows, folder: Path) -> Path:
     if cpu is None:
         title += "\n(no cpu run at this size: no speedups)"
     ax.set_title(title)
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
-    host_note(fig, at_size)
-    out = folder / "headline.png"
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save(plt, fig, folder, "headline.png", at_size)
 
 
 def plot_scaling(plt, rows, folder: Path) -> Path | None:
@@ -260,11 +262,7 @@ def plot_scaling(plt, rows, folder: Path) -> Path | None:
     ax.set_title("heat2d: scaling efficiency over ranks (1.0 is ideal)", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=9)
-    fig.tight_layout()
-    out = folder / "scaling.png"
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save(plt, fig, folder, "scaling.png")
 
 
 def read_field(path: Path):
@@ -303,11 +301,7 @@ def plot_field(plt, folder: Path) -> Path | None:
     ax.set_ylabel("j (cell index)")
     ax.set_title(f"final field, cpu, {nx}x{ny} after 400 steps\n"
                  f"unit heat at the centre; max {field.max():.3g}, sum {field.sum():.6f}")
-    fig.tight_layout()
-    out = folder / "field.png"
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save(plt, fig, folder, "field.png")
 
 
 def main(argv: list[str]) -> int:
