@@ -104,6 +104,13 @@ for c in 64x48:4:2x2:1792 101x7:4:4x1:336 101x7:3:3x1:224 5x5:3:1x3:160 25x21:1:
   expect_eq "$(key DECOMP)" "$decomp" "$grid on $p ranks: DECOMP"
   expect_eq "$(key HALO_BYTES_PER_STEP)" "$bytes" "$grid on $p ranks: HALO_BYTES_PER_STEP"
   expect_out_has "($p rank" "$grid on $p ranks: DEVICE"
+  if [ "$method" = mpi-cuda ] && [ -z "${CUDA_VISIBLE_DEVICES-}" ] && command -v nvidia-smi >/dev/null; then
+    # One GPU per rank while there are GPUs; more ranks share them.
+    gpus=$(nvidia-smi -L | grep -c '^GPU ')
+    used=$((p < gpus ? p : gpus))
+    plural=$([ "$used" = 1 ] || echo s)
+    expect_out_has " on $used GPU$plural, " "$grid on $p ranks: GPUs in use"
+  fi
   expect_out_has "HALO_WAIT_S=" "$grid on $p ranks: halo wait reported"
   if [ "$method" = mpi-cpu ]; then
     total=$(key TOTAL_S) loop=$(key CPU_LOOP_S)

@@ -742,9 +742,19 @@ static void emit_limits_table(FILE *f, const size_group *g, const limits *lim)
                 bound = cells * 16.0 / 1e9 / lim->host_copy_gbs;
             snprintf(what, sizeof what, "host memory, 16 B/cell");
         } else {
+            /* A distributed GPU method says how many GPUs its ranks used
+             * ("... on 2 GPUs, ..."): they stream through their own memories
+             * at once, so the bound is one GPU's over that many. */
+            unsigned gpus = 1;
+            const char *on = strstr(c->device, " on ");
+            if (on == NULL || sscanf(on, " on %u GPU", &gpus) != 1 || gpus == 0)
+                gpus = 1;
             if (lim->device_copy_gbs > 0.0)
-                bound = cells * 16.0 / 1e9 / lim->device_copy_gbs;
-            snprintf(what, sizeof what, "device memory, 16 B/cell");
+                bound = cells * 16.0 / 1e9 / (lim->device_copy_gbs * gpus);
+            if (gpus > 1)
+                snprintf(what, sizeof what, "%u device memories, 16 B/cell", gpus);
+            else
+                snprintf(what, sizeof what, "device memory, 16 B/cell");
         }
         char gcells[32];
         ratio_text(cells / per_step / 1e9, gcells, sizeof gcells);

@@ -66,7 +66,8 @@ static bool cuda_aware_mpi(void)
 
 /* Opens the GPU of this node-local rank: device, context, kernels, all
  * before any clock. */
-static int open_device(int local_rank, heat2d_report *rep, heat2d_error *err)
+static int open_device(int local_rank, int local_ranks, int *node_gpus, heat2d_report *rep,
+                       heat2d_error *err)
 {
     const double t0 = heat2d_now();
     int count = 0;
@@ -76,16 +77,14 @@ static int open_device(int local_rank, heat2d_report *rep, heat2d_error *err)
     if (count <= 0)
         return heat2d_fail(err, WHO ": no CUDA device: the runtime found none");
     const int device = local_rank % count;
+    *node_gpus = local_ranks < count ? local_ranks : count;
     HEAT2D_CUDA_CHECK(err, cudaSetDevice(device));
     HEAT2D_CUDA_CHECK(err, cudaFree(NULL));
     HEAT2D_CUDA_CHECK(err, heat2d_mpi_cuda_load_kernels());
     rep->context_s = heat2d_now() - t0;
     struct cudaDeviceProp prop;
     HEAT2D_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, device));
-    int ranks = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    snprintf(rep->device, sizeof rep->device, "%.60s (%d rank%s, %s)", prop.name, ranks,
-             ranks == 1 ? "" : "s", cuda_aware_mpi() ? "CUDA-aware MPI" : "halos via pinned host");
+    snprintf(rep->device, sizeof rep->device, "%.60s", prop.name);
     return 0;
 }
 
@@ -98,13 +97,31 @@ static int mpi_cuda_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d
     int local_rank = 0;
     HEAT2D_MPI_CHECK(
         err, MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    int local_ranks = 1;
     int rc = MPI_Comm_rank(node, &local_rank);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_size(node, &local_ranks);
     MPI_Comm_free(&node);
     if (rc != MPI_SUCCESS)
         return heat2d_mpi_fail(err, __FILE__, __LINE__, "MPI_Comm_rank(node)", rc);
     /* A rank without a GPU must not leave the others waiting in the solve's
      * first collective: agree, and let rank 0 say which rank failed. */
-    return heat2d_mpi_agree_comm(MPI_COMM_WORLD, open_device(local_rank, rep, err), err);
+    int node_gpus = 0;
+    if (heat2d_mpi_agree_comm(MPI_COMM_WORLD,
+                              open_device(local_rank, local_ranks, &node_gpus, rep, err), err) != 0)
+        return -1;
+    /* The GPUs in use over all nodes (ranks beyond a node's GPUs share
+     * them), for the device column and the bench's bound: P ranks on P
+     * GPUs have P times one GPU's bandwidth. */
+    int mine = local_rank == 0 ? node_gpus : 0, gpus = 0, ranks = 1;
+    HEAT2D_MPI_CHECK(err, MPI_Allreduce(&mine, &gpus, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    HEAT2D_MPI_CHECK(err, MPI_Comm_size(MPI_COMM_WORLD, &ranks));
+    char name[64];
+    snprintf(name, sizeof name, "%.60s", rep->device);
+    snprintf(rep->device, sizeof rep->device, "%s (%d rank%s on %d GPU%s, %s)", name, ranks,
+             ranks == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s",
+             cuda_aware_mpi() ? "CUDA-aware MPI" : "halos via pinned host");
+    return 0;
 }
 
 /* One edge of the block that has a neighbour: where its cells are in the
@@ -200,8 +217,16 @@ static int setup(const heat2d_mpi_layout *l, size_t halo_cells, bool aware, stat
         HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host_send, halo_bytes));
         HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host_recv, halo_bytes));
     }
-    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&st->inner, cudaStreamNonBlocking));
-    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&st->halo, cudaStreamNonBlocking));
+    /* The halo stream at the highest priority: its pack, copies and rim
+     * kernels are queued behind the inner update, which fills every SM;
+     * at equal priority the block scheduler would run them only when the
+     * inner update drains, putting the whole exchange on the critical
+     * path of every step instead of under the inner update. */
+    int least = 0, greatest = 0;
+    HEAT2D_CUDA_CHECK(err, cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithPriority(&st->inner, cudaStreamNonBlocking, least));
+    HEAT2D_CUDA_CHECK(err,
+                      cudaStreamCreateWithPriority(&st->halo, cudaStreamNonBlocking, greatest));
     HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&st->inner_done, cudaEventDisableTiming));
     HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&st->halo_done, cudaEventDisableTiming));
     return 0;
