@@ -167,8 +167,9 @@ static int run_from_state(check_state *st, const check_target *t, const heat2d_c
     memset(v, 0, bytes);
     heat2d_report rep;
     heat2d_report_init(&rep);
+    double seconds = 0.0;
     if ((t->method->prepare != NULL && t->method->prepare(cfg, &rep, &err) != 0) ||
-        t->method->solve(cfg, u, v, result, &rep, &err) != 0) {
+        heat2d_solve(t->method, cfg, u, v, result, &seconds, &rep, &err) != 0) {
         fail(st, "%s: %s", t->label, err.message);
         heat2d_free_pair(u, v);
         return -1;

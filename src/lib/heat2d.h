@@ -48,11 +48,27 @@ int heat2d_vfail(heat2d_error *err, const char *fmt, va_list args) HEAT2D_PRINTF
 
 /* ---- the problem --------------------------------------------------------- */
 
+/* The floating-point type a method computes in. Fields outside a method
+ * (initial state, result, files, summaries) are always double; an f32 run
+ * rounds the initial state to float once, computes in float, and widens the
+ * result, so that everything downstream is the same code. */
+typedef enum heat2d_precision {
+    HEAT2D_F64 = 0,
+    HEAT2D_F32 = 1,
+} heat2d_precision;
+
+/* "f64" or "f32"; parsing refuses anything else. */
+const char *heat2d_precision_name(heat2d_precision p);
+int heat2d_parse_precision(const char *text, heat2d_precision *p, heat2d_error *err);
+/* Bytes of one cell in p: 8 or 4. */
+size_t heat2d_precision_bytes(heat2d_precision p);
+
 typedef struct heat2d_config {
     size_t nx;
     size_t ny;
     size_t steps;
     double alpha;
+    heat2d_precision precision;
     bool pinned; /* cuda-each: page-locked host buffers instead of pageable */
     /* Test hook, set from HEAT2D_FAULT_NAN_AT_STEP by heat2d_run_method:
      * methods with checks_each_step write a NaN into cell (nx-2, ny-2) of the
@@ -184,6 +200,11 @@ typedef struct heat2d_method {
      * final field on the host. */
     int (*solve)(const heat2d_config *cfg, double *u, double *v, double **result,
                  heat2d_report *rep, heat2d_error *err);
+    /* The same contract in float (cfg->precision == HEAT2D_F32): u, v are
+     * nx*ny floats. Reported transfer bytes count 4-byte cells. Callers go
+     * through heat2d_solve, which converts. */
+    int (*solve_f32)(const heat2d_config *cfg, float *u, float *v, float **result,
+                     heat2d_report *rep, heat2d_error *err);
     /* Distributed methods (MPI domain decomposition) own their memory, so
      * that a rank holds its block and halos, never the whole grid: the
      * caller allocates nothing, and solve_distributed replaces solve
@@ -212,6 +233,27 @@ void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uin
 
 /* ---- running one method ------------------------------------------------- */
 
+/* The timed part of a run of a non-distributed method in cfg->precision.
+ * u holds the initial state and v the same (doubles, as for m->solve); on
+ * success *result points at u or v, which holds the final field as doubles,
+ * and *seconds is the time of m->solve or m->solve_f32 alone (an f32 run's
+ * rounding to float and widening back happen outside it). Refuses, with the
+ * method's name, a precision the method has no path for. */
+int heat2d_solve(const heat2d_method *m, const heat2d_config *cfg, double *u, double *v,
+                 double **result, double *seconds, heat2d_report *rep, heat2d_error *err);
+
+/* How far an f32 run may be from the f64 run of the same configuration, in
+ * any cell, when the initial state is bounded by max_abs: rounding the
+ * initial state (2^-24 relative) plus, per step, the roundings of the
+ * update's six operations and of alpha, which sum to less than 7 x 2^-24 x
+ * max_abs, since every intermediate is bounded by 4 x max_abs and the exact
+ * update is a convex combination (alpha <= 1/4): errors made in one step
+ * are carried, never amplified, by the next. So
+ *     |f32 - f64| <= (1 + 7 * steps) * 2^-24 * max_abs.
+ * Valid without FMA contraction and with it (a fused multiply-add rounds
+ * once where two roundings are counted). */
+double heat2d_f32_error_bound(size_t steps, double max_abs);
+
 typedef struct heat2d_summary {
     double mass;
     double centre;
@@ -224,6 +266,15 @@ typedef struct heat2d_summary {
  * max <= 1 + 1e-12, -1e-12 <= mass <= 1 + 1e-10. */
 int heat2d_summarise(size_t nx, size_t ny, const double *field, heat2d_summary *sum,
                      heat2d_error *err);
+/* The same check with each bound widened by slack per cell (the mass's by
+ * slack x nx x ny): an f32 run may overshoot 1 or undershoot 0 by its
+ * rounding error. */
+int heat2d_summarise_within(size_t nx, size_t ny, const double *field, double slack,
+                            heat2d_summary *sum, heat2d_error *err);
+/* The check of a run of the standard initial state in cfg->precision: no
+ * slack for f64, heat2d_f32_error_bound(steps, 1) for f32. */
+int heat2d_summarise_run(const heat2d_config *cfg, const double *field, heat2d_summary *sum,
+                         heat2d_error *err);
 
 typedef struct heat2d_outcome {
     heat2d_summary summary;

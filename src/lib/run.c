@@ -74,7 +74,7 @@ static int run_distributed(const heat2d_method *m, const heat2d_config *cfg, hea
         return -1;
     if (result == NULL)
         return 0; /* not rank 0: nothing to summarise */
-    if (heat2d_summarise(cfg->nx, cfg->ny, result, &out->summary, err) != 0) {
+    if (heat2d_summarise_run(cfg, result, &out->summary, err) != 0) {
         free(result);
         return -1;
     }
@@ -110,15 +110,13 @@ int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg_in, heat2
 
     double *result = NULL;
     RANGE_PUSH(m->name);
-    double t0 = heat2d_now();
-    int rc = m->solve(cfg, u, v, &result, &out->report, err);
-    out->total_s = heat2d_now() - t0;
+    int rc = heat2d_solve(m, cfg, u, v, &result, &out->total_s, &out->report, err);
     RANGE_POP();
     if (rc != 0) {
         heat2d_free_pair(u, v);
         return -1;
     }
-    if (heat2d_summarise(cfg->nx, cfg->ny, result, &out->summary, err) != 0) {
+    if (heat2d_summarise_run(cfg, result, &out->summary, err) != 0) {
         heat2d_free_pair(u, v);
         return -1;
     }
@@ -153,6 +151,7 @@ void heat2d_print_outcome(FILE *stream, const heat2d_method *m, const heat2d_con
     /* heat2d's own keys; the seed's parser ignores keys it does not know. */
     fprintf(stream, "STEPS=%zu\n", cfg->steps);
     print_real(stream, "ALPHA", cfg->alpha);
+    fprintf(stream, "PRECISION=%s\n", heat2d_precision_name(cfg->precision));
     fprintf(stream, "DEVICE=%s\n", rep->device);
     if (rep->ranks > 0) {
         fprintf(stream, "RANKS=%d\n", rep->ranks);
