@@ -69,7 +69,7 @@ static_assert((kRing & (kRing - 1)) == 0, "the ring index is a mask");
 /* One level of one row: the update of the row whose centre is c_old (with
  * partial sum part = (W + E) + S and the new north row c_new) into out, then
  * part becomes the partial sum of c_new, the next centre. */
-template <bool EDGE>
+template <bool EDGE, bool FMA>
 __device__ __forceinline__ void
 level_step(const double (&c_old)[kCells], const double (&c_new)[kCells], double (&part)[kCells],
            double (&out)[kCells], bool compute, unsigned interior, double alpha)
@@ -77,7 +77,11 @@ level_step(const double (&c_old)[kCells], const double (&c_new)[kCells], double 
     if (compute) {
 #pragma unroll
         for (int k = 0; k < kCells; ++k) {
-            const double v = c_old[k] + alpha * ((part[k] + c_new[k]) - 4.0 * c_old[k]);
+            /* FMA: the same update in three roundings instead of five
+             * (within tolerance of cpu, no longer bit-identical). */
+            const double v =
+                FMA ? __fma_rn(alpha, __fma_rn(-4.0, c_old[k], part[k] + c_new[k]), c_old[k])
+                    : c_old[k] + alpha * ((part[k] + c_new[k]) - 4.0 * c_old[k]);
             out[k] = (!EDGE || (interior >> k & 1u) != 0) ? v : 0.0;
         }
     } else {
@@ -178,7 +182,7 @@ __device__ __forceinline__ void write_output(const Item &it, int y, const double
  * T's row, stream index rr - T, is written when it belongs to the segment.
  * c_old holds each level's centre row, c_new receives the next. Level t+1
  * needs level t's new row of the same call: a chain through all levels. */
-template <int T, bool EDGE>
+template <int T, bool EDGE, bool FMA>
 __device__ __forceinline__ void stream_row(const Item &it, double (&c_old)[T][kCells],
                                            double (&c_new)[T][kCells], double (&part)[T][kCells],
                                            int rr)
@@ -191,12 +195,14 @@ __device__ __forceinline__ void stream_row(const Item &it, double (&c_old)[T][kC
     for (int t = 0; t < T - 1; ++t) {
         const int y = rr - t - 1;
         const bool compute = y >= it.top && y <= it.bottom && y >= t + 1;
-        level_step<EDGE>(c_old[t], c_new[t], part[t], c_new[t + 1], compute, it.interior, it.alpha);
+        level_step<EDGE, FMA>(c_old[t], c_new[t], part[t], c_new[t + 1], compute, it.interior,
+                              it.alpha);
     }
     const int y = rr - T;
     const bool compute = y >= it.top && y <= it.bottom && y >= T;
     double out[kCells];
-    level_step<EDGE>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute, it.interior, it.alpha);
+    level_step<EDGE, FMA>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute, it.interior,
+                          it.alpha);
     if (y >= T && y < it.out_end)
         write_output(it, y, out);
 }
@@ -204,7 +210,8 @@ __device__ __forceinline__ void stream_row(const Item &it, double (&c_old)[T][kC
 /* ROT: two rows per loop trip, so that the centre rows alternate between c0
  * and c1 without register moves (more registers); otherwise one row a trip
  * and c1 is copied into c0 after it (fewer registers, 2 moves a double). */
-template <int T, bool EDGE, bool ROT> __device__ __forceinline__ void run_item(const Item &it)
+template <int T, bool EDGE, bool ROT, bool FMA>
+__device__ __forceinline__ void run_item(const Item &it)
 {
     double c0[T][kCells];
     double c1[T][kCells];
@@ -222,16 +229,16 @@ template <int T, bool EDGE, bool ROT> __device__ __forceinline__ void run_item(c
         issue_row(it, d);
     if (ROT) {
         for (int rr = 0;;) {
-            stream_row<T, EDGE>(it, c0, c1, part, rr);
+            stream_row<T, EDGE, FMA>(it, c0, c1, part, rr);
             if (++rr > it.last)
                 break;
-            stream_row<T, EDGE>(it, c1, c0, part, rr);
+            stream_row<T, EDGE, FMA>(it, c1, c0, part, rr);
             if (++rr > it.last)
                 break;
         }
     } else {
         for (int rr = 0; rr <= it.last; ++rr) {
-            stream_row<T, EDGE>(it, c0, c1, part, rr);
+            stream_row<T, EDGE, FMA>(it, c0, c1, part, rr);
 #pragma unroll
             for (int t = 0; t < T; ++t)
 #pragma unroll
@@ -245,7 +252,7 @@ template <int T, bool EDGE, bool ROT> __device__ __forceinline__ void run_item(c
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
  * thread, 6 blocks 168. */
-template <int T, bool ROT, int MINB>
+template <int T, bool ROT, int MINB, bool FMA = false>
 __global__ void __launch_bounds__(kThreads, MINB)
     tb_kernel(const double *__restrict__ src, double *__restrict__ dst, long long nx, long long ny,
               double alpha, long long strips, long long seg_rows, long long items)
@@ -299,9 +306,9 @@ __global__ void __launch_bounds__(kThreads, MINB)
      * boundary columns and skip the per-cell test. */
     const bool edge = col0 < 1 || col0 + kStripCols - 1 > nx - 2;
     if (edge)
-        run_item<T, true, ROT>(it);
+        run_item<T, true, ROT, FMA>(it);
     else
-        run_item<T, false, ROT>(it);
+        run_item<T, false, ROT, FMA>(it);
 }
 
 typedef void (*tb_kernel_fn)(const double *, double *, long long, long long, double, long long,
@@ -321,10 +328,10 @@ struct Variant {
  * within a row but need a third row of state (6: 760, 5: 671, 7: 588, 4 at
  * 12 warps: 706). The 12 warps an SM of 6m6 beat every 8-warp variant. */
 const Variant kVariants[] = {
-    {"6m6", 6, tb_kernel<6, false, 6>},
-    {"8r4", 8, tb_kernel<8, true, 4>},
-    {"4r4", 4, tb_kernel<4, true, 4>},
-    {"2r4", 2, tb_kernel<2, true, 4>},
+    {"6m6", 6, tb_kernel<6, false, 6>},        {"8r4", 8, tb_kernel<8, true, 4>},
+    {"6m6f", 6, tb_kernel<6, false, 6, true>}, {"8r4f", 8, tb_kernel<8, true, 4, true>},
+    {"8m6f", 8, tb_kernel<8, false, 6, true>}, {"7m6f", 7, tb_kernel<7, false, 6, true>},
+    {"4r4", 4, tb_kernel<4, true, 4>},         {"2r4", 2, tb_kernel<2, true, 4>},
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
