@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The OpenACC kernels' PTX, as the offload build embeds it in heat2d.
-# - No f64 multiply that the driver's ptxas could fuse with an add into an
+# - In f64 and in f32: no multiply that the driver's ptxas could fuse with an add into an
 #   fma, apart from the exact 4.0*u: PTX lets ptxas fuse a mul and an add
 #   written without a rounding modifier, and GCC's nvptx back end writes
 #   them so; alpha's product is an fma.rn with a -0 addend instead (see
@@ -16,12 +16,19 @@ if ! grep -q '^\.entry .*_omp_fn' <<<"$ptx"; then
   echo "test_acc_ptx: no OpenACC kernels' PTX in $bin/heat2d (not an offload build)"
   exit 77
 fi
-expect_eq "$(grep -E '^mul(\.rn)?\.f64' <<<"$ptx" | grep -vc ',0d4010000000000000;$' || true)" 0 \
-  "every f64 multiply in the kernels is the exact 4.0*u"
-stencils=$(grep -cE '^\.entry (heat2d_acc_step|interior_)[^;]*\)$' <<<"$ptx" || true)
-expect_eq "$([ "$stencils" -ge 5 ] && echo yes)" yes "the seed's step and four schedules ($stencils)"
-expect_eq "$(grep -c '^fma\.rn\.f64 .*,0d8000000000000000;$' <<<"$ptx" || true)" "$stencils" \
-  "alpha's product is an fma.rn with a -0 addend in every stencil kernel"
+# Each kernel comes in f64 and in f32 (names ending in _f32): the same
+# checks for both, with float's constants (4 is 0f40800000, -0 0f80000000).
+all_entries=$(grep -cE '^\.entry (heat2d_acc_step|interior_)[^;]*\)$' <<<"$ptx" || true)
+f32_entries=$(grep -cE '^\.entry (heat2d_acc_step|interior_[a-z_]+)_f32\$[^;]*\)$' <<<"$ptx" || true)
+for p in f64 f32; do
+  if [ "$p" = f64 ]; then four=0d4010000000000000 zero=0d8000000000000000 stencils=$((all_entries - f32_entries))
+  else four=0f40800000 zero=0f80000000 stencils=$f32_entries; fi
+  expect_eq "$(grep -E "^mul(\.rn)?\.$p" <<<"$ptx" | grep -vc ",$four;\$" || true)" 0 \
+    "every $p multiply in the kernels is the exact 4*u"
+  expect_eq "$([ "$stencils" -ge 5 ] && echo yes)" yes "$p: the seed's step and four schedules ($stencils)"
+  expect_eq "$(grep -c "^fma\.rn\.$p .*,$zero;\$" <<<"$ptx" || true)" "$stencils" \
+    "$p: alpha's product is an fma.rn with a -0 addend in every stencil kernel"
+done
 for k in interior_gang_vector interior_gang_worker; do
   expect_eq "$(awk -v k="$k" '/^\/\/ BEGIN FUNCTION DEF: / { f = ($5 ~ "^" k) } f && /^(div|rem)\.u64/ { n++ } END { print n + 0 }' <<<"$ptx")" \
     0 "$k divides no index per cell"

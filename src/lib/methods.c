@@ -67,7 +67,8 @@ const heat2d_method *heat2d_method_find(const char *name)
 void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
                            uint64_t *h2d_bytes, uint64_t *d2h_count, uint64_t *d2h_bytes)
 {
-    uint64_t array_bytes = (uint64_t)cfg->nx * (uint64_t)cfg->ny * sizeof(double);
+    uint64_t array_bytes =
+        (uint64_t)cfg->nx * (uint64_t)cfg->ny * heat2d_precision_bytes(cfg->precision);
     uint64_t copies = 0;
     switch (m->style) {
     case HEAT2D_STYLE_HOST:

@@ -55,7 +55,8 @@ int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_e
 int heat2d_check_device_memory(const char *who, const heat2d_config *cfg, size_t free_bytes,
                                const char *device, heat2d_error *err)
 {
-    double needed = 2.0 * (double)cfg->nx * (double)cfg->ny * sizeof(double);
+    double needed =
+        2.0 * (double)cfg->nx * (double)cfg->ny * (double)heat2d_precision_bytes(cfg->precision);
     if (free_bytes > 0 && needed > (double)free_bytes)
         return heat2d_fail(err,
                            "%s: grid %zux%zu needs 2 x %.3g GB of device memory, more than the "

@@ -1,12 +1,14 @@
-/* cpu: the serial reference, faithful to the original's arithmetic. */
+/* cpu: the serial reference, faithful to the original's arithmetic; in f32
+ * the same operations in float. */
 #include "heat2d.h"
 #include "stencil_cpu.h"
 
 #include <math.h>
 #include <stdint.h>
 
-static int cpu_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                     heat2d_report *rep, heat2d_error *err)
+/* The loop in either precision: u and v hold cells of k->cell_bytes. */
+static int cpu_loop(const heat2d_cpu_kernels *k, const heat2d_config *cfg, void *u, void *v,
+                    void **result, heat2d_report *rep, heat2d_error *err)
 {
     const size_t nx = cfg->nx;
     const size_t ny = cfg->ny;
@@ -16,25 +18,27 @@ static int cpu_solve(const heat2d_config *cfg, double *u, double *v, double **re
     for (size_t step = 0; step < cfg->steps; ++step) {
         /* u is the field after `step` steps; the kernel checks it as it
          * reads it, so the run stops at the first step that went wrong. */
-        if (!heat2d_cpu_step_rows(nx, ny, 0, ny, cfg->alpha, u, v)) {
+        if (!k->step_rows(nx, ny, 0, ny, cfg->alpha, u, v)) {
             bad_after = step;
             break;
         }
         if (step + 1 == cfg->fault_nan_step)
-            v[heat2d_cpu_fault_cell(nx, ny)] = NAN;
+            k->set(v, heat2d_cpu_fault_cell(nx, ny), NAN);
         /* Jacobi: swap the roles, copy nothing. */
-        double *swap = u;
+        void *swap = u;
         u = v;
         v = swap;
     }
-    if (bad_after == SIZE_MAX && !heat2d_cpu_rows_finite(nx, 0, ny, u))
+    if (bad_after == SIZE_MAX && !k->rows_finite(nx, 0, ny, u))
         bad_after = cfg->steps;
     heat2d_report_phase(rep, "CPU_LOOP_S", heat2d_now() - t0);
     if (bad_after != SIZE_MAX)
-        return heat2d_fail_nonfinite(nx, ny, u, bad_after, err);
+        return heat2d_cpu_fail_nonfinite(k, nx, ny, u, bad_after, err);
     *result = u;
     return 0;
 }
+
+HEAT2D_CPU_SOLVERS(cpu, cpu_loop)
 
 const heat2d_method heat2d_method_cpu = {
     .name = "cpu",
@@ -45,4 +49,5 @@ const heat2d_method heat2d_method_cpu = {
     .checks_each_step = true,
     .prepare = NULL,
     .solve = cpu_solve,
+    .solve_f32 = cpu_solve_f32,
 };

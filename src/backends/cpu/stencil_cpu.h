@@ -2,6 +2,8 @@
 #ifndef HEAT2D_STENCIL_CPU_H
 #define HEAT2D_STENCIL_CPU_H
 
+#include "heat2d.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -47,6 +49,61 @@ bool heat2d_cpu_step_block(size_t stride, size_t i_begin, size_t i_end, size_t j
 /* Whether every cell of rows [j_begin, j_end) is finite: the check of the
  * last step's field, which no further step reads. */
 bool heat2d_cpu_rows_finite(size_t nx, size_t j_begin, size_t j_end, const double *u);
+
+/* The same kernels in float (f32 runs): float arrays, alpha already
+ * rounded to float by the caller, every operation in float, in the order
+ * above. One source (stencil_cpu_real.h) makes both precisions. */
+bool heat2d_cpu_step_rows_f32(size_t nx, size_t ny, size_t j_begin, size_t j_end, float alpha,
+                              const float *u, float *v);
+bool heat2d_cpu_step_rows_stream_f32(size_t nx, size_t ny, size_t j_begin, size_t j_end,
+                                     float alpha, const float *u, float *v);
+bool heat2d_cpu_step_block_f32(size_t stride, size_t i_begin, size_t i_end, size_t j_begin,
+                               size_t j_end, float alpha, const float *u, float *v);
+bool heat2d_cpu_rows_finite_f32(size_t nx, size_t j_begin, size_t j_end, const float *u);
+
+/* The kernels of one precision behind untyped arrays, so that a method's
+ * loop is written once for both: the arrays hold cells of cell_bytes, alpha
+ * is rounded to the cell type inside, get and set read and write cell k. */
+typedef struct heat2d_cpu_kernels {
+    size_t cell_bytes;
+    bool (*step_rows)(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
+                      const void *u, void *v);
+    bool (*step_rows_stream)(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
+                             const void *u, void *v);
+    bool (*step_block)(size_t stride, size_t i_begin, size_t i_end, size_t j_begin, size_t j_end,
+                       double alpha, const void *u, void *v);
+    bool (*rows_finite)(size_t nx, size_t j_begin, size_t j_end, const void *u);
+    double (*get)(const void *field, size_t k);
+    void (*set)(void *field, size_t k, double value);
+} heat2d_cpu_kernels;
+
+const heat2d_cpu_kernels *heat2d_cpu_kernels_for(heat2d_precision p);
+
+/* heat2d_fail_nonfinite for a field of k's cells. */
+int heat2d_cpu_fail_nonfinite(const heat2d_cpu_kernels *k, size_t nx, size_t ny, const void *field,
+                              size_t step, heat2d_error *err);
+
+/* A method's solve and solve_f32, static, named PREFIX_solve and
+ * PREFIX_solve_f32: both call LOOP, a function of
+ * (const heat2d_cpu_kernels *, cfg, void *u, void *v, void **result, rep,
+ * err), with the kernels of their precision. */
+#define HEAT2D_CPU_SOLVERS(PREFIX, LOOP)                                                           \
+    static int PREFIX##_solve(const heat2d_config *cfg, double *u, double *v, double **result,     \
+                              heat2d_report *rep, heat2d_error *err)                               \
+    {                                                                                              \
+        void *out = NULL;                                                                          \
+        int rc = LOOP(heat2d_cpu_kernels_for(HEAT2D_F64), cfg, u, v, &out, rep, err);              \
+        *result = out;                                                                             \
+        return rc;                                                                                 \
+    }                                                                                              \
+    static int PREFIX##_solve_f32(const heat2d_config *cfg, float *u, float *v, float **result,    \
+                                  heat2d_report *rep, heat2d_error *err)                           \
+    {                                                                                              \
+        void *out = NULL;                                                                          \
+        int rc = LOOP(heat2d_cpu_kernels_for(HEAT2D_F32), cfg, u, v, &out, rep, err);              \
+        *result = out;                                                                             \
+        return rc;                                                                                 \
+    }
 
 /* The cell HEAT2D_FAULT_NAN_AT_STEP poisons: (nx-2, ny-2), the last interior
  * cell, far from the centre row and in the last band of the omp method. */

@@ -107,7 +107,7 @@ static int choose_stores(const heat2d_config *cfg, heat2d_error *err)
         /* Unknown cache size: assume 32 MiB, a common last-level cache. */
         size_t llc = machine_llc_bytes();
         llc = llc > 0 ? llc : (size_t)32 << 20;
-        stream_stores = 2 * cfg->nx * cfg->ny * sizeof(double) > llc;
+        stream_stores = 2 * cfg->nx * cfg->ny * heat2d_precision_bytes(cfg->precision) > llc;
     } else if (strcmp(text, "stream") == 0) {
         stream_stores = true;
     } else {
@@ -127,8 +127,9 @@ static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_erro
     return 0;
 }
 
-static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                     heat2d_report *rep, heat2d_error *err)
+/* The loop in either precision: u and v hold cells of k->cell_bytes. */
+static int omp_loop(const heat2d_cpu_kernels *k, const heat2d_config *cfg, void *u, void *v,
+                    void **result, heat2d_report *rep, heat2d_error *err)
 {
     const size_t nx = cfg->nx;
     const size_t ny = cfg->ny;
@@ -139,9 +140,9 @@ static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **re
     /* 1 + the steps done when some thread found a non-finite field; 0:
      * none yet. Written by any thread, read by all after the barrier. */
     size_t seen = 0;
-    double *bad_field = NULL;
-    bool (*const step_rows)(size_t, size_t, size_t, size_t, double, const double *, double *) =
-        stream_stores ? heat2d_cpu_step_rows_stream : heat2d_cpu_step_rows;
+    void *bad_field = NULL;
+    bool (*const step_rows)(size_t, size_t, size_t, size_t, double, const void *, void *) =
+        stream_stores ? k->step_rows_stream : k->step_rows;
     double t0 = heat2d_now();
 #pragma omp parallel firstprivate(u, v) num_threads(omp_threads_for(cfg))
     {
@@ -160,7 +161,7 @@ static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **re
             /* Only the band's owner writes the cell: no race with the
              * thread that computed it. */
             if (step + 1 == fault_step && fault_cell >= begin * nx && fault_cell < end * nx)
-                v[fault_cell] = NAN;
+                k->set(v, fault_cell, NAN);
 #pragma omp barrier
             /* A thread already in the next step may record step + 2 while a
              * slower one reads here; it is ignored until every thread has
@@ -172,7 +173,7 @@ static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **re
                 stopped = true;
                 break;
             }
-            double *swap = u;
+            void *swap = u;
             u = v;
             v = swap;
         }
@@ -182,7 +183,7 @@ static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **re
         } else {
             /* The last step's field: each thread checks the rows it wrote
              * itself, so no barrier is needed before reading them. */
-            if (!heat2d_cpu_rows_finite(nx, begin, end, u)) {
+            if (!k->rows_finite(nx, begin, end, u)) {
 #pragma omp atomic write
                 seen = steps + 1;
             }
@@ -192,10 +193,12 @@ static int omp_solve(const heat2d_config *cfg, double *u, double *v, double **re
     }
     heat2d_report_phase(rep, "CPU_LOOP_S", heat2d_now() - t0);
     if (seen != 0)
-        return heat2d_fail_nonfinite(nx, ny, bad_field != NULL ? bad_field : *result, seen - 1,
-                                     err);
+        return heat2d_cpu_fail_nonfinite(k, nx, ny, bad_field != NULL ? bad_field : *result,
+                                         seen - 1, err);
     return 0;
 }
+
+HEAT2D_CPU_SOLVERS(omp, omp_loop)
 
 const heat2d_method heat2d_method_omp = {
     .name = "omp",
@@ -206,4 +209,5 @@ const heat2d_method heat2d_method_omp = {
     .checks_each_step = true,
     .prepare = omp_prepare,
     .solve = omp_solve,
+    .solve_f32 = omp_solve_f32,
 };

@@ -1,5 +1,5 @@
 /* acc-each: the naive port. The data region sits inside the time loop, so
- * u goes up and v comes down on every step. */
+ * u goes up and v comes down on every step; in f32, 4-byte cells. */
 #include "acc_runtime.h"
 #include "acc_stencil.h"
 
@@ -8,29 +8,8 @@ static int acc_each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d
     return heat2d_acc_prepare("acc-each", cfg, rep, err);
 }
 
-static int acc_each_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                          heat2d_report *rep, heat2d_error *err)
-{
-    size_t n = cfg->nx * cfg->ny;
-    if (heat2d_acc_transfers_start(err) != 0)
-        return -1;
-    double t0 = heat2d_now();
-    for (size_t step = 0; step < cfg->steps; ++step) {
-#pragma acc data copyin(u [0:n]) copyout(v [0:n])
-        {
-            heat2d_acc_step(cfg->nx, cfg->ny, cfg->alpha, u, v);
-        }
-        /* v is back on the host, so swapping the host pointers is safe. */
-        double *swap = u;
-        u = v;
-        v = swap;
-    }
-    heat2d_report_phase(rep, "STEP_REGIONS_S", heat2d_now() - t0);
-    if (heat2d_acc_transfers_stop(rep, n * sizeof(double), err) != 0)
-        return -1;
-    *result = u;
-    return 0;
-}
+#define HEAT2D_ACC_REAL_SOURCE "acc_each_real.h"
+#include "acc_precisions.h"
 
 const heat2d_method heat2d_method_acc_each = {
     .name = "acc-each",
@@ -38,4 +17,5 @@ const heat2d_method heat2d_method_acc_each = {
     .style = HEAT2D_STYLE_EACH,
     .prepare = acc_each_prepare,
     .solve = acc_each_solve,
+    .solve_f32 = acc_each_solve_f32,
 };

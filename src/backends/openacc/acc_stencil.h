@@ -34,32 +34,11 @@
 #define HEAT2D_ACC_ON_DEVICE() acc_on_device(acc_device_not_host)
 #endif
 
-#pragma acc routine seq
-static inline double heat2d_acc_update(double c, double w, double e, double s, double n,
-                                       double alpha)
-{
-    double d = w + e + s + n - 4.0 * c;
-    double p = HEAT2D_ACC_ON_DEVICE() ? fma(alpha, d, -0.0) : alpha * d;
-    return c + p;
-}
-
-/* One step over every cell, written as the original writes it: one
- * collapsed loop, boundary cells set to 0, interior cells updated.
- * Synchronous: the host waits for the kernel before it goes on. */
-static inline void heat2d_acc_step(size_t nx, size_t ny, double alpha, const double *restrict u,
-                                   double *restrict v)
-{
-    size_t n = nx * ny;
-#pragma acc parallel loop collapse(2) present(u [0:n], v [0:n])
-    for (size_t j = 0; j < ny; ++j) {
-        for (size_t i = 0; i < nx; ++i) {
-            size_t k = j * nx + i;
-            if (i == 0 || i == nx - 1 || j == 0 || j == ny - 1)
-                v[k] = 0.0;
-            else
-                v[k] = heat2d_acc_update(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
-        }
-    }
-}
+/* The update and the whole step in each precision, from one source: f64
+ * under the plain names (heat2d_acc_update, heat2d_acc_step), f32 under
+ * names ending in _f32, every operation in float, alpha's product an
+ * fmaf(alpha, d, -0.0f) on a device for the same reason as above. */
+#define HEAT2D_ACC_REAL_SOURCE "acc_stencil_real.h"
+#include "acc_precisions.h"
 
 #endif

@@ -1,0 +1,153 @@
+/* acc-resident's kernels and loop in one precision: acc_precisions.h includes this
+ * file twice, defining REAL (double or float), FN(name) (the name in that
+ * precision) and ACC_FMA (fma or fmaf). The schedules and what
+ * their comments say are acc_resident.c's. No include guard, on purpose. */
+
+static void FN(interior_collapse)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
+                                  REAL *restrict v)
+{
+    size_t n = nx * ny;
+#pragma acc parallel loop collapse(2) present(u [0:n], v [0:n]) async(HEAT2D_ACC_QUEUE)
+    for (size_t j = 1; j < ny - 1; ++j) {
+        for (size_t i = 1; i < nx - 1; ++i) {
+            size_t k = j * nx + i;
+            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+        }
+    }
+}
+
+static void FN(interior_gang_vector)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
+                                     REAL *restrict v)
+{
+    size_t n = nx * ny;
+    int gangs = gangs_for(ny - 2, 1);
+#pragma acc parallel loop gang num_gangs(gangs) vector_length(128) present(u [0:n], v [0:n])       \
+    async(HEAT2D_ACC_QUEUE)
+    for (size_t j = 1; j < ny - 1; ++j) {
+#pragma acc loop vector
+        for (size_t i = 1; i < nx - 1; ++i) {
+            size_t k = j * nx + i;
+            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+        }
+    }
+}
+
+static void FN(interior_gang_worker)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
+                                     REAL *restrict v)
+{
+    size_t n = nx * ny;
+    int gangs = gangs_for(ny - 2, 8);
+#pragma acc parallel loop gang worker num_gangs(gangs) num_workers(8) vector_length(32)            \
+    present(u [0:n], v [0:n]) async(HEAT2D_ACC_QUEUE)
+    for (size_t j = 1; j < ny - 1; ++j) {
+#pragma acc loop vector
+        for (size_t i = 1; i < nx - 1; ++i) {
+            size_t k = j * nx + i;
+            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+        }
+    }
+}
+
+static void FN(interior_tile)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
+                              REAL *restrict v)
+{
+    size_t n = nx * ny;
+    /* The first size is the innermost loop's: 32 cells along i, 4 rows. */
+#pragma acc parallel loop tile(32, 4) vector_length(128) present(u [0:n], v [0:n])                 \
+    async(HEAT2D_ACC_QUEUE)
+    for (size_t j = 1; j < ny - 1; ++j) {
+        for (size_t i = 1; i < nx - 1; ++i) {
+            size_t k = j * nx + i;
+            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+        }
+    }
+}
+
+/* The four edges of v set to 0, on the same queue. */
+static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
+{
+    size_t n = nx * ny;
+    size_t longest = nx > ny ? nx : ny;
+#pragma acc parallel loop present(v [0:n]) async(HEAT2D_ACC_QUEUE)
+    for (size_t k = 0; k < longest; ++k) {
+        if (k < nx) {
+            v[k] = 0;
+            v[(ny - 1) * nx + k] = 0;
+        }
+        if (k < ny) {
+            v[k * nx] = 0;
+            v[k * nx + nx - 1] = 0;
+        }
+    }
+}
+
+/* One step from `from` into `to`, queued (or, for the seed schedule, run
+ * and waited for). `step` counts from 0. */
+static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
+                                  const REAL *restrict from, REAL *restrict to)
+{
+    switch (schedule) {
+    case SCHEDULE_SEED:
+        FN(heat2d_acc_step)(nx, ny, alpha, from, to);
+        return;
+    case SCHEDULE_COLLAPSE:
+        FN(interior_collapse)(nx, ny, alpha, from, to);
+        break;
+    case SCHEDULE_GANG_VECTOR:
+        FN(interior_gang_vector)(nx, ny, alpha, from, to);
+        break;
+    case SCHEDULE_GANG_WORKER:
+        FN(interior_gang_worker)(nx, ny, alpha, from, to);
+        break;
+    case SCHEDULE_TILE:
+    case SCHEDULE_COUNT:
+        FN(interior_tile)(nx, ny, alpha, from, to);
+        break;
+    }
+    if (step < 2)
+        FN(zero_edges)(nx, ny, to);
+}
+
+static int FN(acc_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
+                                  heat2d_report *rep, heat2d_error *err)
+{
+    size_t n = cfg->nx * cfg->ny;
+    const REAL alpha = (REAL)cfg->alpha;
+    if (heat2d_acc_transfers_start(err) != 0)
+        return -1;
+    double t0 = heat2d_now();
+#pragma acc enter data copyin(u [0:n]) create(v [0:n])
+    double t_enter = heat2d_now();
+
+    /* The host pointers name the device copies; swapping them swaps which
+     * device array is read and which is written, without moving data. The
+     * kernels already queued keep the device addresses they were given. */
+    REAL *from = u;
+    REAL *to = v;
+    for (size_t step = 0; step < cfg->steps; ++step) {
+        FN(acc_resident_step)(step, cfg->nx, cfg->ny, alpha, from, to);
+        REAL *swap = from;
+        from = to;
+        to = swap;
+    }
+#pragma acc wait
+    double t_loop = heat2d_now();
+
+    /* After an odd number of steps the result is in v, after an even number
+     * in u: fetch only that one. */
+#pragma acc update self(from [0:n])
+#pragma acc wait
+    double t_back = heat2d_now();
+
+#pragma acc exit data delete (u [0:n], v [0:n])
+    double t_end = heat2d_now();
+
+    if (heat2d_acc_transfers_stop(rep, n * sizeof(REAL), err) != 0)
+        return -1;
+    heat2d_report_phase(rep, "ENTER_S", t_enter - t0);
+    heat2d_report_phase(rep, "GPU_LOOP_S", t_loop - t_enter);
+    heat2d_report_phase(rep, "READBACK_S", t_back - t_loop);
+    heat2d_report_phase(rep, "EXIT_S", t_end - t_back);
+    *result = from;
+    return 0;
+}

@@ -1,0 +1,30 @@
+/* The OpenACC update and step in one precision: acc_precisions.h includes this
+ * file twice, defining REAL (double or float), FN(name) (the name in that
+ * precision) and ACC_FMA (fma or fmaf). No include guard, on purpose. */
+
+#pragma acc routine seq
+static inline REAL FN(heat2d_acc_update)(REAL c, REAL w, REAL e, REAL s, REAL n, REAL alpha)
+{
+    REAL d = w + e + s + n - (REAL)4 * c;
+    REAL p = HEAT2D_ACC_ON_DEVICE() ? ACC_FMA(alpha, d, (REAL)-0.0) : alpha * d;
+    return c + p;
+}
+
+/* One step over every cell, written as the original writes it: one
+ * collapsed loop, boundary cells set to 0, interior cells updated.
+ * Synchronous: the host waits for the kernel before it goes on. */
+static inline void FN(heat2d_acc_step)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
+                                       REAL *restrict v)
+{
+    size_t n = nx * ny;
+#pragma acc parallel loop collapse(2) present(u [0:n], v [0:n])
+    for (size_t j = 0; j < ny; ++j) {
+        for (size_t i = 0; i < nx; ++i) {
+            size_t k = j * nx + i;
+            if (i == 0 || i == nx - 1 || j == 0 || j == ny - 1)
+                v[k] = 0;
+            else
+                v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+        }
+    }
+}
