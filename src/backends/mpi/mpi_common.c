@@ -165,6 +165,8 @@ int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi
     memset(l, 0, sizeof *l);
     l->comm = MPI_COMM_NULL;
     l->block = MPI_DATATYPE_NULL;
+    l->cell = cfg->precision == HEAT2D_F32 ? MPI_FLOAT : MPI_DOUBLE;
+    l->cell_bytes = heat2d_precision_bytes(cfg->precision);
     l->nx = cfg->nx;
     l->ny = cfg->ny;
     /* MPI counts, strides and subarray sizes are int; the local stride is
@@ -197,7 +199,7 @@ int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi
     int sub[2] = {(int)l->ly, (int)l->lx};
     int starts[2] = {1, 1};
     HEAT2D_MPI_CHECK_GOTO(
-        err, MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_DOUBLE, &l->block),
+        err, MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, l->cell, &l->block),
         fail);
     HEAT2D_MPI_CHECK_GOTO(err, MPI_Type_commit(&l->block), fail);
     rep->ranks = l->ranks;
@@ -237,14 +239,19 @@ int heat2d_mpi_agree(const heat2d_mpi_layout *l, int rc, heat2d_error *err)
     return heat2d_mpi_agree_comm(l->comm, rc, err);
 }
 
-void heat2d_mpi_initial_block(const heat2d_mpi_layout *l, double *local)
+void heat2d_mpi_initial_block(const heat2d_mpi_layout *l, void *local)
 {
-    memset(local, 0, l->cells * sizeof(double));
+    memset(local, 0, l->cells * l->cell_bytes);
     size_t c = heat2d_centre_index(l->nx, l->ny);
     size_t i = c % l->nx;
     size_t j = c / l->nx;
-    if (i >= l->x0 && i < l->x0 + l->lx && j >= l->y0 && j < l->y0 + l->ly)
-        local[heat2d_mpi_local(l, i - l->x0, j - l->y0)] = 1.0;
+    if (i >= l->x0 && i < l->x0 + l->lx && j >= l->y0 && j < l->y0 + l->ly) {
+        const size_t k = heat2d_mpi_local(l, i - l->x0, j - l->y0);
+        if (l->cell_bytes == sizeof(float))
+            ((float *)local)[k] = 1.0f;
+        else
+            ((double *)local)[k] = 1.0;
+    }
 }
 
 /* Rank r's block as a subarray of the full nx x ny field. */
@@ -258,8 +265,8 @@ static int full_block_type(const heat2d_mpi_layout *l, int r, MPI_Datatype *type
     int sizes[2] = {(int)l->ny, (int)l->nx};
     int sub[2] = {(int)ly, (int)lx};
     int starts[2] = {(int)y0, (int)x0};
-    HEAT2D_MPI_CHECK(
-        err, MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_DOUBLE, type));
+    HEAT2D_MPI_CHECK(err,
+                     MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, l->cell, type));
     int rc = MPI_Type_commit(type);
     if (rc != MPI_SUCCESS) {
         MPI_Type_free(type);
@@ -273,8 +280,7 @@ static int full_block_type(const heat2d_mpi_layout *l, int r, MPI_Datatype *type
  * sending): the copies all end in rank 0's memory anyway, whose bandwidth
  * bounds the gather, and it runs after the timed loop. Its own block goes
  * through MPI_Sendrecv to itself, which cannot deadlock. */
-int heat2d_mpi_gather(const heat2d_mpi_layout *l, const double *local, double *full,
-                      heat2d_error *err)
+int heat2d_mpi_gather(const heat2d_mpi_layout *l, const void *local, void *full, heat2d_error *err)
 {
     if (l->rank != 0) {
         HEAT2D_MPI_CHECK(err, MPI_Send(local, 1, l->block, 0, HEAT2D_TAG_FIELD, l->comm));
@@ -294,8 +300,7 @@ int heat2d_mpi_gather(const heat2d_mpi_layout *l, const double *local, double *f
     return 0;
 }
 
-int heat2d_mpi_scatter(const heat2d_mpi_layout *l, const double *full, double *local,
-                       heat2d_error *err)
+int heat2d_mpi_scatter(const heat2d_mpi_layout *l, const void *full, void *local, heat2d_error *err)
 {
     if (l->rank != 0) {
         HEAT2D_MPI_CHECK(

@@ -72,6 +72,10 @@ typedef struct heat2d_mpi_layout {
     size_t ly;
     size_t stride; /* lx + 2 */
     size_t cells;  /* (lx+2)*(ly+2) */
+    /* The cell type of cfg->precision: MPI_DOUBLE and 8 bytes, or
+     * MPI_FLOAT and 4; local arrays, halos and gathered fields hold it. */
+    MPI_Datatype cell;
+    size_t cell_bytes;
     /* The own cells of a local array, for moving whole fields. */
     MPI_Datatype block;
 } heat2d_mpi_layout;
@@ -94,18 +98,17 @@ static inline size_t heat2d_mpi_local(const heat2d_mpi_layout *l, size_t a, size
 int heat2d_mpi_agree(const heat2d_mpi_layout *l, int rc, heat2d_error *err);
 int heat2d_mpi_agree_comm(MPI_Comm comm, int rc, heat2d_error *err);
 
-/* The standard initial state of this block: all 0, halos too, and 1 at the
- * centre cell when this block owns it. */
-void heat2d_mpi_initial_block(const heat2d_mpi_layout *l, double *local);
+/* The standard initial state of this block, in cells of l->cell_bytes: all
+ * 0, halos too, and 1 at the centre cell when this block owns it. */
+void heat2d_mpi_initial_block(const heat2d_mpi_layout *l, void *local);
 
 /* Collective: every rank's own cells of `local` into `full` (nx*ny, rank 0
  * only; NULL elsewhere), one subarray type per block, so nothing is packed
- * by hand. */
-int heat2d_mpi_gather(const heat2d_mpi_layout *l, const double *local, double *full,
-                      heat2d_error *err);
+ * by hand. Both hold cells of l->cell. */
+int heat2d_mpi_gather(const heat2d_mpi_layout *l, const void *local, void *full, heat2d_error *err);
 
 /* Collective: the reverse, `full` on rank 0 into every rank's own cells. */
-int heat2d_mpi_scatter(const heat2d_mpi_layout *l, const double *full, double *local,
+int heat2d_mpi_scatter(const heat2d_mpi_layout *l, const void *full, void *local,
                        heat2d_error *err);
 
 /* Collective: the largest of `n` values over the ranks, on rank 0. */

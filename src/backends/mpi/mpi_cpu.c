@@ -16,7 +16,12 @@
  * kernel runs, so each cell sees the same operations in the same order: the
  * decomposition changes which process computes a cell, never how.
  *
- * Memory: a rank holds 2 x (lx+2)*(ly+2) doubles; rank 0 also holds one full
+ * f32 (cfg->precision): the same loop on float blocks, halos and gather
+ * (the layout's cell type), through the float build of the same kernel, so
+ * the field is bit-identical to cpu's f32 run; rank 0 rounds a given
+ * initial field to float before scattering it and widens the gathered one.
+ *
+ * Memory: a rank holds 2 x (lx+2)*(ly+2) cells; rank 0 also holds one full
  * nx*ny field, which it needs for the summary (MASS is summed in storage
  * order over the whole field, so that it is bit-identical to cpu's) and for
  * --save. It is allocated before the loop, so that a grid too large for
@@ -29,6 +34,12 @@
 #include <string.h>
 
 #define WHO "mpi-cpu"
+
+/* Cell k of an array of l's cells. */
+static void *cell_at(const heat2d_mpi_layout *l, const void *base, size_t k)
+{
+    return (char *)base + k * l->cell_bytes;
+}
 
 /* The persistent requests that exchange the halos of one buffer: up to four
  * receives, then up to four sends (none towards the global boundary). */
@@ -55,48 +66,48 @@ static interior block_interior(const heat2d_mpi_layout *l)
     return g;
 }
 
-static int halo_init(const heat2d_mpi_layout *l, MPI_Datatype column, double *u, halo_set *h,
+static int halo_init(const heat2d_mpi_layout *l, MPI_Datatype column, void *u, halo_set *h,
                      heat2d_error *err)
 {
     const size_t s = l->stride;
     const size_t lx = l->lx;
     const size_t ly = l->ly;
     const int row = (int)lx;
-    const uint64_t row_bytes = (uint64_t)lx * sizeof(double);
-    const uint64_t column_bytes = (uint64_t)ly * sizeof(double);
+    const uint64_t row_bytes = (uint64_t)lx * l->cell_bytes;
+    const uint64_t column_bytes = (uint64_t)ly * l->cell_bytes;
     h->n = 0;
     h->send_bytes = 0;
     /* A halo is tagged with the direction it travels: what comes from the
      * west neighbour travels east. */
     if (l->west != MPI_PROC_NULL)
-        HEAT2D_MPI_CHECK(err, MPI_Recv_init(u + s, 1, column, l->west, HEAT2D_TAG_EAST, l->comm,
-                                            &h->req[h->n++]));
+        HEAT2D_MPI_CHECK(err, MPI_Recv_init(cell_at(l, u, s), 1, column, l->west, HEAT2D_TAG_EAST,
+                                            l->comm, &h->req[h->n++]));
     if (l->east != MPI_PROC_NULL)
-        HEAT2D_MPI_CHECK(err, MPI_Recv_init(u + s + lx + 1, 1, column, l->east, HEAT2D_TAG_WEST,
-                                            l->comm, &h->req[h->n++]));
+        HEAT2D_MPI_CHECK(err, MPI_Recv_init(cell_at(l, u, s + lx + 1), 1, column, l->east,
+                                            HEAT2D_TAG_WEST, l->comm, &h->req[h->n++]));
     if (l->south != MPI_PROC_NULL)
-        HEAT2D_MPI_CHECK(err, MPI_Recv_init(u + 1, row, MPI_DOUBLE, l->south, HEAT2D_TAG_NORTH,
-                                            l->comm, &h->req[h->n++]));
+        HEAT2D_MPI_CHECK(err, MPI_Recv_init(cell_at(l, u, 1), row, l->cell, l->south,
+                                            HEAT2D_TAG_NORTH, l->comm, &h->req[h->n++]));
     if (l->north != MPI_PROC_NULL)
-        HEAT2D_MPI_CHECK(err, MPI_Recv_init(u + (ly + 1) * s + 1, row, MPI_DOUBLE, l->north,
+        HEAT2D_MPI_CHECK(err, MPI_Recv_init(cell_at(l, u, (ly + 1) * s + 1), row, l->cell, l->north,
                                             HEAT2D_TAG_SOUTH, l->comm, &h->req[h->n++]));
     if (l->west != MPI_PROC_NULL) {
-        HEAT2D_MPI_CHECK(err, MPI_Send_init(u + s + 1, 1, column, l->west, HEAT2D_TAG_WEST, l->comm,
-                                            &h->req[h->n++]));
+        HEAT2D_MPI_CHECK(err, MPI_Send_init(cell_at(l, u, s + 1), 1, column, l->west,
+                                            HEAT2D_TAG_WEST, l->comm, &h->req[h->n++]));
         h->send_bytes += column_bytes;
     }
     if (l->east != MPI_PROC_NULL) {
-        HEAT2D_MPI_CHECK(err, MPI_Send_init(u + s + lx, 1, column, l->east, HEAT2D_TAG_EAST,
-                                            l->comm, &h->req[h->n++]));
+        HEAT2D_MPI_CHECK(err, MPI_Send_init(cell_at(l, u, s + lx), 1, column, l->east,
+                                            HEAT2D_TAG_EAST, l->comm, &h->req[h->n++]));
         h->send_bytes += column_bytes;
     }
     if (l->south != MPI_PROC_NULL) {
-        HEAT2D_MPI_CHECK(err, MPI_Send_init(u + s + 1, row, MPI_DOUBLE, l->south, HEAT2D_TAG_SOUTH,
-                                            l->comm, &h->req[h->n++]));
+        HEAT2D_MPI_CHECK(err, MPI_Send_init(cell_at(l, u, s + 1), row, l->cell, l->south,
+                                            HEAT2D_TAG_SOUTH, l->comm, &h->req[h->n++]));
         h->send_bytes += row_bytes;
     }
     if (l->north != MPI_PROC_NULL) {
-        HEAT2D_MPI_CHECK(err, MPI_Send_init(u + ly * s + 1, row, MPI_DOUBLE, l->north,
+        HEAT2D_MPI_CHECK(err, MPI_Send_init(cell_at(l, u, ly * s + 1), row, l->cell, l->north,
                                             HEAT2D_TAG_NORTH, l->comm, &h->req[h->n++]));
         h->send_bytes += row_bytes;
     }
@@ -112,8 +123,8 @@ static void halo_free(halo_set *h)
 }
 
 /* Updates own cells [a0, a1) x [b0, b1), clipped to the global interior. */
-static bool update(const heat2d_mpi_layout *l, const interior *g, size_t a0, size_t a1, size_t b0,
-                   size_t b1, double alpha, const double *u, double *v)
+static bool update(const heat2d_cpu_kernels *k, const heat2d_mpi_layout *l, const interior *g,
+                   size_t a0, size_t a1, size_t b0, size_t b1, double alpha, const void *u, void *v)
 {
     a0 = a0 > g->a_lo ? a0 : g->a_lo;
     a1 = a1 < g->a_hi ? a1 : g->a_hi;
@@ -122,31 +133,33 @@ static bool update(const heat2d_mpi_layout *l, const interior *g, size_t a0, siz
     if (a0 >= a1 || b0 >= b1)
         return true;
     /* Own cell (a, b) is array cell (a+1, b+1). */
-    return heat2d_cpu_step_block(l->stride, a0 + 1, a1 + 1, b0 + 1, b1 + 1, alpha, u, v);
+    return k->step_block(l->stride, a0 + 1, a1 + 1, b0 + 1, b1 + 1, alpha, u, v);
 }
 
-static void zero_global_boundary(const heat2d_mpi_layout *l, double *v)
+/* (0 is all zero bits in both precisions.) */
+static void zero_global_boundary(const heat2d_mpi_layout *l, void *v)
 {
+    const size_t cb = l->cell_bytes;
     if (l->y0 == 0)
-        memset(v + heat2d_mpi_local(l, 0, 0), 0, l->lx * sizeof(double));
+        memset(cell_at(l, v, heat2d_mpi_local(l, 0, 0)), 0, l->lx * cb);
     if (l->y0 + l->ly == l->ny)
-        memset(v + heat2d_mpi_local(l, 0, l->ly - 1), 0, l->lx * sizeof(double));
+        memset(cell_at(l, v, heat2d_mpi_local(l, 0, l->ly - 1)), 0, l->lx * cb);
     if (l->x0 == 0)
         for (size_t b = 0; b < l->ly; ++b)
-            v[heat2d_mpi_local(l, 0, b)] = 0.0;
+            memset(cell_at(l, v, heat2d_mpi_local(l, 0, b)), 0, cb);
     if (l->x0 + l->lx == l->nx)
         for (size_t b = 0; b < l->ly; ++b)
-            v[heat2d_mpi_local(l, l->lx - 1, b)] = 0.0;
+            memset(cell_at(l, v, heat2d_mpi_local(l, l->lx - 1, b)), 0, cb);
 }
 
 /* cpu's message (heat2d_fail_nonfinite) for the first non-finite own cell,
  * in global coordinates. */
-static int fail_nonfinite(const heat2d_mpi_layout *l, const double *u, size_t step,
-                          heat2d_error *err)
+static int fail_nonfinite(const heat2d_cpu_kernels *k, const heat2d_mpi_layout *l, const void *u,
+                          size_t step, heat2d_error *err)
 {
     for (size_t b = 0; b < l->ly; ++b)
         for (size_t a = 0; a < l->lx; ++a)
-            if (!isfinite(u[heat2d_mpi_local(l, a, b)])) {
+            if (!isfinite(k->get(u, heat2d_mpi_local(l, a, b)))) {
                 if (step == 0)
                     return heat2d_fail(err,
                                        "non-finite value at cell (%zu, %zu) in the initial state",
@@ -160,12 +173,15 @@ static int fail_nonfinite(const heat2d_mpi_layout *l, const double *u, size_t st
 /* The two local buffers, and on rank 0 the full field, refusing up front
  * what this machine cannot hold (as heat2d_alloc_pair does for one
  * process). */
-static int allocate(const heat2d_mpi_layout *l, double *buf[2], double **full, heat2d_error *err)
+static int allocate(const heat2d_mpi_layout *l, void *buf[2], double **full, float **full32,
+                    heat2d_error *err)
 {
     if (l->cells > SIZE_MAX / sizeof(double) / 2)
         return heat2d_fail(err, WHO ": rank %d: block %zux%zu is too large", l->rank, l->lx, l->ly);
-    size_t local_bytes = l->cells * sizeof(double);
-    size_t full_bytes = l->rank == 0 ? l->nx * l->ny * sizeof(double) : 0;
+    const bool f32 = l->cell_bytes == sizeof(float);
+    size_t local_bytes = l->cells * l->cell_bytes;
+    size_t full_bytes =
+        l->rank == 0 ? l->nx * l->ny * (sizeof(double) + (f32 ? sizeof(float) : 0)) : 0;
     uint64_t memory = heat2d_physical_memory();
     if (memory != 0 && (uint64_t)2 * local_bytes + full_bytes > memory / 2)
         return heat2d_fail(err,
@@ -173,11 +189,15 @@ static int allocate(const heat2d_mpi_layout *l, double *buf[2], double **full, h
                                "than this machine's %.3g GB of memory",
                            l->rank, (double)(2 * local_bytes + full_bytes) / 1e9, l->lx, l->ly,
                            l->rank == 0 ? " and the gathered field" : "", (double)memory / 1e9);
-    buf[0] = calloc(l->cells, sizeof(double));
-    buf[1] = calloc(l->cells, sizeof(double));
-    if (l->rank == 0)
-        *full = malloc(full_bytes);
-    if (buf[0] == NULL || buf[1] == NULL || (l->rank == 0 && *full == NULL))
+    buf[0] = calloc(l->cells, l->cell_bytes);
+    buf[1] = calloc(l->cells, l->cell_bytes);
+    if (l->rank == 0) {
+        *full = malloc(l->nx * l->ny * sizeof(double));
+        if (f32)
+            *full32 = malloc(l->nx * l->ny * sizeof(float));
+    }
+    if (buf[0] == NULL || buf[1] == NULL ||
+        (l->rank == 0 && (*full == NULL || (f32 && *full32 == NULL))))
         return heat2d_fail(err, WHO ": rank %d cannot allocate %.3g GB", l->rank,
                            (double)(2 * local_bytes + full_bytes) / 1e9);
     return 0;
@@ -212,16 +232,20 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
         return -1;
 
     int status = -1;
-    double *buf[2] = {NULL, NULL};
+    const heat2d_cpu_kernels *kern = heat2d_cpu_kernels_for(cfg->precision);
+    const bool f32 = cfg->precision == HEAT2D_F32;
+    void *buf[2] = {NULL, NULL};
     double *full = NULL;
+    /* f32 on rank 0: the field in float, between full and the blocks. */
+    float *full32 = NULL;
     MPI_Datatype column = MPI_DATATYPE_NULL;
     halo_set halo[2] = {{.n = 0}, {.n = 0}};
 
     /* Everything that can fail on one rank alone, before the loop, is
      * agreed on, so that no rank is left waiting for one that gave up. */
-    int rc = allocate(&l, buf, &full, err);
+    int rc = allocate(&l, buf, &full, &full32, err);
     if (rc == 0) {
-        rc = MPI_Type_vector((int)l.ly, 1, (int)l.stride, MPI_DOUBLE, &column);
+        rc = MPI_Type_vector((int)l.ly, 1, (int)l.stride, l.cell, &column);
         if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(&column)) == MPI_SUCCESS)
             rc = 0;
         else
@@ -234,7 +258,11 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
     /* From here on a rank that fails may leave others blocked in a
      * point-to-point call: loop_failed ends the job. */
     if (initial != NULL) {
-        if (heat2d_mpi_scatter(&l, initial, buf[0], err) != 0)
+        /* In f32 rank 0 rounds the field to float and scatters that. */
+        if (full32 != NULL)
+            for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
+                full32[c] = (float)initial[c];
+        if (heat2d_mpi_scatter(&l, f32 ? (const void *)full32 : initial, buf[0], err) != 0)
             goto loop_failed;
     } else {
         heat2d_mpi_initial_block(&l, buf[0]);
@@ -256,8 +284,8 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
     HEAT2D_MPI_CHECK_GOTO(err, MPI_Barrier(l.comm), loop_failed);
     double t0 = heat2d_now();
     for (size_t step = 0; step < cfg->steps; ++step) {
-        const double *u = buf[cur];
-        double *v = buf[1 - cur];
+        const void *u = buf[cur];
+        void *v = buf[1 - cur];
         halo_set *h = &halo[cur];
         if (h->n > 0)
             HEAT2D_MPI_CHECK_GOTO(err, MPI_Startall(h->n, h->req), loop_failed);
@@ -269,7 +297,7 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
         int arrived = h->n == 0;
         for (size_t b = 1; b + 1 < ly; b += band) {
             size_t b_end = b + band < ly - 1 ? b + band : ly - 1;
-            finite &= update(&l, &g, 1, lx > 1 ? lx - 1 : 1, b, b_end, alpha, u, v);
+            finite &= update(kern, &l, &g, 1, lx > 1 ? lx - 1 : 1, b, b_end, alpha, u, v);
             if (!arrived)
                 HEAT2D_MPI_CHECK_GOTO(err, MPI_Testall(h->n, h->req, &arrived, MPI_STATUSES_IGNORE),
                                       loop_failed);
@@ -281,13 +309,13 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
         }
         /* The rim: first and last rows whole, then the first and last
          * columns between them (each cell once, however thin the block). */
-        finite &= update(&l, &g, 0, lx, 0, 1, alpha, u, v);
+        finite &= update(kern, &l, &g, 0, lx, 0, 1, alpha, u, v);
         if (ly > 1)
-            finite &= update(&l, &g, 0, lx, ly - 1, ly, alpha, u, v);
+            finite &= update(kern, &l, &g, 0, lx, ly - 1, ly, alpha, u, v);
         if (ly > 2) {
-            finite &= update(&l, &g, 0, 1, 1, ly - 1, alpha, u, v);
+            finite &= update(kern, &l, &g, 0, 1, 1, ly - 1, alpha, u, v);
             if (lx > 1)
-                finite &= update(&l, &g, lx - 1, lx, 1, ly - 1, alpha, u, v);
+                finite &= update(kern, &l, &g, lx - 1, lx, 1, ly - 1, alpha, u, v);
         }
         zero_global_boundary(&l, v);
         if (!finite) {
@@ -297,12 +325,12 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
             break;
         }
         if (step + 1 == fault && owns_fault_cell)
-            v[heat2d_mpi_local(&l, cfg->nx - 2 - l.x0, cfg->ny - 2 - l.y0)] = NAN;
+            kern->set(v, heat2d_mpi_local(&l, cfg->nx - 2 - l.x0, cfg->ny - 2 - l.y0), NAN);
         cur = 1 - cur;
     }
     double loop_s = heat2d_now() - t0;
     if (bad_after != SIZE_MAX) {
-        fail_nonfinite(&l, buf[cur], bad_after, err);
+        fail_nonfinite(kern, &l, buf[cur], bad_after, err);
         goto loop_failed;
     }
 
@@ -312,8 +340,11 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
     if (heat2d_mpi_max(&l, times, 2, err) != 0 || heat2d_mpi_sum(&l, &posted, err) != 0)
         goto loop_failed;
     double tg = heat2d_now();
-    if (heat2d_mpi_gather(&l, buf[cur], full, err) != 0)
+    if (heat2d_mpi_gather(&l, buf[cur], f32 ? (void *)full32 : full, err) != 0)
         goto loop_failed;
+    if (full32 != NULL)
+        for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
+            full[c] = (double)full32[c];
     double gather_s = heat2d_now() - tg;
 
     *total_s = times[0];
@@ -350,6 +381,7 @@ done:
     free(buf[0]);
     free(buf[1]);
     free(full);
+    free(full32);
     heat2d_mpi_layout_close(&l);
     return status;
 }
