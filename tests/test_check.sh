@@ -23,6 +23,23 @@ expect_count '^INVARIANT=symmetry .* I_MIRROR_BREAKS=0 .* PASS$' "$n_methods" "s
 expect_count ' FAIL$' 0 "no failure"
 expect_eq "$(ls "$w" | wc -l | tr -d ' ')" "$((4 * n_methods))" "fields kept with --keep"
 
+# check --precision f32: every method in f32 (cpu included) against cpu's
+# f64 field within the stated bound, each line with the bound and the
+# observed difference; the invariants with tolerances widened by the bound.
+run "$bin/heat2d" check --precision f32
+expect_rc 0 "check --precision f32"
+expect_eq "$(tail -n 1 <<<"$out")" "CPU_CHECK=PASS" "f32 verdict"
+expect_count '^COMPARE=PASS case=25x21/(7|8|31|32)$' 4 "f32: four cases compared"
+expect_count '^FILE=.* PRECISION=f32 BOUND=.* FAILURES=0$' $((4 * n_methods)) \
+  "f32: every method, cpu included, in every case"
+expect_count '^FILE=.*-f32_25x21_7\.dat .* BOUND=2\.980232e-06 MAX_ABS_DIFF=[1-9]' "$n_methods" \
+  "f32 at 7 steps: bound (1+7*7)*2^-24, a non-zero difference"
+expect_count '^INVARIANT=sine-mode method=[a-z-]*-f32 .* PASS$' $((2 * n_methods)) "f32 sine modes"
+expect_count '^INVARIANT=mass method=[a-z-]*-f32 .* PASS$' "$n_methods" "f32 mass"
+expect_count '^INVARIANT=symmetry method=[a-z-]*-f32 .* I_MIRROR_BREAKS=0 .* PASS$' "$n_methods" \
+  "f32 symmetry"
+expect_count ' FAIL$' 0 "f32: no failure"
+
 # check --gpu in a build without GPU methods, or on a machine without a GPU,
 # fails instead of passing on the host.
 run "$bin/heat2d" check --gpu

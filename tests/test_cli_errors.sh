@@ -104,6 +104,11 @@ expect_failure 2 "$(r "--alpha 0.2500001 is unstable: explicit 5-point diffusion
 for a in 0 -0.1 nan inf abc " 0.1" ""; do
   expect_failure 2 "$(r "--alpha must be a positive number, got '$a'")" "$h" run --method cpu --alpha "$a"
 done
+for pr in f16 F32 double ""; do
+  expect_failure 2 "$(r "precision '$pr' is not one of f64, f32")" "$h" run --method cpu --precision "$pr"
+done
+expect_failure 2 "$(r "unknown or incomplete option '--precision'")" "$h" run --method cpu --precision
+expect_failure 2 "heat2d: check: precision 'f16' is not one of f64, f32" "$h" check --precision f16
 run "$h" run --method cpu --nx 25 --ny 21 --steps 7 --alpha 0.25
 expect_rc 0 "alpha 1/4 is stable"
 expect_eq "$(key ALPHA)" "2.5000000000000000E-01" "ALPHA reported"

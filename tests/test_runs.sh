@@ -69,6 +69,37 @@ expect_eq "$([ "$peak_kb" -le $((arrays_kb + 16384)) ] && echo ok || echo "$peak
 expect_eq "$(wc -l <"$w/big.dat" | tr -d ' ')" "$((2048 * 2048 + 1))" "big field line count"
 fi
 
+# --precision f32 on every host method: PRECISION=f32, the field within the
+# stated bound of cpu's f64 field ((1 + 7*steps) * 2^-24 for max |u0| = 1),
+# not equal to it (it really is float), and the same bits as cpu's f32 run.
+# A transfer model in 4-byte cells: cuda-each's bytes are half f64's.
+steps=31
+bound=$(awk -v s=$steps 'BEGIN { printf "%.17g", (1 + 7 * s) * 2^-24 }')
+run "$bin/heat2d" run --method cpu --nx 37 --ny 29 --steps $steps --save "$w/f64.dat"
+expect_rc 0 "cpu f64 for the f32 runs"
+expect_eq "$(key PRECISION)" "f64" "PRECISION defaults to f64"
+run "$bin/heat2d" run --method cpu --nx 37 --ny 29 --steps $steps --precision f32 --save "$w/cpu32.dat"
+expect_rc 0 "cpu f32"
+for m in $("$bin/heat2d" methods | awk '$1 !~ /cuda/ { print $1 }'); do
+  run "$bin/heat2d" run --method "$m" --nx 37 --ny 29 --steps $steps --precision f32 --save "$w/$m.f32"
+  expect_rc 0 "$m f32"
+  expect_eq "$(key PRECISION)" "f32" "$m f32: PRECISION"
+  run "$bin/heat2d" compare "$w/f64.dat" "$w/$m.f32" --atol "$bound" --rtol 0
+  expect_rc 0 "$m f32 within the bound $bound of cpu f64 ($out)"
+  diff=$(sed -n 's/.*MAX_ABS_DIFF=\([^ ]*\).*/\1/p' <<<"$out")
+  expect_eq "$(awk -v d="$diff" 'BEGIN { print (d > 0) ? "float" : "same as f64" }')" "float" \
+    "$m f32 differs from f64 (max diff $diff)"
+  run "$bin/heat2d" compare "$w/cpu32.dat" "$w/$m.f32" --atol 0 --rtol 0
+  expect_rc 0 "$m f32 bit-identical to cpu f32"
+done
+if "$bin/heat2d" methods | grep -q '^cuda-each '; then
+  run "$bin/heat2d" run --method cuda-each --nx 37 --ny 29 --steps 3 --precision f32
+  if [ "$rc" = 0 ]; then
+    expect_eq "$(key H2D_BYTES)/$(key D2H_BYTES)" "$((3 * 37 * 29 * 4))/$((3 * 37 * 29 * 4))" \
+      "cuda-each f32 moves 4-byte cells"
+  fi
+fi
+
 # Methods list: every method the build has, cpu first.
 run "$bin/heat2d" methods
 expect_eq "$(head -n 1 <<<"$out" | awk '{print $1}')" "cpu" "methods lists cpu first"

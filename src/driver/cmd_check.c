@@ -18,14 +18,26 @@
 typedef struct check_target {
     const heat2d_method *method;
     bool pinned;
+    heat2d_precision precision;
     char label[48];
 } check_target;
 
 typedef struct check_state {
     const char *dir;
     bool gpu;
+    /* --precision: the targets' precision; the reference is always cpu in
+     * f64. */
+    heat2d_precision precision;
     size_t failures;
 } check_state;
+
+/* How far a target's field may be from the exact or f64 one: 0 in f64 (the
+ * tolerances stay the f64 ones), the stated f32 bound for an initial state
+ * bounded by 1 in f32. */
+static double f32_slack(const check_target *t, size_t steps)
+{
+    return t->precision == HEAT2D_F32 ? heat2d_f32_error_bound(steps, 1.0) : 0.0;
+}
 
 static void fail(check_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
 static void fail(check_state *st, const char *fmt, ...)
@@ -40,13 +52,24 @@ static void fail(check_state *st, const char *fmt, ...)
     st->failures++;
 }
 
+/* The configuration a target runs: the original's alpha, its pinning and
+ * precision. */
+static heat2d_config target_config(const check_target *t, size_t nx, size_t ny, size_t steps)
+{
+    return (heat2d_config){.nx = nx,
+                           .ny = ny,
+                           .steps = steps,
+                           .alpha = HEAT2D_ALPHA,
+                           .pinned = t->pinned,
+                           .precision = t->precision};
+}
+
 /* Run one target from the standard initial state; write its field to
  * dir/label_NXxNY_STEPS.dat. */
 static int run_to_file(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
                        char *path, size_t path_size, heat2d_report *rep)
 {
-    heat2d_config cfg = {
-        .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
+    heat2d_config cfg = target_config(t, nx, ny, steps);
     heat2d_outcome out;
     double *storage[2] = {NULL, NULL};
     const double *field = NULL;
@@ -92,7 +115,10 @@ static void check_transfers(check_state *st, const check_target *t, const heat2d
         fail(st, "%s: measured transfers differ from the model", t->label);
 }
 
-/* The original's check: every target's full field against cpu's. */
+/* The original's check: every target's full field against cpu's (f64).
+ * A target in f32 must be within the stated bound (max |u0| = 1, rtol 0)
+ * and must differ from it somewhere: a field equal to f64's bit for bit
+ * was not computed in float. */
 static void check_against_cpu(check_state *st, const check_target *targets, size_t n_targets,
                               size_t nx, size_t ny, size_t steps)
 {
@@ -108,14 +134,18 @@ static void check_against_cpu(check_state *st, const check_target *targets, size
         return;
     }
     size_t before = st->failures;
-    heat2d_tolerance tol = {HEAT2D_DEFAULT_ATOL, HEAT2D_DEFAULT_RTOL};
     for (size_t k = 0; k < n_targets; ++k) {
+        const bool f32 = targets[k].precision == HEAT2D_F32;
+        const double bound = f32_slack(&targets[k], steps);
+        heat2d_tolerance tol = {HEAT2D_DEFAULT_ATOL, HEAT2D_DEFAULT_RTOL};
+        if (f32)
+            tol = (heat2d_tolerance){bound, 0.0};
         char path[4096];
         if (run_to_file(st, &targets[k], nx, ny, steps, path, sizeof path, &rep) != 0)
             continue;
         if (st->gpu && strcmp(rep.device, "host") == 0)
             fail(st, "%s ran on the host, not a GPU", targets[k].label);
-        heat2d_config cfg = {.nx = nx, .ny = ny, .steps = steps};
+        heat2d_config cfg = {.nx = nx, .ny = ny, .steps = steps, .precision = targets[k].precision};
         check_transfers(st, &targets[k], &cfg, &rep);
         heat2d_field candidate;
         if (heat2d_field_read(path, &candidate, &err) != 0) {
@@ -124,11 +154,19 @@ static void check_against_cpu(check_state *st, const check_target *targets, size
         }
         heat2d_comparison cmp;
         heat2d_compare_arrays(reference.values, candidate.values, nx * ny, tol, &cmp);
-        printf("FILE=%s DEVICE=%s MAX_ABS_DIFF=%.6e WORST_INDEX=%zu FAILURES=%zu\n", path,
-               rep.device, cmp.max_abs_diff, cmp.worst_index, cmp.failures);
+        if (f32)
+            printf("FILE=%s DEVICE=%s PRECISION=f32 BOUND=%.6e MAX_ABS_DIFF=%.6e WORST_INDEX=%zu "
+                   "FAILURES=%zu\n",
+                   path, rep.device, bound, cmp.max_abs_diff, cmp.worst_index, cmp.failures);
+        else
+            printf("FILE=%s DEVICE=%s MAX_ABS_DIFF=%.6e WORST_INDEX=%zu FAILURES=%zu\n", path,
+                   rep.device, cmp.max_abs_diff, cmp.worst_index, cmp.failures);
         if (cmp.failures > 0)
             fail(st, "%s differs from cpu at %zux%zu/%zu in %zu cells", targets[k].label, nx, ny,
                  steps, cmp.failures);
+        if (f32 && !(cmp.max_abs_diff > 0.0))
+            fail(st, "%s in f32 equals cpu's f64 field at %zux%zu/%zu bit for bit: not float",
+                 targets[k].label, nx, ny, steps);
         heat2d_field_free(&candidate);
     }
     heat2d_field_free(&reference);
@@ -185,8 +223,7 @@ static int run_from_state(check_state *st, const check_target *t, const heat2d_c
 static void check_sine_mode(check_state *st, const check_target *t, size_t nx, size_t ny,
                             unsigned p, unsigned q, size_t steps)
 {
-    heat2d_config cfg = {
-        .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
+    heat2d_config cfg = target_config(t, nx, ny, steps);
     double *mode = malloc(nx * ny * sizeof(double));
     if (mode == NULL) {
         fail(st, "out of memory");
@@ -215,9 +252,11 @@ static void check_sine_mode(check_state *st, const check_target *t, size_t nx, s
         }
         /* Relative to the mode's amplitude: rounding grows by a few ulp per
          * step, so 1e-12 leaves room for 1000s of steps and still catches
-         * any wrong coefficient, neighbour or boundary. */
+         * any wrong coefficient, neighbour or boundary. In f32 the stated
+         * bound (|mode| <= 1) is added: still far below what a wrong
+         * coefficient would cost. */
         double rel = worst / decay;
-        bool ok = rel <= 1e-12;
+        bool ok = worst <= 1e-12 * decay + f32_slack(t, steps);
         printf("INVARIANT=sine-mode method=%s grid=%zux%zu p=%u q=%u steps=%zu "
                "DECAY=%.16e MAX_REL_ERR=%.3e %s\n",
                t->label, nx, ny, p, q, steps, decay, rel, ok ? "PASS" : "FAIL");
@@ -231,8 +270,7 @@ static void check_sine_mode(check_state *st, const check_target *t, size_t nx, s
 static int run_standard(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
                         heat2d_summary *sum, double **storage, const double **field)
 {
-    heat2d_config cfg = {
-        .nx = nx, .ny = ny, .steps = steps, .alpha = HEAT2D_ALPHA, .pinned = t->pinned};
+    heat2d_config cfg = target_config(t, nx, ny, steps);
     heat2d_outcome out;
     heat2d_error err = {{0}};
     if (heat2d_run_method(t->method, &cfg, &out, storage, field, &err) != 0) {
@@ -264,7 +302,8 @@ static void check_mass(check_state *st, const check_target *t, size_t nx, size_t
     if (run_standard(st, t, nx, ny, long_run, &after, storage, &field) != 0)
         return;
     heat2d_free_pair(storage[0], storage[1]);
-    bool kept = fabs(before.mass - 1.0) <= 1e-13;
+    /* In f32 every cell may be off by the stated bound. */
+    bool kept = fabs(before.mass - 1.0) <= 1e-13 + (double)(nx * ny) * f32_slack(t, reach);
     bool drained = after.mass < 1.0 - 1e-3;
     printf("INVARIANT=mass method=%s grid=%zux%zu steps=%zu MASS=%.16e steps=%zu MASS=%.16e %s\n",
            t->label, nx, ny, reach, before.mass, long_run, after.mass,
@@ -298,7 +337,8 @@ static void check_symmetry(check_state *st, const check_target *t, size_t nx, si
             j_worst = d > j_worst ? d : j_worst;
         }
     heat2d_free_pair(storage[0], storage[1]);
-    bool ok = i_breaks == 0 && j_worst <= 1e-15 * sum.max;
+    /* In f32 each of the two mirrored cells may be off by the bound. */
+    bool ok = i_breaks == 0 && j_worst <= 1e-15 * sum.max + 2.0 * f32_slack(t, steps);
     printf("INVARIANT=symmetry method=%s grid=%zux%zu steps=%zu I_MIRROR_BREAKS=%zu "
            "J_MIRROR_MAX_DIFF=%.3e %s\n",
            t->label, nx, ny, steps, i_breaks, j_worst, ok ? "PASS" : "FAIL");
@@ -324,7 +364,8 @@ static void remove_scratch(const char *dir)
     rmdir(dir);
 }
 
-static size_t collect_targets(bool gpu, check_target *targets, size_t capacity)
+static size_t collect_targets(bool gpu, heat2d_precision precision, check_target *targets,
+                              size_t capacity)
 {
     size_t n = 0;
     for (size_t k = 0; k < heat2d_method_count() && n + 2 <= capacity; ++k) {
@@ -332,15 +373,18 @@ static size_t collect_targets(bool gpu, check_target *targets, size_t capacity)
         /* The CPU check takes what runs without a GPU; the GPU check takes
          * every method that can use one. */
         bool take = gpu ? m->style != HEAT2D_STYLE_HOST : !m->gpu_only;
-        take = take && strcmp(m->name, "cpu") != 0; /* the reference itself */
+        /* The reference itself, unless in f32 (cpu f32 against cpu f64). */
+        take = take && (strcmp(m->name, "cpu") != 0 || precision == HEAT2D_F32);
         if (!take)
             continue;
-        targets[n] = (check_target){.method = m};
-        snprintf(targets[n].label, sizeof targets[n].label, "%s", m->name);
+        targets[n] = (check_target){.method = m, .precision = precision};
+        /* f32 targets are labelled NAME-f32 in every line and file name. */
+        const char *suffix = precision == HEAT2D_F32 ? "-f32" : "";
+        snprintf(targets[n].label, sizeof targets[n].label, "%s%s", m->name, suffix);
         n++;
         if (gpu && m->has_pinned_variant) {
-            targets[n] = (check_target){.method = m, .pinned = true};
-            snprintf(targets[n].label, sizeof targets[n].label, "%s-pinned", m->name);
+            targets[n] = (check_target){.method = m, .pinned = true, .precision = precision};
+            snprintf(targets[n].label, sizeof targets[n].label, "%s-pinned%s", m->name, suffix);
             n++;
         }
     }
@@ -352,10 +396,12 @@ int heat2d_cmd_check(int argc, char **argv)
     static const struct option options[] = {
         {"gpu", no_argument, NULL, 'g'},
         {"keep", required_argument, NULL, 'k'},
+        {"precision", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0},
     };
     check_state st = {0};
     const char *keep = NULL;
+    heat2d_error err = {{0}};
     opterr = 0;
     int opt;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -363,7 +409,10 @@ int heat2d_cmd_check(int argc, char **argv)
             st.gpu = true;
         else if (opt == 'k')
             keep = optarg;
-        else
+        else if (opt == 'P') {
+            if (heat2d_parse_precision(optarg, &st.precision, &err) != 0)
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: %s", err.message);
+        } else
             return heat2d_report_error(
                 HEAT2D_EXIT_USAGE, "check: unknown or incomplete option '%s'", argv[optind - 1]);
     }
@@ -393,7 +442,7 @@ int heat2d_cmd_check(int argc, char **argv)
     }
 
     check_target targets[16];
-    size_t n = collect_targets(st.gpu, targets, sizeof targets / sizeof targets[0]);
+    size_t n = collect_targets(st.gpu, st.precision, targets, sizeof targets / sizeof targets[0]);
     if (n == 0 && st.gpu) {
         if (keep == NULL)
             rmdir(tmp_dir);
@@ -411,10 +460,11 @@ int heat2d_cmd_check(int argc, char **argv)
         check_against_cpu(&st, targets, n, 1024, 768, 301);
 
     check_target cpu = {.method = heat2d_method_find("cpu"), .label = "cpu"};
-    /* The invariants hold for every method, the reference included. */
+    /* The invariants hold for every method, the reference included (in f32
+     * the reference's f64 run is skipped: cpu f32 is a target). */
     for (size_t k = 0; k <= n; ++k) {
         const check_target *t = k == 0 ? &cpu : &targets[k - 1];
-        if (k == 0 && st.gpu)
+        if (k == 0 && (st.gpu || st.precision == HEAT2D_F32))
             continue; /* checked by the CPU check */
         check_sine_mode(&st, t, 33, 25, 1, 1, 50);
         check_sine_mode(&st, t, 40, 29, 3, 2, 37);
