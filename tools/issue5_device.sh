@@ -87,7 +87,8 @@ stage_check() {
   if [ $rc -ne 0 ] || ! grep -q '^GPU_CHECK=PASS$' "$OUT_DIR/check.txt"; then
     bad "heat2d check --gpu (exit $rc; $OUT_DIR/check.txt)"
   fi
-  if grep 'cuda-overlap' "$OUT_DIR/check.txt" | grep -q 'FAIL'; then
+  # A check line ends in PASS or FAIL; FAILURES=0 on a passing line is not one.
+  if grep 'cuda-overlap' "$OUT_DIR/check.txt" | grep -qE '(^| )FAIL$'; then
     bad "a cuda-overlap check line failed"
   fi
   if ! grep -q 'cuda-overlap' "$OUT_DIR/check.txt"; then

@@ -5,11 +5,13 @@
  * bandwidth over 16. Each thread walks kRows consecutive rows down one column,
  * keeping the S, centre and N values in registers as it goes, so a cell costs
  * three loads instead of five (the W and E loads hit L1, they belong to the
- * neighbouring threads of the same warp). On an H200 (copy bandwidth 4.2 TB/s,
- * so 262 Gcell/s at most) that measured 232-235 Gcell/s at 8192^2 and 238-241
- * at 16384^2, against 212-216 for one cell per thread; the block shape (128 x
- * 2 threads, 4 rows each) was the best of a sweep over 32..256 threads wide
- * and 1..16 rows per thread.
+ * neighbouring threads of the same warp). On an H200 (copy bandwidth 4.21 TB/s,
+ * so 263 Gcell/s at most) tools/issue5_kernel_sweep.cu measured at 8192^2:
+ * 128 x 2 threads with 8 rows each 244.3 Gcell/s (92.8% of the copy
+ * bandwidth), 128 x 1 with 8 rows 244.2, with 4 rows 236.0, 16 rows 217.4,
+ * 2 rows 213.0; W and E by warp shuffle instead of L1 233-218 (slower: the
+ * extra edge loads and shuffles cost more issue slots than the L1 hits);
+ * evict-first stores no change (236.1); one cell per thread 212-216.
  *
  * Arithmetic: the build passes --fmad=false, and the expression below keeps
  * the SPEC's left-to-right order, ((((uW + uE) + uS) + uN) - 4u), so every
@@ -24,7 +26,7 @@ namespace
 
 constexpr unsigned kBlockX = 128; /* threads along i: coalesced rows of 1 KiB */
 constexpr unsigned kBlockY = 2;
-constexpr unsigned kRows = 4;       /* rows each thread computes */
+constexpr unsigned kRows = 8;       /* rows each thread computes */
 constexpr size_t kMaxGridY = 65535; /* CUDA's limit on gridDim.y */
 
 /* kRowRange false: the whole grid, rows 0..ny-1 (j_begin and j_end are

@@ -32,17 +32,21 @@
  *    rows outside the grid are 0 too. Only the few warps whose strip touches
  *    i = 0 or i = nx-1 pay for a per-cell column test (template EDGE).
  *
- * Arithmetic: the build passes --fmad=false and every update is written in
- * the reference's order, so each cell is bit-identical to the cpu method.
+ * Arithmetic: every update is written in the reference's order. The main
+ * variant contracts the last two operations of each update into fused
+ * multiply-adds (__fma_rn: -4c + sum, then alpha * that + c), three roundings
+ * where the reference has five: within the original's tolerance of cpu
+ * (3.5e-18 at most in the checks), not bit-identical. The variants without
+ * FMA (the build passes --fmad=false) are bit-identical to cpu.
  *
- * Measured on an H200 (fp64, loop time only): 895 Gcell/s at 8192^2 x 1000
- * steps, 915 at 12288^2, 812 at 4096^2, against 235 for cuda-resident. The
- * T = 6 kernel at 12 warps an SM: DRAM 49% busy, FP64 pipe 44%, issue slots
- * 60%, 4.3 cycles between a warp's instructions (ncu). It is latency-bound:
- * each row is a chain through all T levels, and only 12 warps (158 registers
- * each, 96 of them the levels' state) hide it. The overhead instructions
- * (shuffles, the copies of the centre rows, per-level row tests) issue about
- * as often as the FP64 ones.
+ * Why FMA: the kernel is latency-bound. At T = 6 without FMA, 12 warps an SM
+ * gave 895 Gcell/s at 8192^2 x 1000 steps with DRAM 49% busy, FP64 pipe 44%,
+ * issue slots 60%, 4.3 cycles between a warp's instructions (ncu): each row
+ * is a chain through all T levels, and only 12 warps (158 registers each, 96
+ * of them the levels' state) hide it. FMA shortens each level's chain from
+ * five dependent FP64 operations to three and frees registers, which buys a
+ * seventh level at the same 12 warps: 7m6f measured 1014 Gcell/s (66.2 ms
+ * for 8192^2 x 1000, loop only) against 963 for 6m6f and 895 for 6m6.
  */
 #include <climits>
 #include <cstdlib>
@@ -321,17 +325,19 @@ struct Variant {
 };
 
 /* The main variant first, then the shallower passes for the remainder.
- * Names: depth, m (moves) or r (rotation), blocks an SM holds. Measured on an
- * H200 at 8192^2 x 1000 steps (loop only, Gcell/s): 6m6 895, 8r4 830, and,
- * tried and dropped: 10m4 799, 8m4 753, 6r4 821; branch-free levels (6m6
- * 718, 8r4 796, 6r4 745); a skewed scheme whose levels are independent
- * within a row but need a third row of state (6: 760, 5: 671, 7: 588, 4 at
- * 12 warps: 706). The 12 warps an SM of 6m6 beat every 8-warp variant. */
+ * Names: depth, m (moves) or r (rotation), blocks an SM holds, f for FMA.
+ * Measured on an H200 at 8192^2 x 1000 steps (loop only, Gcell/s, two runs
+ * each agreeing within 0.3%): 7m6f 1014, 6m6f 963, 8r4f 917, 6m6 895, 8r4
+ * 830, 8m6f 809 (spills at the 168-register cap); and, tried and dropped
+ * earlier: 10m4 799, 8m4 753, 6r4 821; branch-free levels (6m6 718, 8r4 796,
+ * 6r4 745); a skewed scheme whose levels are independent within a row but
+ * need a third row of state (6: 760, 5: 671, 7: 588, 4 at 12 warps: 706).
+ * The 12 warps an SM of the m6 variants beat every 8-warp variant. */
 const Variant kVariants[] = {
-    {"6m6", 6, tb_kernel<6, false, 6>},        {"8r4", 8, tb_kernel<8, true, 4>},
-    {"6m6f", 6, tb_kernel<6, false, 6, true>}, {"8r4f", 8, tb_kernel<8, true, 4, true>},
-    {"8m6f", 8, tb_kernel<8, false, 6, true>}, {"7m6f", 7, tb_kernel<7, false, 6, true>},
-    {"4r4", 4, tb_kernel<4, true, 4>},         {"2r4", 2, tb_kernel<2, true, 4>},
+    {"7m6f", 7, tb_kernel<7, false, 6, true>}, {"6m6f", 6, tb_kernel<6, false, 6, true>},
+    {"6m6", 6, tb_kernel<6, false, 6>},        {"8r4f", 8, tb_kernel<8, true, 4, true>},
+    {"8r4", 8, tb_kernel<8, true, 4>},         {"4r4", 4, tb_kernel<4, true, 4>},
+    {"2r4", 2, tb_kernel<2, true, 4>},
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 

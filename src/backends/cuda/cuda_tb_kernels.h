@@ -42,8 +42,9 @@ cudaError_t heat2d_cuda_tb_plan_pass(size_t nx, size_t ny, unsigned depth,
                                      heat2d_cuda_tb_plan *plan);
 
 /* Queues one pass on stream: dst <- plan->depth Jacobi steps of src, every
- * cell of dst written (boundary cells 0), bit-identical to as many calls of
- * heat2d_cuda_step. src and dst must not overlap. Returns the launch status
+ * cell of dst written (boundary cells 0), equal to as many calls of
+ * heat2d_cuda_step within the original's tolerance (bit for bit for the
+ * variants without FMA). src and dst must not overlap. Returns the launch status
  * (cudaGetLastError() after the launch). */
 cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const double *src, double *dst,
                                 size_t nx, size_t ny, double alpha, cudaStream_t stream);
