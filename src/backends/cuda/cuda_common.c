@@ -74,18 +74,27 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
     return heat2d_check_device_memory(who, cfg, free_bytes, rep->device, err);
 }
 
-int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const double *u,
+int heat2d_cuda_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *err)
+{
+    size_t doubles = 0;
+    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &doubles, err) != 0)
+        return -1;
+    *bytes = doubles / sizeof(double) * heat2d_precision_bytes(cfg->precision);
+    return 0;
+}
+
+int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *u,
                                cudaStream_t stream, heat2d_report *rep, heat2d_error *err)
 {
     *r = (heat2d_cuda_resident){.stream = stream};
-    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &r->bytes, err) != 0)
+    if (heat2d_cuda_array_bytes(cfg, &r->bytes, err) != 0)
         return -1;
     rep->transfers_measured = true;
     /* What the OpenACC version's copyin(u) create(v) costs: v is only
      * created, the kernels write every cell of it, boundary included. */
     r->t_enter = heat2d_now();
-    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&r->dev_u, r->bytes));
-    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&r->dev_v, r->bytes));
+    HEAT2D_CUDA_CHECK(err, cudaMalloc(&r->dev_u, r->bytes));
+    HEAT2D_CUDA_CHECK(err, cudaMalloc(&r->dev_v, r->bytes));
     HEAT2D_CUDA_CHECK(err, cudaEventCreate(&r->loop_start));
     HEAT2D_CUDA_CHECK(err, cudaEventCreate(&r->loop_stop));
     HEAT2D_CUDA_CHECK(err, cudaMemcpy(r->dev_u, u, r->bytes, cudaMemcpyHostToDevice));
@@ -105,7 +114,7 @@ int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat
 }
 
 int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg,
-                                const double *dev_result, double *u, double *v, double **result,
+                                const void *dev_result, void *u, void *v, void **result,
                                 heat2d_report *rep, heat2d_error *err)
 {
     /* GPU_LOOP_S: the host's view (launches, then the wait); the events give
@@ -119,7 +128,7 @@ int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cf
     rep->device_loop_s = (double)loop_ms / 1e3;
 
     /* READBACK_S: only the buffer of the last step. */
-    double *host = cfg->steps % 2 == 0 ? u : v;
+    void *host = cfg->steps % 2 == 0 ? u : v;
     HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, dev_result, r->bytes, cudaMemcpyDeviceToHost));
     rep->d2h_count += 1;
     rep->d2h_bytes += r->bytes;
@@ -155,14 +164,15 @@ void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r)
     *r = (heat2d_cuda_resident){0};
 }
 
-cudaError_t heat2d_cuda_plain_steps(double **current, double **next, size_t count,
+cudaError_t heat2d_cuda_plain_steps(void **current, void **next, size_t count,
                                     const heat2d_config *cfg, cudaStream_t stream)
 {
     for (size_t step = 0; step < count; ++step) {
-        cudaError_t rc = heat2d_cuda_step(*current, *next, cfg->nx, cfg->ny, cfg->alpha, stream);
+        cudaError_t rc =
+            heat2d_cuda_step(cfg->precision, *current, *next, cfg->nx, cfg->ny, cfg->alpha, stream);
         if (rc != cudaSuccess)
             return rc;
-        double *swap = *current;
+        void *swap = *current;
         *current = *next;
         *next = swap;
     }

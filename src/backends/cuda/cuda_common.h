@@ -33,9 +33,9 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
  * once, everything freed; with the phases ENTER_S, GPU_LOOP_S, READBACK_S,
  * EXIT_S and the transfers counted at the copy calls. */
 typedef struct heat2d_cuda_resident {
-    size_t bytes;
-    double *dev_u; /* holds the host's u after heat2d_cuda_resident_enter */
-    double *dev_v;
+    size_t bytes; /* of one array, in cfg->precision */
+    void *dev_u;  /* holds the host's u after heat2d_cuda_resident_enter */
+    void *dev_v;
     cudaStream_t stream; /* the loop's stream; 0 for the default stream */
     cudaEvent_t loop_start;
     cudaEvent_t loop_stop;
@@ -46,7 +46,7 @@ typedef struct heat2d_cuda_resident {
 /* ENTER_S begins: both arrays, the loop's events, the upload of u into
  * dev_u. The method then adds its own set-up (a graph, pass plans) and
  * calls heat2d_cuda_resident_start. On failure, call _abandon. */
-int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const double *u,
+int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *u,
                                cudaStream_t stream, heat2d_report *rep, heat2d_error *err);
 
 /* ENTER_S ends once all set-up has landed (an upload from pageable memory
@@ -59,7 +59,7 @@ int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat
  * u after an even one; *result points at it. Then the device memory is
  * released. */
 int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg,
-                                const double *dev_result, double *u, double *v, double **result,
+                                const void *dev_result, void *u, void *v, void **result,
                                 heat2d_report *rep, heat2d_error *err);
 
 /* After a failure: waits for queued work, then releases what is left. */
@@ -68,8 +68,33 @@ void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r);
 /* Launches count plain steps on stream, ping-ponging: each step reads
  * *current and writes *next, then the two swap, so that on return *current
  * holds the last step. Stops at the first failed launch. */
-cudaError_t heat2d_cuda_plain_steps(double **current, double **next, size_t count,
+cudaError_t heat2d_cuda_plain_steps(void **current, void **next, size_t count,
                                     const heat2d_config *cfg, cudaStream_t stream);
+
+/* Bytes of one array of cfg's grid in cfg->precision (checked as
+ * heat2d_grid_bytes checks doubles). */
+int heat2d_cuda_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *err);
+
+/* A method's solve and solve_f32 from one precision-agnostic solver that
+ * works on cells of cfg->precision through void pointers: the CUDA host code
+ * only moves bytes and launches, so one body serves both. */
+#define HEAT2D_CUDA_SOLVERS(any, solve64, solve32)                                                 \
+    static int solve64(const heat2d_config *cfg, double *u, double *v, double **result,            \
+                       heat2d_report *rep, heat2d_error *err)                                      \
+    {                                                                                              \
+        void *out = NULL;                                                                          \
+        const int rc = any(cfg, u, v, &out, rep, err);                                             \
+        *result = (double *)out;                                                                   \
+        return rc;                                                                                 \
+    }                                                                                              \
+    static int solve32(const heat2d_config *cfg, float *u, float *v, float **result,               \
+                       heat2d_report *rep, heat2d_error *err)                                      \
+    {                                                                                              \
+        void *out = NULL;                                                                          \
+        const int rc = any(cfg, u, v, &out, rep, err);                                             \
+        *result = (float *)out;                                                                    \
+        return rc;                                                                                 \
+    }
 
 #ifdef __cplusplus
 }

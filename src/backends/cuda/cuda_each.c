@@ -30,17 +30,17 @@ static int each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_err
     return heat2d_cuda_prepare("cuda-each", cfg, rep, err);
 }
 
-static int each_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                      heat2d_report *rep, heat2d_error *err)
+static int each_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
+                          heat2d_report *rep, heat2d_error *err)
 {
     size_t bytes = 0;
-    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
+    if (heat2d_cuda_array_bytes(cfg, &bytes, err) != 0)
         return -1;
-    double *dev_u = NULL;
-    double *dev_v = NULL;
+    void *dev_u = NULL;
+    void *dev_v = NULL;
     /* The host arrays as registered; u and v are swapped below, these not. */
-    double *pinned_u = NULL;
-    double *pinned_v = NULL;
+    void *pinned_u = NULL;
+    void *pinned_v = NULL;
     rep->transfers_measured = true;
 
     const double t_start = heat2d_now();
@@ -56,8 +56,8 @@ static int each_solve(const heat2d_config *cfg, double *u, double *v, double **r
     if (cfg->pinned)
         heat2d_report_phase(rep, "PIN_S", t_alloc - t_start);
 
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc((void **)&dev_u, bytes), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc((void **)&dev_v, bytes), fail);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc(&dev_u, bytes), fail);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc(&dev_v, bytes), fail);
     const double t_loop = heat2d_now();
     heat2d_report_phase(rep, "ALLOC_S", t_loop - t_alloc);
 
@@ -68,12 +68,13 @@ static int each_solve(const heat2d_config *cfg, double *u, double *v, double **r
         HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(dev_u, u, bytes, cudaMemcpyHostToDevice), fail);
         rep->h2d_count += 1;
         rep->h2d_bytes += bytes;
-        HEAT2D_CUDA_CHECK_GOTO(err, heat2d_cuda_step(dev_u, dev_v, cfg->nx, cfg->ny, cfg->alpha, 0),
-                               fail);
+        HEAT2D_CUDA_CHECK_GOTO(
+            err, heat2d_cuda_step(cfg->precision, dev_u, dev_v, cfg->nx, cfg->ny, cfg->alpha, 0),
+            fail);
         HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(v, dev_v, bytes, cudaMemcpyDeviceToHost), fail);
         rep->d2h_count += 1;
         rep->d2h_bytes += bytes;
-        double *swap = u;
+        void *swap = u;
         u = v;
         v = swap;
     }
@@ -112,6 +113,8 @@ fail:
     return -1;
 }
 
+HEAT2D_CUDA_SOLVERS(each_solve_any, each_solve, each_solve_f32)
+
 const heat2d_method heat2d_method_cuda_each = {
     .name = "cuda-each",
     .seed_name = "CUDA_EACH_STEP",
@@ -120,4 +123,5 @@ const heat2d_method heat2d_method_cuda_each = {
     .has_pinned_variant = true,
     .prepare = each_prepare,
     .solve = each_solve,
+    .solve_f32 = each_solve_f32,
 };

@@ -42,19 +42,13 @@ static size_t graph_batch(size_t steps)
 /* Captures batch steps from u (even, so the batch ends in u again) into
  * *graph. On failure the capture is ended, whatever it holds is destroyed,
  * and err says why. */
-static int capture_batch(const heat2d_config *cfg, cudaStream_t stream, double *dev_u,
-                         double *dev_v, size_t batch, cudaGraph_t *graph, heat2d_error *err)
+static int capture_batch(const heat2d_config *cfg, cudaStream_t stream, void *dev_u, void *dev_v,
+                         size_t batch, cudaGraph_t *graph, heat2d_error *err)
 {
     HEAT2D_CUDA_CHECK(err, cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    double *current = dev_u;
-    double *next = dev_v;
-    cudaError_t rc = cudaSuccess;
-    for (size_t step = 0; step < batch && rc == cudaSuccess; ++step) {
-        rc = heat2d_cuda_step(current, next, cfg->nx, cfg->ny, cfg->alpha, stream);
-        double *swap = current;
-        current = next;
-        next = swap;
-    }
+    void *current = dev_u;
+    void *next = dev_v;
+    const cudaError_t rc = heat2d_cuda_plain_steps(&current, &next, batch, cfg, stream);
     /* End the capture in every case, so that the stream is usable again. */
     cudaGraph_t captured = NULL;
     const cudaError_t end_rc = cudaStreamEndCapture(stream, &captured);
@@ -68,8 +62,8 @@ static int capture_batch(const heat2d_config *cfg, cudaStream_t stream, double *
     return 0;
 }
 
-static int graph_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                       heat2d_report *rep, heat2d_error *err)
+static int graph_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
+                           heat2d_report *rep, heat2d_error *err)
 {
     cudaStream_t stream = NULL;
     cudaGraph_t graph = NULL;
@@ -96,8 +90,8 @@ static int graph_solve(const heat2d_config *cfg, double *u, double *v, double **
 
     /* GPU_LOOP_S: the replays (an even batch: the buffers end as they
      * began), then the remainder as plain launches. */
-    double *current = frame.dev_u;
-    double *next = frame.dev_v;
+    void *current = frame.dev_u;
+    void *next = frame.dev_v;
     for (size_t k = 0; k < replays; ++k)
         HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphLaunch(exec, stream), fail);
     HEAT2D_CUDA_CHECK_GOTO(
@@ -129,6 +123,8 @@ fail:
     return -1;
 }
 
+HEAT2D_CUDA_SOLVERS(graph_solve_any, graph_solve, graph_solve_f32)
+
 const heat2d_method heat2d_method_cuda_graph = {
     .name = "cuda-graph",
     .seed_name = "CUDA_GRAPH",
@@ -137,4 +133,5 @@ const heat2d_method heat2d_method_cuda_graph = {
     .has_pinned_variant = false,
     .prepare = graph_prepare,
     .solve = graph_solve,
+    .solve_f32 = graph_solve_f32,
 };

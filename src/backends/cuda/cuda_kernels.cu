@@ -35,10 +35,10 @@ constexpr size_t kMaxGridY = 65535; /* CUDA's limit on gridDim.y */
  * rows j_begin-1..j_end (clipped to the grid): cuda-overlap computes a step
  * chunk by chunk while other chunks of u are still being uploaded. The
  * arithmetic is the same expression in both. */
-template <bool kRowRange>
+template <typename Real, bool kRowRange>
 __global__ void __launch_bounds__(kBlockX *kBlockY)
-    step_kernel(const double *__restrict__ u, double *__restrict__ v, size_t nx, size_t ny,
-                size_t j_begin, size_t j_end, double alpha)
+    step_kernel(const Real *__restrict__ u, Real *__restrict__ v, size_t nx, size_t ny,
+                size_t j_begin, size_t j_end, Real alpha)
 {
     const size_t i = (size_t)blockIdx.x * kBlockX + threadIdx.x;
     if (i >= nx)
@@ -52,18 +52,18 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
     for (size_t j0 = first + ((size_t)blockIdx.y * kBlockY + threadIdx.y) * kRows; j0 < last;
          j0 += band) {
         size_t c = j0 * nx + i; /* size_t throughout: 16384^2 and beyond exceed 2^31 */
-        double south = j0 > 0 ? __ldg(u + c - nx) : 0.0;
-        double centre = __ldg(u + c);
+        Real south = j0 > 0 ? __ldg(u + c - nx) : Real(0);
+        Real centre = __ldg(u + c);
 #pragma unroll
         for (unsigned r = 0; r < kRows; ++r) {
             const size_t j = j0 + r;
             if (j >= last)
                 break;
-            const double north = j + 1 < ny ? __ldg(u + c + nx) : 0.0;
-            double out = 0.0;
+            const Real north = j + 1 < ny ? __ldg(u + c + nx) : Real(0);
+            Real out = Real(0);
             if (!edge_column && j != 0 && j != ny - 1)
-                out = centre +
-                      alpha * (__ldg(u + c - 1) + __ldg(u + c + 1) + south + north - 4.0 * centre);
+                out = centre + alpha * (__ldg(u + c - 1) + __ldg(u + c + 1) + south + north -
+                                        Real(4) * centre);
             v[c] = out;
             south = centre;
             centre = north;
@@ -88,43 +88,58 @@ bool launch_shape(size_t nx, size_t rows, dim3 *grid)
     return true;
 }
 
-} // namespace
-
-extern "C" cudaError_t heat2d_cuda_step(const double *u, double *v, size_t nx, size_t ny,
-                                        double alpha, cudaStream_t stream)
+/* Launches one instantiation over rows j_begin..j_end-1 (kRowRange) or the
+ * whole grid. alpha is rounded to Real here, once. */
+template <typename Real, bool kRowRange>
+cudaError_t launch(const void *u, void *v, size_t nx, size_t ny, size_t j_begin, size_t j_end,
+                   double alpha, cudaStream_t stream)
 {
-    if (nx == 0 || ny == 0)
-        return cudaSuccess;
     dim3 grid;
-    if (!launch_shape(nx, ny, &grid))
+    if (!launch_shape(nx, j_end - j_begin, &grid))
         return cudaErrorInvalidConfiguration;
-    step_kernel<false><<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(u, v, nx, ny, 0, ny, alpha);
+    step_kernel<Real, kRowRange><<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(
+        static_cast<const Real *>(u), static_cast<Real *>(v), nx, ny, j_begin, j_end,
+        static_cast<Real>(alpha));
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t heat2d_cuda_step_rows(const double *u, double *v, size_t nx, size_t ny,
-                                             size_t j_begin, size_t j_end, double alpha,
-                                             cudaStream_t stream)
+template <typename Real> cudaError_t load()
+{
+    /* Querying a kernel's attributes needs its code resident, so this loads
+     * it (CUDA loads each kernel lazily otherwise, at its first launch). */
+    cudaFuncAttributes attributes;
+    const cudaError_t rc = cudaFuncGetAttributes(&attributes, step_kernel<Real, false>);
+    if (rc != cudaSuccess)
+        return rc;
+    return cudaFuncGetAttributes(&attributes, step_kernel<Real, true>);
+}
+
+} // namespace
+
+extern "C" cudaError_t heat2d_cuda_step(heat2d_precision precision, const void *u, void *v,
+                                        size_t nx, size_t ny, double alpha, cudaStream_t stream)
+{
+    if (nx == 0 || ny == 0)
+        return cudaSuccess;
+    return precision == HEAT2D_F32 ? launch<float, false>(u, v, nx, ny, 0, ny, alpha, stream)
+                                   : launch<double, false>(u, v, nx, ny, 0, ny, alpha, stream);
+}
+
+extern "C" cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const void *u, void *v,
+                                             size_t nx, size_t ny, size_t j_begin, size_t j_end,
+                                             double alpha, cudaStream_t stream)
 {
     if (j_end > ny || j_begin > j_end)
         return cudaErrorInvalidValue;
     if (nx == 0 || j_begin == j_end)
         return cudaSuccess;
-    dim3 grid;
-    if (!launch_shape(nx, j_end - j_begin, &grid))
-        return cudaErrorInvalidConfiguration;
-    step_kernel<true>
-        <<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(u, v, nx, ny, j_begin, j_end, alpha);
-    return cudaGetLastError();
+    return precision == HEAT2D_F32
+               ? launch<float, true>(u, v, nx, ny, j_begin, j_end, alpha, stream)
+               : launch<double, true>(u, v, nx, ny, j_begin, j_end, alpha, stream);
 }
 
 extern "C" cudaError_t heat2d_cuda_load_kernels(void)
 {
-    /* Querying a kernel's attributes needs its code resident, so this loads
-     * it (CUDA loads each kernel lazily otherwise, at its first launch). */
-    cudaFuncAttributes attributes;
-    const cudaError_t rc = cudaFuncGetAttributes(&attributes, step_kernel<false>);
-    if (rc != cudaSuccess)
-        return rc;
-    return cudaFuncGetAttributes(&attributes, step_kernel<true>);
+    const cudaError_t rc = load<double>();
+    return rc != cudaSuccess ? rc : load<float>();
 }

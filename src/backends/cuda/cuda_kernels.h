@@ -7,26 +7,30 @@
 
 #include <cuda_runtime_api.h>
 
+#include "heat2d.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Queues one Jacobi step v <- step(u) of SPEC section 1 on stream: boundary
  * cells 0, interior cells u + alpha*(uW + uE + uS + uN - 4u) evaluated left to
- * right without FMA contraction, so bit-identical to the cpu method. u and v
- * are device arrays of nx*ny doubles that must not overlap. Returns the launch
+ * right without FMA contraction, so bit-identical to the cpu method in the
+ * same precision. u and v are device arrays of nx*ny cells of precision
+ * (double, or float with alpha rounded to float) that must not overlap. Returns the launch
  * status (cudaGetLastError() after the launch); faults inside the kernel
  * surface at the next synchronising call. */
-cudaError_t heat2d_cuda_step(const double *u, double *v, size_t nx, size_t ny, double alpha,
-                             cudaStream_t stream);
+cudaError_t heat2d_cuda_step(heat2d_precision precision, const void *u, void *v, size_t nx,
+                             size_t ny, double alpha, cudaStream_t stream);
 
 /* The same step restricted to rows j_begin..j_end-1 of v (0 <= j_begin <=
  * j_end <= ny), same arithmetic, so bit-identical to the matching rows of
  * heat2d_cuda_step. Reads u rows j_begin-1..j_end where they exist, and
  * nothing else: those rows must be in place when the kernel runs. An empty
  * range queues nothing; a range outside the grid is cudaErrorInvalidValue. */
-cudaError_t heat2d_cuda_step_rows(const double *u, double *v, size_t nx, size_t ny, size_t j_begin,
-                                  size_t j_end, double alpha, cudaStream_t stream);
+cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const void *u, void *v, size_t nx,
+                                  size_t ny, size_t j_begin, size_t j_end, double alpha,
+                                  cudaStream_t stream);
 
 /* Loads the kernels' module into the current context now, rather than at the
  * first launch (CUDA's lazy loading), so that the cost stays out of timed

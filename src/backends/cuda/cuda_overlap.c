@@ -93,11 +93,13 @@
 #define OVERLAP_STEP_SLOTS 2
 
 typedef struct overlap_state {
-    double *dev_u;
-    double *dev_v;
+    /* Byte pointers: chunks are addressed as cell offsets times the cell's
+     * size in cfg->precision. */
+    char *dev_u;
+    char *dev_v;
     /* The host arrays as registered; the loop swaps its own pointers. */
-    double *pinned_u;
-    double *pinned_v;
+    void *pinned_u;
+    void *pinned_v;
     cudaStream_t up;
     cudaStream_t compute;
     cudaStream_t down;
@@ -194,12 +196,13 @@ static cudaError_t release_state(overlap_state *st)
     return first;
 }
 
-static int overlap_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                         heat2d_report *rep, heat2d_error *err)
+static int overlap_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
+                             heat2d_report *rep, heat2d_error *err)
 {
     size_t bytes = 0;
-    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
+    if (heat2d_cuda_array_bytes(cfg, &bytes, err) != 0)
         return -1;
+    const size_t cell = heat2d_precision_bytes(cfg->precision);
     size_t chunks = 0;
     if (choose_chunks(cfg, bytes, &chunks, err) != 0)
         return -1;
@@ -260,14 +263,14 @@ static int overlap_solve(const heat2d_config *cfg, double *u, double *v, double 
      * down(s,k-1), so that when up(s,k) is queued the previous step's
      * comp_done[k+1] and down_done[k] have not been recorded again yet, and
      * comp(s,k-1) finds up_done[k] of this step already recorded. */
-    double *host_in = u;
-    double *host_out = v;
+    char *host_in = u;
+    char *host_out = v;
     HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(loop_start, st.up), fail);
     for (size_t step = 0; step < cfg->steps; ++step) {
         for (size_t k = 0; k <= chunks; ++k) {
             if (k < chunks) {
-                const size_t first = st.row[k] * nx;
-                const size_t count = (st.row[k + 1] - st.row[k]) * nx;
+                const size_t first = st.row[k] * nx * cell; /* bytes */
+                const size_t count = (st.row[k + 1] - st.row[k]) * nx * cell;
                 const size_t above = k + 1 < chunks ? k + 1 : k;
                 if (step > 0) {
                     /* The host chunk to upload is the one the previous step
@@ -280,32 +283,31 @@ static int overlap_solve(const heat2d_config *cfg, double *u, double *v, double 
                                            fail);
                 }
                 HEAT2D_CUDA_CHECK_GOTO(err,
-                                       cudaMemcpyAsync(st.dev_u + first, host_in + first,
-                                                       count * sizeof(double),
+                                       cudaMemcpyAsync(st.dev_u + first, host_in + first, count,
                                                        cudaMemcpyHostToDevice, st.up),
                                        fail);
-                rep->h2d_bytes += count * sizeof(double);
+                rep->h2d_bytes += count;
                 HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(up_done[k], st.up), fail);
             }
             if (k > 0) {
                 const size_t c = k - 1; /* the chunk whose upper halo is now queued */
-                const size_t first = st.row[c] * nx;
-                const size_t count = (st.row[c + 1] - st.row[c]) * nx;
+                const size_t first = st.row[c] * nx * cell; /* bytes */
+                const size_t count = (st.row[c + 1] - st.row[c]) * nx * cell;
                 const size_t above = k < chunks ? k : c;
                 HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.compute, up_done[above], 0),
                                        fail);
                 HEAT2D_CUDA_CHECK_GOTO(err,
-                                       heat2d_cuda_step_rows(st.dev_u, st.dev_v, nx, ny, st.row[c],
-                                                             st.row[c + 1], cfg->alpha, st.compute),
+                                       heat2d_cuda_step_rows(cfg->precision, st.dev_u, st.dev_v, nx,
+                                                             ny, st.row[c], st.row[c + 1],
+                                                             cfg->alpha, st.compute),
                                        fail);
                 HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(comp_done[c], st.compute), fail);
                 HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.down, comp_done[c], 0), fail);
                 HEAT2D_CUDA_CHECK_GOTO(err,
-                                       cudaMemcpyAsync(host_out + first, st.dev_v + first,
-                                                       count * sizeof(double),
+                                       cudaMemcpyAsync(host_out + first, st.dev_v + first, count,
                                                        cudaMemcpyDeviceToHost, st.down),
                                        fail);
-                rep->d2h_bytes += count * sizeof(double);
+                rep->d2h_bytes += count;
                 HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(down_done[c], st.down), fail);
             }
         }
@@ -321,7 +323,7 @@ static int overlap_solve(const heat2d_config *cfg, double *u, double *v, double 
             HEAT2D_CUDA_CHECK_GOTO(
                 err, cudaEventSynchronize(step_done[(step - 1) % OVERLAP_STEP_SLOTS]), fail);
         }
-        double *swap = host_in;
+        char *swap = host_in;
         host_in = host_out;
         host_out = swap;
     }
@@ -355,6 +357,8 @@ fail:
     return -1;
 }
 
+HEAT2D_CUDA_SOLVERS(overlap_solve_any, overlap_solve, overlap_solve_f32)
+
 const heat2d_method heat2d_method_cuda_overlap = {
     .name = "cuda-overlap",
     .seed_name = "CUDA_OVERLAP",
@@ -364,4 +368,5 @@ const heat2d_method heat2d_method_cuda_overlap = {
     .overlaps_copies = true,
     .prepare = overlap_prepare,
     .solve = overlap_solve,
+    .solve_f32 = overlap_solve_f32,
 };

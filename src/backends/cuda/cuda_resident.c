@@ -20,16 +20,16 @@ static int resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d
     return heat2d_cuda_prepare("cuda-resident", cfg, rep, err);
 }
 
-static int resident_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                          heat2d_report *rep, heat2d_error *err)
+static int resident_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
+                              heat2d_report *rep, heat2d_error *err)
 {
     heat2d_cuda_resident frame;
     if (heat2d_cuda_resident_enter(&frame, cfg, u, 0, rep, err) != 0 ||
         heat2d_cuda_resident_start(&frame, rep, err) != 0)
         goto fail;
     /* The steps ping-pong between the two device buffers. */
-    double *current = frame.dev_u;
-    double *next = frame.dev_v;
+    void *current = frame.dev_u;
+    void *next = frame.dev_v;
     HEAT2D_CUDA_CHECK_GOTO(err, heat2d_cuda_plain_steps(&current, &next, cfg->steps, cfg, 0), fail);
     if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
         goto fail;
@@ -40,6 +40,8 @@ fail:
     return -1;
 }
 
+HEAT2D_CUDA_SOLVERS(resident_solve_any, resident_solve, resident_solve_f32)
+
 const heat2d_method heat2d_method_cuda_resident = {
     .name = "cuda-resident",
     .seed_name = "CUDA_RESIDENT",
@@ -48,4 +50,5 @@ const heat2d_method heat2d_method_cuda_resident = {
     .has_pinned_variant = false,
     .prepare = resident_prepare,
     .solve = resident_solve,
+    .solve_f32 = resident_solve_f32,
 };

@@ -39,8 +39,8 @@ static int tb_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error
     return 0;
 }
 
-static int tb_solve(const heat2d_config *cfg, double *u, double *v, double **result,
-                    heat2d_report *rep, heat2d_error *err)
+static int tb_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
+                        heat2d_report *rep, heat2d_error *err)
 {
     unsigned depths[kMaxDepths];
     heat2d_cuda_tb_plan plans[kMaxDepths];
@@ -52,22 +52,23 @@ static int tb_solve(const heat2d_config *cfg, double *u, double *v, double **res
         goto fail;
     for (unsigned k = 0; k < n_depths; ++k)
         HEAT2D_CUDA_CHECK_GOTO(
-            err, heat2d_cuda_tb_plan_pass(cfg->nx, cfg->ny, depths[k], &plans[k]), fail);
+            err, heat2d_cuda_tb_plan_pass(cfg->precision, cfg->nx, cfg->ny, depths[k], &plans[k]),
+            fail);
     if (heat2d_cuda_resident_start(&frame, rep, err) != 0)
         goto fail;
 
     /* GPU_LOOP_S: the deepest passes that fit, then shallower ones, then a
      * plain step for what is left (at most one step). The buffer a pass ends
      * in does not follow the step count; the read-back's host array does. */
-    double *current = frame.dev_u;
-    double *next = frame.dev_v;
+    void *current = frame.dev_u;
+    void *next = frame.dev_v;
     size_t left = cfg->steps;
     for (unsigned k = 0; k < n_depths; ++k) {
         for (; left >= depths[k]; left -= depths[k]) {
             HEAT2D_CUDA_CHECK_GOTO(
                 err, heat2d_cuda_tb_pass(&plans[k], current, next, cfg->nx, cfg->ny, cfg->alpha, 0),
                 fail);
-            double *swap = current;
+            void *swap = current;
             current = next;
             next = swap;
         }
@@ -82,6 +83,8 @@ fail:
     return -1;
 }
 
+HEAT2D_CUDA_SOLVERS(tb_solve_any, tb_solve, tb_solve_f32)
+
 const heat2d_method heat2d_method_cuda_tb = {
     .name = "cuda-tb",
     .seed_name = "CUDA_TB",
@@ -90,4 +93,5 @@ const heat2d_method heat2d_method_cuda_tb = {
     .has_pinned_variant = false,
     .prepare = tb_prepare,
     .solve = tb_solve,
+    .solve_f32 = tb_solve_f32,
 };

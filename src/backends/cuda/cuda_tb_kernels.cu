@@ -70,31 +70,70 @@ constexpr long long kMaxSegRows = 1LL << 30; /* stream indices stay ints */
 static_assert(kCells == 4, "a lane's cells are read and written as two double2");
 static_assert((kRing & (kRing - 1)) == 0, "the ring index is a mask");
 
+/* The fused multiply-add of each precision, rounded once. */
+template <typename Real> __device__ __forceinline__ Real fma_rn(Real a, Real b, Real c)
+{
+    if constexpr (sizeof(Real) == sizeof(float))
+        return __fmaf_rn(a, b, c);
+    else
+        return __fma_rn(a, b, c);
+}
+
+/* A lane's 4 consecutive cells to and from shared memory in 16-byte pieces:
+ * two double2 in fp64, one float4 in fp32. */
+__device__ __forceinline__ void load4(const double *p, double (&row)[kCells])
+{
+    const double2 a = reinterpret_cast<const double2 *>(p)[0];
+    const double2 b = reinterpret_cast<const double2 *>(p)[1];
+    row[0] = a.x;
+    row[1] = a.y;
+    row[2] = b.x;
+    row[3] = b.y;
+}
+__device__ __forceinline__ void load4(const float *p, float (&row)[kCells])
+{
+    const float4 a = *reinterpret_cast<const float4 *>(p);
+    row[0] = a.x;
+    row[1] = a.y;
+    row[2] = a.z;
+    row[3] = a.w;
+}
+__device__ __forceinline__ void store4(double *p, const double (&out)[kCells])
+{
+    reinterpret_cast<double2 *>(p)[0] = make_double2(out[0], out[1]);
+    reinterpret_cast<double2 *>(p)[1] = make_double2(out[2], out[3]);
+}
+__device__ __forceinline__ void store4(float *p, const float (&out)[kCells])
+{
+    *reinterpret_cast<float4 *>(p) = make_float4(out[0], out[1], out[2], out[3]);
+}
+
 /* One level of one row: the update of the row whose centre is c_old (with
  * partial sum part = (W + E) + S and the new north row c_new) into out, then
  * part becomes the partial sum of c_new, the next centre. */
-template <bool EDGE, bool FMA>
-__device__ __forceinline__ void
-level_step(const double (&c_old)[kCells], const double (&c_new)[kCells], double (&part)[kCells],
-           double (&out)[kCells], bool compute, unsigned interior, double alpha)
+template <typename Real, bool EDGE, bool FMA>
+__device__ __forceinline__ void level_step(const Real (&c_old)[kCells], const Real (&c_new)[kCells],
+                                           Real (&part)[kCells], Real (&out)[kCells], bool compute,
+                                           unsigned interior, Real alpha)
 {
     if (compute) {
 #pragma unroll
         for (int k = 0; k < kCells; ++k) {
             /* FMA: the same update in three roundings instead of five
              * (within tolerance of cpu, no longer bit-identical). */
-            const double v =
-                FMA ? __fma_rn(alpha, __fma_rn(-4.0, c_old[k], part[k] + c_new[k]), c_old[k])
-                    : c_old[k] + alpha * ((part[k] + c_new[k]) - 4.0 * c_old[k]);
-            out[k] = (!EDGE || (interior >> k & 1u) != 0) ? v : 0.0;
+            const Real v =
+                FMA ? fma_rn<Real>(alpha, fma_rn<Real>(Real(-4), c_old[k], part[k] + c_new[k]),
+                                   c_old[k])
+                    : c_old[k] + alpha * ((part[k] + c_new[k]) - Real(4) * c_old[k]);
+            out[k] = (!EDGE || (interior >> k & 1u) != 0) ? v : Real(0);
         }
     } else {
 #pragma unroll
         for (int k = 0; k < kCells; ++k)
-            out[k] = 0.0;
+            out[k] = Real(0);
     }
-    const double west = __shfl_up_sync(kFullMask, c_new[kCells - 1], 1);
-    const double east = __shfl_down_sync(kFullMask, c_new[0], 1);
+    const Real west = __shfl_up_sync(kFullMask, c_new[kCells - 1], 1);
+    const Real east = __shfl_down_sync(kFullMask, c_new[0], 1);
     part[0] = (west + c_new[1]) + c_old[0];
 #pragma unroll
     for (int k = 1; k < kCells - 1; ++k)
@@ -106,13 +145,13 @@ level_step(const double (&c_old)[kCells], const double (&c_new)[kCells], double 
  * ("stream indices": stream index rr is grid row js - T + rr, js the first
  * output row) are ints, as a segment is at most kMaxSegRows rows; the
  * addresses are this lane's element of the strip's first stream row. */
-struct Item {
-    const double *valid;    /* the input array, a valid address for zero fill */
+template <typename Real> struct Item {
+    const Real *valid;      /* the input array, a valid address for zero fill */
     unsigned long long src; /* address of element lane of stream row 0 in src */
     unsigned long long dst; /* the same in dst */
     unsigned long long row_bytes;
-    double alpha;
-    double *ring; /* this warp's kRing rows of kStripCols, then the stage */
+    Real alpha;
+    Real *ring; /* this warp's kRing rows of kStripCols, then the stage */
     int lane;
     unsigned in_grid;  /* bit q: element lane + 32q lies inside the grid */
     unsigned store;    /* bit q: ... and is one of the strip's output columns */
@@ -128,10 +167,11 @@ struct Item {
 /* Queues the copy of stream row rr into its ring slot and commits it as one
  * group (an empty group past the last row, so that the waits stay in step).
  * The copies are coalesced: element lane + 32q, 8 bytes each. */
-__device__ __forceinline__ void issue_row(const Item &it, int rr)
+template <typename Real> __device__ __forceinline__ void issue_row(const Item<Real> &it, int rr)
 {
+    constexpr unsigned long long kLaneBytes = 32ull * sizeof(Real); /* a warp's element q row */
     if (rr <= it.last) {
-        double *slot = it.ring + (rr & (kRing - 1)) * kStripCols + it.lane;
+        Real *slot = it.ring + (rr & (kRing - 1)) * kStripCols + it.lane;
         const unsigned mask = (rr >= it.rows_before && rr < it.rows_after) ? it.in_grid : 0u;
         const unsigned long long from = it.src + (unsigned long long)(long long)rr * it.row_bytes;
 #pragma unroll
@@ -139,8 +179,8 @@ __device__ __forceinline__ void issue_row(const Item &it, int rr)
             const bool ok = (mask >> q & 1u) != 0;
             /* Zero fill outside the grid; the source is then not read, but
              * keep it a valid address. */
-            const double *p = ok ? reinterpret_cast<const double *>(from + 256ull * q) : it.valid;
-            __pipeline_memcpy_async(slot + 32 * q, p, sizeof(double), ok ? 0 : sizeof(double));
+            const Real *p = ok ? reinterpret_cast<const Real *>(from + kLaneBytes * q) : it.valid;
+            __pipeline_memcpy_async(slot + 32 * q, p, sizeof(Real), ok ? 0 : sizeof(Real));
         }
     }
     __pipeline_commit();
@@ -148,7 +188,8 @@ __device__ __forceinline__ void issue_row(const Item &it, int rr)
 
 /* Waits for stream row rr in the ring (queueing row rr + kRing - 1) and
  * reads this lane's 4 cells of it into row. */
-__device__ __forceinline__ void next_input(const Item &it, int rr, double (&row)[kCells])
+template <typename Real>
+__device__ __forceinline__ void next_input(const Item<Real> &it, int rr, Real (&row)[kCells])
 {
     /* The slot refilled now held the previous row: every lane must be done
      * with it (and with the stage row, read at the end of the last pass). */
@@ -156,39 +197,32 @@ __device__ __forceinline__ void next_input(const Item &it, int rr, double (&row)
     issue_row(it, rr + kRing - 1);
     __pipeline_wait_prior(kRing - 1); /* this lane's copies of row rr have landed */
     __syncwarp();                     /* and so have everyone's */
-    const double2 *mine = reinterpret_cast<const double2 *>(
-        it.ring + (rr & (kRing - 1)) * kStripCols + kCells * it.lane);
-    const double2 a = mine[0];
-    const double2 b = mine[1];
-    row[0] = a.x;
-    row[1] = a.y;
-    row[2] = b.x;
-    row[3] = b.y;
+    load4(it.ring + (rr & (kRing - 1)) * kStripCols + kCells * it.lane, row);
 }
 
 /* Writes this lane's cells of output stream row y through the stage, so that
  * the global stores are coalesced. */
-__device__ __forceinline__ void write_output(const Item &it, int y, const double (&out)[kCells])
+template <typename Real>
+__device__ __forceinline__ void write_output(const Item<Real> &it, int y, const Real (&out)[kCells])
 {
-    double *stage = it.ring + kRing * kStripCols;
-    double2 *mine = reinterpret_cast<double2 *>(stage + kCells * it.lane);
-    mine[0] = make_double2(out[0], out[1]);
-    mine[1] = make_double2(out[2], out[3]);
+    constexpr unsigned long long kLaneBytes = 32ull * sizeof(Real);
+    Real *stage = it.ring + kRing * kStripCols;
+    store4(stage + kCells * it.lane, out);
     __syncwarp();
     const unsigned long long to = it.dst + (unsigned long long)(long long)y * it.row_bytes;
 #pragma unroll
     for (int q = 0; q < kCells; ++q)
         if ((it.store >> q & 1u) != 0)
-            *reinterpret_cast<double *>(to + 256ull * q) = stage[it.lane + 32 * q];
+            *reinterpret_cast<Real *>(to + kLaneBytes * q) = stage[it.lane + 32 * q];
 }
 
 /* One input row (stream index rr): every level advances by one row; level
  * T's row, stream index rr - T, is written when it belongs to the segment.
  * c_old holds each level's centre row, c_new receives the next. Level t+1
  * needs level t's new row of the same call: a chain through all levels. */
-template <int T, bool EDGE, bool FMA>
-__device__ __forceinline__ void stream_row(const Item &it, double (&c_old)[T][kCells],
-                                           double (&c_new)[T][kCells], double (&part)[T][kCells],
+template <typename Real, int T, bool EDGE, bool FMA>
+__device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T][kCells],
+                                           Real (&c_new)[T][kCells], Real (&part)[T][kCells],
                                            int rr)
 {
     next_input(it, rr, c_new[0]);
@@ -199,50 +233,50 @@ __device__ __forceinline__ void stream_row(const Item &it, double (&c_old)[T][kC
     for (int t = 0; t < T - 1; ++t) {
         const int y = rr - t - 1;
         const bool compute = y >= it.top && y <= it.bottom && y >= t + 1;
-        level_step<EDGE, FMA>(c_old[t], c_new[t], part[t], c_new[t + 1], compute, it.interior,
-                              it.alpha);
+        level_step<Real, EDGE, FMA>(c_old[t], c_new[t], part[t], c_new[t + 1], compute, it.interior,
+                                    it.alpha);
     }
     const int y = rr - T;
     const bool compute = y >= it.top && y <= it.bottom && y >= T;
-    double out[kCells];
-    level_step<EDGE, FMA>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute, it.interior,
-                          it.alpha);
+    Real out[kCells];
+    level_step<Real, EDGE, FMA>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute, it.interior,
+                                it.alpha);
     if (y >= T && y < it.out_end)
         write_output(it, y, out);
 }
 
 /* ROT: two rows per loop trip, so that the centre rows alternate between c0
  * and c1 without register moves (more registers); otherwise one row a trip
- * and c1 is copied into c0 after it (fewer registers, 2 moves a double). */
-template <int T, bool EDGE, bool ROT, bool FMA>
-__device__ __forceinline__ void run_item(const Item &it)
+ * and c1 is copied into c0 after it (fewer registers, 2 moves a cell). */
+template <typename Real, int T, bool EDGE, bool ROT, bool FMA>
+__device__ __forceinline__ void run_item(const Item<Real> &it)
 {
-    double c0[T][kCells];
-    double c1[T][kCells];
-    double part[T][kCells];
+    Real c0[T][kCells];
+    Real c1[T][kCells];
+    Real part[T][kCells];
 #pragma unroll
     for (int t = 0; t < T; ++t)
 #pragma unroll
         for (int k = 0; k < kCells; ++k) {
-            c0[t][k] = 0.0;
-            c1[t][k] = 0.0;
-            part[t][k] = 0.0;
+            c0[t][k] = Real(0);
+            c1[t][k] = Real(0);
+            part[t][k] = Real(0);
         }
 
     for (int d = 0; d < kRing - 1; ++d)
         issue_row(it, d);
     if (ROT) {
         for (int rr = 0;;) {
-            stream_row<T, EDGE, FMA>(it, c0, c1, part, rr);
+            stream_row<Real, T, EDGE, FMA>(it, c0, c1, part, rr);
             if (++rr > it.last)
                 break;
-            stream_row<T, EDGE, FMA>(it, c1, c0, part, rr);
+            stream_row<Real, T, EDGE, FMA>(it, c1, c0, part, rr);
             if (++rr > it.last)
                 break;
         }
     } else {
         for (int rr = 0; rr <= it.last; ++rr) {
-            stream_row<T, EDGE, FMA>(it, c0, c1, part, rr);
+            stream_row<Real, T, EDGE, FMA>(it, c0, c1, part, rr);
 #pragma unroll
             for (int t = 0; t < T; ++t)
 #pragma unroll
@@ -256,12 +290,12 @@ __device__ __forceinline__ void run_item(const Item &it)
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
  * thread, 6 blocks 168. */
-template <int T, bool ROT, int MINB, bool FMA = false>
+template <typename Real, int T, bool ROT, int MINB, bool FMA = false>
 __global__ void __launch_bounds__(kThreads, MINB)
-    tb_kernel(const double *__restrict__ src, double *__restrict__ dst, long long nx, long long ny,
-              double alpha, long long strips, long long seg_rows, long long items)
+    tb_kernel(const Real *__restrict__ src, Real *__restrict__ dst, long long nx, long long ny,
+              Real alpha, long long strips, long long seg_rows, long long items)
 {
-    __shared__ __align__(16) double smem[kWarpsPerBlock][kRing + 1][kStripCols];
+    __shared__ __align__(16) Real smem[kWarpsPerBlock][kRing + 1][kStripCols];
     const int lane = (int)(threadIdx.x & 31);
     const int warp = (int)(threadIdx.x >> 5);
     const long long item = (long long)blockIdx.x * kWarpsPerBlock + warp;
@@ -276,11 +310,11 @@ __global__ void __launch_bounds__(kThreads, MINB)
     /* Element (stream row 0, column col0 + lane), as an address: the row may
      * lie before the array, and only rows inside it are ever accessed. */
     const long long first = (js - T) * nx + col0 + lane;
-    Item it;
+    Item<Real> it;
     it.valid = src;
-    it.src = (unsigned long long)src + 8ull * (unsigned long long)first;
-    it.dst = (unsigned long long)dst + 8ull * (unsigned long long)first;
-    it.row_bytes = 8ull * (unsigned long long)nx;
+    it.src = (unsigned long long)src + sizeof(Real) * (unsigned long long)first;
+    it.dst = (unsigned long long)dst + sizeof(Real) * (unsigned long long)first;
+    it.row_bytes = sizeof(Real) * (unsigned long long)nx;
     it.alpha = alpha;
     it.ring = &smem[warp][0][0];
     it.lane = lane;
@@ -310,19 +344,28 @@ __global__ void __launch_bounds__(kThreads, MINB)
      * boundary columns and skip the per-cell test. */
     const bool edge = col0 < 1 || col0 + kStripCols - 1 > nx - 2;
     if (edge)
-        run_item<T, true, ROT, FMA>(it);
+        run_item<Real, T, true, ROT, FMA>(it);
     else
-        run_item<T, false, ROT, FMA>(it);
+        run_item<Real, T, false, ROT, FMA>(it);
 }
 
-typedef void (*tb_kernel_fn)(const double *, double *, long long, long long, double, long long,
-                             long long, long long);
-
+/* A variant in both precisions: the same scheme, its state in double or in
+ * float (half the registers; the depth and warps kept, so that one variant
+ * table serves both). */
 struct Variant {
     const char *name;
     unsigned depth;
-    tb_kernel_fn kernel;
+    const void *kernel[2]; /* by heat2d_precision: HEAT2D_F64, HEAT2D_F32 */
 };
+
+#define HEAT2D_TB_VARIANT(name, depth, rot, minb, fma)                                             \
+    {                                                                                              \
+        name, depth,                                                                               \
+        {                                                                                          \
+            (const void *)tb_kernel<double, depth, rot, minb, fma>,                                \
+                (const void *)tb_kernel<float, depth, rot, minb, fma>                              \
+        }                                                                                          \
+    }
 
 /* The main variant first, then the shallower passes for the remainder.
  * Names: depth, m (moves) or r (rotation), blocks an SM holds, f for FMA.
@@ -334,10 +377,10 @@ struct Variant {
  * need a third row of state (6: 760, 5: 671, 7: 588, 4 at 12 warps: 706).
  * The 12 warps an SM of the m6 variants beat every 8-warp variant. */
 const Variant kVariants[] = {
-    {"7m6f", 7, tb_kernel<7, false, 6, true>}, {"6m6f", 6, tb_kernel<6, false, 6, true>},
-    {"6m6", 6, tb_kernel<6, false, 6>},        {"8r4f", 8, tb_kernel<8, true, 4, true>},
-    {"8r4", 8, tb_kernel<8, true, 4>},         {"4r4", 4, tb_kernel<4, true, 4>},
-    {"2r4", 2, tb_kernel<2, true, 4>},
+    HEAT2D_TB_VARIANT("7m6f", 7, false, 6, true), HEAT2D_TB_VARIANT("6m6f", 6, false, 6, true),
+    HEAT2D_TB_VARIANT("6m6", 6, false, 6, false), HEAT2D_TB_VARIANT("8r4f", 8, true, 4, true),
+    HEAT2D_TB_VARIANT("8r4", 8, true, 4, false),  HEAT2D_TB_VARIANT("4r4", 4, true, 4, false),
+    HEAT2D_TB_VARIANT("2r4", 2, true, 4, false),
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
@@ -379,23 +422,24 @@ extern "C" unsigned heat2d_cuda_tb_depths(unsigned *depths, unsigned capacity)
 
 extern "C" cudaError_t heat2d_cuda_tb_load_kernels(void)
 {
-    for (int k = 0; k < kVariantCount; ++k) {
-        cudaFuncAttributes attributes;
-        const cudaError_t rc = cudaFuncGetAttributes(&attributes, kVariants[k].kernel);
-        if (rc != cudaSuccess)
-            return rc;
-    }
+    for (int k = 0; k < kVariantCount; ++k)
+        for (const void *kernel : kVariants[k].kernel) {
+            cudaFuncAttributes attributes;
+            const cudaError_t rc = cudaFuncGetAttributes(&attributes, kernel);
+            if (rc != cudaSuccess)
+                return rc;
+        }
     return cudaSuccess;
 }
 
-extern "C" cudaError_t heat2d_cuda_tb_plan_pass(size_t nx, size_t ny, unsigned depth,
-                                                heat2d_cuda_tb_plan *plan)
+extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size_t nx, size_t ny,
+                                                unsigned depth, heat2d_cuda_tb_plan *plan)
 {
     const int variant = variant_for(depth);
     if (variant < 0 || plan == nullptr || nx == 0 || ny == 0 || nx > (size_t)LLONG_MAX / 16 ||
         ny > (size_t)LLONG_MAX / 16)
         return cudaErrorInvalidValue;
-    const tb_kernel_fn kernel = kVariants[variant].kernel;
+    const void *kernel = kVariants[variant].kernel[precision == HEAT2D_F32 ? 1 : 0];
     int device = 0;
     int sms = 0;
     int per_sm = 0;
@@ -441,6 +485,7 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(size_t nx, size_t ny, unsigned d
     const long long blocks = (items + kWarpsPerBlock - 1) / kWarpsPerBlock;
     if (blocks > INT_MAX)
         return cudaErrorInvalidConfiguration;
+    plan->precision = precision;
     plan->depth = depth;
     plan->variant = variant;
     plan->blocks = (unsigned)blocks;
@@ -451,8 +496,8 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(size_t nx, size_t ny, unsigned d
     return cudaSuccess;
 }
 
-extern "C" cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const double *src,
-                                           double *dst, size_t nx, size_t ny, double alpha,
+extern "C" cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const void *src,
+                                           void *dst, size_t nx, size_t ny, double alpha,
                                            cudaStream_t stream)
 {
     if (plan == nullptr || plan->variant < 0 || plan->variant >= kVariantCount ||
@@ -463,8 +508,12 @@ extern "C" cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, cons
     long long strips = plan->strips;
     long long seg_rows = plan->seg_rows;
     long long items = plan->items;
-    void *args[] = {&src, &dst, &lx, &ly, &alpha, &strips, &seg_rows, &items};
-    const cudaError_t rc = cudaLaunchKernel((const void *)kVariants[plan->variant].kernel,
+    /* The kernel's alpha is of its precision: rounded to float once, here. */
+    const bool f32 = plan->precision == HEAT2D_F32;
+    float alpha32 = (float)alpha;
+    void *args[] = {&src,    &dst,      &lx,   &ly, f32 ? (void *)&alpha32 : (void *)&alpha,
+                    &strips, &seg_rows, &items};
+    const cudaError_t rc = cudaLaunchKernel(kVariants[plan->variant].kernel[f32 ? 1 : 0],
                                             dim3(plan->blocks), dim3(kThreads), args, 0, stream);
     const cudaError_t last = cudaGetLastError();
     return rc != cudaSuccess ? rc : last;

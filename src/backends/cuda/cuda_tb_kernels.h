@@ -7,6 +7,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "heat2d.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -15,6 +17,7 @@ extern "C" {
  * strips of columns and segments of rows, one warp each. Computed once per
  * run, outside the time loop. */
 typedef struct heat2d_cuda_tb_plan {
+    heat2d_precision precision;
     unsigned depth;     /* time steps per pass */
     int variant;        /* which compiled kernel runs it */
     unsigned blocks;    /* thread blocks of the launch */
@@ -27,26 +30,28 @@ typedef struct heat2d_cuda_tb_plan {
 /* The pass depths there are, deepest (the main one) first, into depths;
  * returns how many. A run does as many passes of the first as fit, then
  * of the next ones, and a last single step with heat2d_cuda_step. The main
- * pass is 6 steps deep; HEAT2D_CUDA_TB_VARIANT=8r4 (a tuning knob) selects
- * the 8-deep kernel instead, which is slower on an H200 (830 against 895
- * Gcell/s at 8192^2) but may suit a GPU with more registers per warp. */
+ * pass is 7 steps deep (variant 7m6f); HEAT2D_CUDA_TB_VARIANT (a tuning
+ * knob) selects another main variant by name, e.g. 6m6, the bit-identical
+ * 6-deep kernel without FMA (895 against 1014 Gcell/s at 8192^2 on an
+ * H200). */
 unsigned heat2d_cuda_tb_depths(unsigned *depths, unsigned capacity);
 
 /* Loads the temporal-blocking kernels into the current context now rather
  * than at their first launch. */
 cudaError_t heat2d_cuda_tb_load_kernels(void);
 
-/* Plans a pass of depth steps (one of heat2d_cuda_tb_depths) for nx x ny on
- * the current device; cudaErrorInvalidValue for any other depth. */
-cudaError_t heat2d_cuda_tb_plan_pass(size_t nx, size_t ny, unsigned depth,
-                                     heat2d_cuda_tb_plan *plan);
+/* Plans a pass of depth steps (one of heat2d_cuda_tb_depths) for nx x ny
+ * cells of precision on the current device; cudaErrorInvalidValue for any
+ * other depth. */
+cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size_t nx, size_t ny,
+                                     unsigned depth, heat2d_cuda_tb_plan *plan);
 
 /* Queues one pass on stream: dst <- plan->depth Jacobi steps of src, every
  * cell of dst written (boundary cells 0), equal to as many calls of
  * heat2d_cuda_step within the original's tolerance (bit for bit for the
  * variants without FMA). src and dst must not overlap. Returns the launch status
  * (cudaGetLastError() after the launch). */
-cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const double *src, double *dst,
+cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const void *src, void *dst,
                                 size_t nx, size_t ny, double alpha, cudaStream_t stream);
 
 #ifdef __cplusplus

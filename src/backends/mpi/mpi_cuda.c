@@ -139,13 +139,16 @@ typedef struct edge {
 } edge;
 
 typedef struct state {
-    double *dev[2];
-    double *dev_send;
-    double *dev_recv;
-    double *host_send; /* pinned; NULL with CUDA-aware MPI */
-    double *host_recv;
-    double *host; /* the local array on the host: initial state, result */
-    double *full; /* rank 0: the gathered field */
+    /* Byte pointers to cells of l->cell_bytes (cfg->precision): offsets
+     * below are cell counts times cell_bytes (AT). */
+    char *dev[2];
+    char *dev_send;
+    char *dev_recv;
+    char *host_send; /* pinned; NULL with CUDA-aware MPI */
+    char *host_recv;
+    char *host;    /* the local array on the host: initial state, result */
+    double *full;  /* rank 0: the gathered field, as every method returns it */
+    float *full32; /* rank 0 in f32: the field in float, gathered or to scatter */
     cudaStream_t inner;
     cudaStream_t halo;
     cudaEvent_t inner_done;
@@ -192,8 +195,9 @@ static size_t edges_of(const heat2d_mpi_layout *l, edge e[4])
 static int setup(const heat2d_mpi_layout *l, size_t halo_cells, bool aware, state *st,
                  heat2d_error *err)
 {
-    const size_t bytes = l->cells * sizeof(double);
-    const size_t halo_bytes = (halo_cells > 0 ? halo_cells : 1) * sizeof(double);
+    const size_t bytes = l->cells * l->cell_bytes;
+    const size_t halo_bytes = (halo_cells > 0 ? halo_cells : 1) * l->cell_bytes;
+    const bool f32 = l->cell_bytes == sizeof(float);
     size_t free_bytes = 0, total_bytes = 0;
     HEAT2D_CUDA_CHECK(err, cudaMemGetInfo(&free_bytes, &total_bytes));
     if ((double)bytes * 2.0 + 2.0 * (double)halo_bytes > (double)free_bytes)
@@ -201,9 +205,12 @@ static int setup(const heat2d_mpi_layout *l, size_t halo_cells, bool aware, stat
                            WHO ": rank %d: block %zux%zu needs 2 x %.3g GB of device memory, more "
                                "than the %.3g GB free",
                            l->rank, l->lx, l->ly, (double)bytes / 1e9, (double)free_bytes / 1e9);
-    if (l->rank == 0)
+    if (l->rank == 0) {
         st->full = malloc(l->nx * l->ny * sizeof(double));
-    if (l->rank == 0 && st->full == NULL)
+        if (f32)
+            st->full32 = malloc(l->nx * l->ny * sizeof(float));
+    }
+    if (l->rank == 0 && (st->full == NULL || (f32 && st->full32 == NULL)))
         return heat2d_fail(err, WHO ": rank %d cannot allocate its host arrays", l->rank);
     /* The block's host copy page-locked (before the clock, like every
      * allocation): the upload and read-back inside TOTAL_S then run at the
@@ -258,12 +265,17 @@ static void teardown(state *st)
     (void)cudaFree(st->dev[1]);
     (void)cudaFreeHost(st->host);
     free(st->full);
+    free(st->full32);
 }
+
+/* Cell k of a byte pointer to cells of cell_bytes. */
+#define AT(base, k, cell_bytes) ((base) + (size_t)(k) * (cell_bytes))
 
 /* Own cells (a, b) of the global interior, as array cells [i0,i1)x[j0,j1)
  * clipped from own-cell rectangle [a0,a1)x[b0,b1). */
-static cudaError_t update(const heat2d_mpi_layout *l, const double *u, double *v, size_t a0,
-                          size_t a1, size_t b0, size_t b1, double alpha, cudaStream_t stream)
+static cudaError_t update(const heat2d_mpi_layout *l, heat2d_precision precision, const void *u,
+                          void *v, size_t a0, size_t a1, size_t b0, size_t b1, double alpha,
+                          cudaStream_t stream)
 {
     const size_t a_lo = l->x0 == 0 ? 1 : 0;
     const size_t a_hi = l->lx - (l->x0 + l->lx == l->nx ? 1 : 0);
@@ -275,16 +287,18 @@ static cudaError_t update(const heat2d_mpi_layout *l, const double *u, double *v
     b1 = b1 < b_hi ? b1 : b_hi;
     if (a0 >= a1 || b0 >= b1)
         return cudaSuccess;
-    return heat2d_mpi_cuda_update(u, v, l->stride, a0 + 1, a1 + 1, b0 + 1, b1 + 1, alpha, stream);
+    return heat2d_mpi_cuda_update(precision, u, v, l->stride, a0 + 1, a1 + 1, b0 + 1, b1 + 1, alpha,
+                                  stream);
 }
 
 /* The own cells between the host's local array and a device array. */
-static cudaError_t copy_block(const heat2d_mpi_layout *l, double *dst, const double *src,
+static cudaError_t copy_block(const heat2d_mpi_layout *l, char *dst, const char *src,
                               enum cudaMemcpyKind kind)
 {
-    const size_t pitch = l->stride * sizeof(double);
+    const size_t cb = l->cell_bytes;
+    const size_t pitch = l->stride * cb;
     const size_t first = heat2d_mpi_local(l, 0, 0);
-    return cudaMemcpy2D(dst + first, pitch, src + first, pitch, l->lx * sizeof(double), l->ly,
+    return cudaMemcpy2D(AT(dst, first, cb), pitch, AT(src, first, cb), pitch, l->lx * cb, l->ly,
                         kind);
 }
 
@@ -327,8 +341,17 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
         goto done;
     /* From here on a rank that fails may leave others blocked: `failed`
      * ends the job. */
+    const heat2d_precision precision = cfg->precision;
+    const size_t cb = l.cell_bytes;
     if (initial != NULL) {
-        if (heat2d_mpi_scatter(&l, initial, st.host, err) != 0)
+        /* In f32 rank 0 rounds the field to float and scatters that. */
+        const void *from = initial;
+        if (st.full32 != NULL) {
+            for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
+                st.full32[c] = (float)initial[c];
+            from = st.full32;
+        }
+        if (heat2d_mpi_scatter(&l, from, st.host, err) != 0)
             goto failed;
     } else {
         heat2d_mpi_initial_block(&l, st.host);
@@ -337,10 +360,10 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     const size_t s = l.stride;
     const size_t lx = l.lx;
     const size_t ly = l.ly;
-    const size_t block_bytes = lx * ly * sizeof(double);
-    const size_t halo_bytes = halo_cells * sizeof(double);
-    double *send = aware ? st.dev_send : st.host_send;
-    double *recv = aware ? st.dev_recv : st.host_recv;
+    const size_t block_bytes = lx * ly * cb;
+    const size_t halo_bytes = halo_cells * cb;
+    char *send = aware ? st.dev_send : st.host_send;
+    char *recv = aware ? st.dev_recv : st.host_recv;
     double halo_wait = 0.0;
     int cur = 0;
 
@@ -353,20 +376,20 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     const double t_loop = heat2d_now();
 
     for (size_t step = 0; step < cfg->steps; ++step) {
-        double *u = st.dev[cur];
-        double *v = st.dev[1 - cur];
+        char *u = st.dev[cur];
+        char *v = st.dev[1 - cur];
         for (size_t k = 0; k < n_edges; ++k) {
             const edge *e = &edges[k];
             if (e->column)
-                HEAT2D_CUDA_CHECK_GOTO(err,
-                                       heat2d_mpi_cuda_pack_column(u + e->send_at, s, e->count,
-                                                                   st.dev_send + e->offset,
-                                                                   st.halo),
-                                       failed);
+                HEAT2D_CUDA_CHECK_GOTO(
+                    err,
+                    heat2d_mpi_cuda_pack_column(precision, AT(u, e->send_at, cb), s, e->count,
+                                                AT(st.dev_send, e->offset, cb), st.halo),
+                    failed);
             else
                 HEAT2D_CUDA_CHECK_GOTO(err,
-                                       cudaMemcpyAsync(st.dev_send + e->offset, u + e->send_at,
-                                                       e->count * sizeof(double),
+                                       cudaMemcpyAsync(AT(st.dev_send, e->offset, cb),
+                                                       AT(u, e->send_at, cb), e->count * cb,
                                                        cudaMemcpyDeviceToDevice, st.halo),
                                        failed);
         }
@@ -380,27 +403,27 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
         }
         /* Inner cells: read no halo, so they need not wait for the
          * exchange. */
-        HEAT2D_CUDA_CHECK_GOTO(
-            err,
-            update(&l, u, v, 1, lx > 1 ? lx - 1 : 1, 1, ly > 1 ? ly - 1 : 1, cfg->alpha, st.inner),
-            failed);
+        HEAT2D_CUDA_CHECK_GOTO(err,
+                               update(&l, precision, u, v, 1, lx > 1 ? lx - 1 : 1, 1,
+                                      ly > 1 ? ly - 1 : 1, cfg->alpha, st.inner),
+                               failed);
         if (n_edges > 0) {
             /* The edges must have landed before MPI reads them. */
             HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamSynchronize(st.halo), failed);
             int n_req = 0;
             for (size_t k = 0; k < n_edges; ++k)
                 HEAT2D_MPI_CHECK_GOTO(err,
-                                      MPI_Irecv(recv + edges[k].offset, (int)edges[k].count,
-                                                MPI_DOUBLE, edges[k].peer, edges[k].recv_tag,
-                                                l.comm, &st.req[n_req++]),
+                                      MPI_Irecv(AT(recv, edges[k].offset, cb), (int)edges[k].count,
+                                                l.cell, edges[k].peer, edges[k].recv_tag, l.comm,
+                                                &st.req[n_req++]),
                                       failed);
             for (size_t k = 0; k < n_edges; ++k) {
                 HEAT2D_MPI_CHECK_GOTO(err,
-                                      MPI_Isend(send + edges[k].offset, (int)edges[k].count,
-                                                MPI_DOUBLE, edges[k].peer, edges[k].send_tag,
-                                                l.comm, &st.req[n_req++]),
+                                      MPI_Isend(AT(send, edges[k].offset, cb), (int)edges[k].count,
+                                                l.cell, edges[k].peer, edges[k].send_tag, l.comm,
+                                                &st.req[n_req++]),
                                       failed);
-                rep->halo_bytes_per_step += edges[k].count * sizeof(double);
+                rep->halo_bytes_per_step += edges[k].count * cb;
             }
             const double tw = heat2d_now();
             HEAT2D_MPI_CHECK_GOTO(err, MPI_Waitall(n_req, st.req, MPI_STATUSES_IGNORE), failed);
@@ -416,45 +439,49 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
             for (size_t k = 0; k < n_edges; ++k) {
                 const edge *e = &edges[k];
                 if (e->column)
-                    HEAT2D_CUDA_CHECK_GOTO(err,
-                                           heat2d_mpi_cuda_unpack_column(st.dev_recv + e->offset,
-                                                                         u + e->recv_at, s,
-                                                                         e->count, st.halo),
-                                           failed);
+                    HEAT2D_CUDA_CHECK_GOTO(
+                        err,
+                        heat2d_mpi_cuda_unpack_column(precision, AT(st.dev_recv, e->offset, cb),
+                                                      AT(u, e->recv_at, cb), s, e->count, st.halo),
+                        failed);
                 else
-                    HEAT2D_CUDA_CHECK_GOTO(err,
-                                           cudaMemcpyAsync(u + e->recv_at, st.dev_recv + e->offset,
-                                                           e->count * sizeof(double),
-                                                           cudaMemcpyDeviceToDevice, st.halo),
-                                           failed);
+                    HEAT2D_CUDA_CHECK_GOTO(
+                        err,
+                        cudaMemcpyAsync(AT(u, e->recv_at, cb), AT(st.dev_recv, e->offset, cb),
+                                        e->count * cb, cudaMemcpyDeviceToDevice, st.halo),
+                        failed);
             }
         }
         /* The rim, as mpi-cpu cuts it: each cell once. */
-        HEAT2D_CUDA_CHECK_GOTO(err, update(&l, u, v, 0, lx, 0, 1, cfg->alpha, st.halo), failed);
+        HEAT2D_CUDA_CHECK_GOTO(err, update(&l, precision, u, v, 0, lx, 0, 1, cfg->alpha, st.halo),
+                               failed);
         if (ly > 1)
-            HEAT2D_CUDA_CHECK_GOTO(err, update(&l, u, v, 0, lx, ly - 1, ly, cfg->alpha, st.halo),
-                                   failed);
+            HEAT2D_CUDA_CHECK_GOTO(
+                err, update(&l, precision, u, v, 0, lx, ly - 1, ly, cfg->alpha, st.halo), failed);
         if (ly > 2) {
-            HEAT2D_CUDA_CHECK_GOTO(err, update(&l, u, v, 0, 1, 1, ly - 1, cfg->alpha, st.halo),
-                                   failed);
+            HEAT2D_CUDA_CHECK_GOTO(
+                err, update(&l, precision, u, v, 0, 1, 1, ly - 1, cfg->alpha, st.halo), failed);
             if (lx > 1)
                 HEAT2D_CUDA_CHECK_GOTO(
-                    err, update(&l, u, v, lx - 1, lx, 1, ly - 1, cfg->alpha, st.halo), failed);
+                    err, update(&l, precision, u, v, lx - 1, lx, 1, ly - 1, cfg->alpha, st.halo),
+                    failed);
         }
         /* The global boundary is 0 after every step, as in cpu (the
          * initial field passed to check may have other values there). */
         if (l.y0 == 0)
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaMemsetAsync(v + s + 1, 0, lx * sizeof(double), st.halo),
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaMemsetAsync(AT(v, s + 1, cb), 0, lx * cb, st.halo),
                                    failed);
         if (l.y0 + ly == l.ny)
-            HEAT2D_CUDA_CHECK_GOTO(
-                err, cudaMemsetAsync(v + ly * s + 1, 0, lx * sizeof(double), st.halo), failed);
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaMemsetAsync(AT(v, ly * s + 1, cb), 0, lx * cb, st.halo),
+                                   failed);
         if (l.x0 == 0)
-            HEAT2D_CUDA_CHECK_GOTO(err, heat2d_mpi_cuda_zero_column(v + s + 1, s, ly, st.halo),
-                                   failed);
+            HEAT2D_CUDA_CHECK_GOTO(
+                err, heat2d_mpi_cuda_zero_column(precision, AT(v, s + 1, cb), s, ly, st.halo),
+                failed);
         if (l.x0 + lx == l.nx)
-            HEAT2D_CUDA_CHECK_GOTO(err, heat2d_mpi_cuda_zero_column(v + s + lx, s, ly, st.halo),
-                                   failed);
+            HEAT2D_CUDA_CHECK_GOTO(
+                err, heat2d_mpi_cuda_zero_column(precision, AT(v, s + lx, cb), s, ly, st.halo),
+                failed);
         /* Join: the next step packs and updates from the whole of v. */
         HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.halo_done, st.halo), failed);
         HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.inner, st.halo_done, 0), failed);
@@ -477,8 +504,12 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     if (reduce_report(&l, rep, phases, 5, err) != 0)
         goto failed;
     const double tg = heat2d_now();
-    if (heat2d_mpi_gather(&l, st.host, st.full, err) != 0)
+    if (heat2d_mpi_gather(&l, st.host, st.full32 != NULL ? (void *)st.full32 : (void *)st.full,
+                          err) != 0)
         goto failed;
+    if (st.full32 != NULL) /* f32: widen, as every method returns doubles */
+        for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
+            st.full[c] = (double)st.full32[c];
     *total_s = phases[0];
     heat2d_report_phase(rep, "ENTER_S", phases[1]);
     heat2d_report_phase(rep, "GPU_LOOP_S", phases[2]);

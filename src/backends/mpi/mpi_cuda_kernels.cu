@@ -19,9 +19,10 @@ constexpr unsigned kBlockY = 2;
 constexpr unsigned kThreads1d = 256;
 constexpr size_t kMaxGridY = 65535; /* CUDA's limit on gridDim.y */
 
+template <typename Real>
 __global__ void __launch_bounds__(kBlockX *kBlockY)
-    update_kernel(const double *__restrict__ u, double *__restrict__ v, size_t stride, size_t i0,
-                  size_t i1, size_t j0, size_t j1, double alpha)
+    update_kernel(const Real *__restrict__ u, Real *__restrict__ v, size_t stride, size_t i0,
+                  size_t i1, size_t j0, size_t j1, Real alpha)
 {
     const size_t i = i0 + (size_t)blockIdx.x * kBlockX + threadIdx.x;
     if (i >= i1)
@@ -30,21 +31,23 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
     for (size_t j = j0 + (size_t)blockIdx.y * kBlockY + threadIdx.y; j < j1;
          j += (size_t)gridDim.y * kBlockY) {
         const size_t c = j * stride + i;
-        const double centre = u[c];
-        v[c] =
-            centre + alpha * (u[c - 1] + u[c + 1] + u[c - stride] + u[c + stride] - 4.0 * centre);
+        const Real centre = u[c];
+        v[c] = centre +
+               alpha * (u[c - 1] + u[c + 1] + u[c - stride] + u[c + stride] - Real(4) * centre);
     }
 }
 
-__global__ void pack_column_kernel(const double *__restrict__ src, size_t stride, size_t count,
-                                   double *__restrict__ dst)
+template <typename Real>
+__global__ void pack_column_kernel(const Real *__restrict__ src, size_t stride, size_t count,
+                                   Real *__restrict__ dst)
 {
     const size_t k = (size_t)blockIdx.x * kThreads1d + threadIdx.x;
     if (k < count)
         dst[k] = src[k * stride];
 }
 
-__global__ void unpack_column_kernel(const double *__restrict__ src, double *__restrict__ dst,
+template <typename Real>
+__global__ void unpack_column_kernel(const Real *__restrict__ src, Real *__restrict__ dst,
                                      size_t stride, size_t count)
 {
     const size_t k = (size_t)blockIdx.x * kThreads1d + threadIdx.x;
@@ -52,11 +55,11 @@ __global__ void unpack_column_kernel(const double *__restrict__ src, double *__r
         dst[k * stride] = src[k];
 }
 
-__global__ void zero_column_kernel(double *dst, size_t stride, size_t count)
+template <typename Real> __global__ void zero_column_kernel(Real *dst, size_t stride, size_t count)
 {
     const size_t k = (size_t)blockIdx.x * kThreads1d + threadIdx.x;
     if (k < count)
-        dst[k * stride] = 0.0;
+        dst[k * stride] = Real(0);
 }
 
 /* Blocks for a column of count cells; false when it would not fit a grid. */
@@ -71,9 +74,9 @@ bool shape_1d(size_t count, unsigned *blocks)
 
 } // namespace
 
-extern "C" cudaError_t heat2d_mpi_cuda_update(const double *u, double *v, size_t stride, size_t i0,
-                                              size_t i1, size_t j0, size_t j1, double alpha,
-                                              cudaStream_t stream)
+extern "C" cudaError_t heat2d_mpi_cuda_update(heat2d_precision precision, const void *u, void *v,
+                                              size_t stride, size_t i0, size_t i1, size_t j0,
+                                              size_t j1, double alpha, cudaStream_t stream)
 {
     if (i0 >= i1 || j0 >= j1)
         return cudaSuccess;
@@ -83,36 +86,20 @@ extern "C" cudaError_t heat2d_mpi_cuda_update(const double *u, double *v, size_t
         return cudaErrorInvalidConfiguration;
     if (grid_y > kMaxGridY)
         grid_y = kMaxGridY;
-    update_kernel<<<dim3((unsigned)grid_x, (unsigned)grid_y), dim3(kBlockX, kBlockY), 0, stream>>>(
-        u, v, stride, i0, i1, j0, j1, alpha);
+    const dim3 grid((unsigned)grid_x, (unsigned)grid_y), block(kBlockX, kBlockY);
+    if (precision == HEAT2D_F32)
+        update_kernel<<<grid, block, 0, stream>>>(static_cast<const float *>(u),
+                                                  static_cast<float *>(v), stride, i0, i1, j0, j1,
+                                                  (float)alpha);
+    else
+        update_kernel<<<grid, block, 0, stream>>>(static_cast<const double *>(u),
+                                                  static_cast<double *>(v), stride, i0, i1, j0, j1,
+                                                  alpha);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t heat2d_mpi_cuda_pack_column(const double *src, size_t stride, size_t count,
-                                                   double *dst, cudaStream_t stream)
-{
-    unsigned blocks = 0;
-    if (count == 0)
-        return cudaSuccess;
-    if (!shape_1d(count, &blocks))
-        return cudaErrorInvalidConfiguration;
-    pack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(src, stride, count, dst);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t heat2d_mpi_cuda_unpack_column(const double *src, double *dst, size_t stride,
-                                                     size_t count, cudaStream_t stream)
-{
-    unsigned blocks = 0;
-    if (count == 0)
-        return cudaSuccess;
-    if (!shape_1d(count, &blocks))
-        return cudaErrorInvalidConfiguration;
-    unpack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(src, dst, stride, count);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t heat2d_mpi_cuda_zero_column(double *dst, size_t stride, size_t count,
+extern "C" cudaError_t heat2d_mpi_cuda_pack_column(heat2d_precision precision, const void *src,
+                                                   size_t stride, size_t count, void *dst,
                                                    cudaStream_t stream)
 {
     unsigned blocks = 0;
@@ -120,19 +107,65 @@ extern "C" cudaError_t heat2d_mpi_cuda_zero_column(double *dst, size_t stride, s
         return cudaSuccess;
     if (!shape_1d(count, &blocks))
         return cudaErrorInvalidConfiguration;
-    zero_column_kernel<<<blocks, kThreads1d, 0, stream>>>(dst, stride, count);
+    if (precision == HEAT2D_F32)
+        pack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(
+            static_cast<const float *>(src), stride, count, static_cast<float *>(dst));
+    else
+        pack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(
+            static_cast<const double *>(src), stride, count, static_cast<double *>(dst));
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t heat2d_mpi_cuda_unpack_column(heat2d_precision precision, const void *src,
+                                                     void *dst, size_t stride, size_t count,
+                                                     cudaStream_t stream)
+{
+    unsigned blocks = 0;
+    if (count == 0)
+        return cudaSuccess;
+    if (!shape_1d(count, &blocks))
+        return cudaErrorInvalidConfiguration;
+    if (precision == HEAT2D_F32)
+        unpack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(
+            static_cast<const float *>(src), static_cast<float *>(dst), stride, count);
+    else
+        unpack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(
+            static_cast<const double *>(src), static_cast<double *>(dst), stride, count);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t heat2d_mpi_cuda_zero_column(heat2d_precision precision, void *dst,
+                                                   size_t stride, size_t count, cudaStream_t stream)
+{
+    unsigned blocks = 0;
+    if (count == 0)
+        return cudaSuccess;
+    if (!shape_1d(count, &blocks))
+        return cudaErrorInvalidConfiguration;
+    if (precision == HEAT2D_F32)
+        zero_column_kernel<<<blocks, kThreads1d, 0, stream>>>(static_cast<float *>(dst), stride,
+                                                              count);
+    else
+        zero_column_kernel<<<blocks, kThreads1d, 0, stream>>>(static_cast<double *>(dst), stride,
+                                                              count);
+    return cudaGetLastError();
+}
+
+template <typename Real> cudaError_t load()
+{
+    cudaFuncAttributes attributes;
+    cudaError_t rc = cudaFuncGetAttributes(&attributes, update_kernel<Real>);
+    if (rc == cudaSuccess)
+        rc = cudaFuncGetAttributes(&attributes, pack_column_kernel<Real>);
+    if (rc == cudaSuccess)
+        rc = cudaFuncGetAttributes(&attributes, unpack_column_kernel<Real>);
+    if (rc == cudaSuccess)
+        rc = cudaFuncGetAttributes(&attributes, zero_column_kernel<Real>);
+    return rc;
 }
 
 extern "C" cudaError_t heat2d_mpi_cuda_load_kernels(void)
 {
-    cudaFuncAttributes attributes;
-    cudaError_t rc = cudaFuncGetAttributes(&attributes, update_kernel);
-    if (rc == cudaSuccess)
-        rc = cudaFuncGetAttributes(&attributes, pack_column_kernel);
-    if (rc == cudaSuccess)
-        rc = cudaFuncGetAttributes(&attributes, unpack_column_kernel);
-    if (rc == cudaSuccess)
-        rc = cudaFuncGetAttributes(&attributes, zero_column_kernel);
-    return rc;
+    const cudaError_t rc = load<double>();
+    return rc != cudaSuccess ? rc : load<float>();
 }

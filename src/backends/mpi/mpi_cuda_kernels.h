@@ -10,29 +10,35 @@
 
 #include <cuda_runtime_api.h>
 
+#include "heat2d.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Every array holds cells of precision (double, or float with alpha
+ * rounded to float). */
+
 /* v = one step of u over array cells (i, j), i in [i0, i1), j in [j0, j1):
  * u + alpha*(uW + uE + uS + uN - 4u), left to right, no FMA (--fmad=false),
- * so bit-identical to heat2d_cpu_step_block. Every cell of the rectangle is
- * updated: the caller leaves out the global boundary. An empty rectangle
- * queues nothing. */
-cudaError_t heat2d_mpi_cuda_update(const double *u, double *v, size_t stride, size_t i0, size_t i1,
-                                   size_t j0, size_t j1, double alpha, cudaStream_t stream);
+ * so bit-identical to heat2d_cpu_step_block in the same precision. Every
+ * cell of the rectangle is updated: the caller leaves out the global
+ * boundary. An empty rectangle queues nothing. */
+cudaError_t heat2d_mpi_cuda_update(heat2d_precision precision, const void *u, void *v,
+                                   size_t stride, size_t i0, size_t i1, size_t j0, size_t j1,
+                                   double alpha, cudaStream_t stream);
 
 /* dst[k] = src[k*stride], k < count: a column into a contiguous buffer. */
-cudaError_t heat2d_mpi_cuda_pack_column(const double *src, size_t stride, size_t count, double *dst,
-                                        cudaStream_t stream);
+cudaError_t heat2d_mpi_cuda_pack_column(heat2d_precision precision, const void *src, size_t stride,
+                                        size_t count, void *dst, cudaStream_t stream);
 
 /* dst[k*stride] = src[k], k < count: a contiguous buffer into a column. */
-cudaError_t heat2d_mpi_cuda_unpack_column(const double *src, double *dst, size_t stride,
-                                          size_t count, cudaStream_t stream);
+cudaError_t heat2d_mpi_cuda_unpack_column(heat2d_precision precision, const void *src, void *dst,
+                                          size_t stride, size_t count, cudaStream_t stream);
 
 /* dst[k*stride] = 0, k < count: a column of the global boundary. */
-cudaError_t heat2d_mpi_cuda_zero_column(double *dst, size_t stride, size_t count,
-                                        cudaStream_t stream);
+cudaError_t heat2d_mpi_cuda_zero_column(heat2d_precision precision, void *dst, size_t stride,
+                                        size_t count, cudaStream_t stream);
 
 /* Loads the kernels into the current context now rather than at their first
  * launch, inside the timed loop. */
