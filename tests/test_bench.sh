@@ -184,6 +184,12 @@ refuse "--ranks needs a distributed method in --methods" --methods cpu --ranks 2
 refuse "--ranks needs a distributed method in --methods" --ranks 2
 refuse "--weak needs --ranks" --methods cpu --weak 24x20:5
 refuse "--weak takes one size per rank" --methods cpu --ranks 1 --weak 24x20:5,8x8:1
+refuse "--precision 'f64,': each item must be f64 or f32" --methods cpu --precision f64,
+refuse "--precision 'F32': each item must be f64 or f32" --methods cpu --precision F32
+run "$h" bench --out "$w/never" --methods cpu --precision f64,f16
+expect_rc 2 "bench --precision f64,f16"
+expect_eq "$err" "heat2d: bench: --precision 'f64,f16': each item must be f64 or f32, e.g. f64,f32" \
+  "bench --precision f64,f16: the one line"
 expect_eq "$([ -e "$w/never" ] && echo created || echo absent)" absent "no folder for a bad command"
 
 # A method that fails mid-run (here a NaN injected at step 3 into omp's
@@ -233,6 +239,75 @@ expect_rc 1 "append to a CSV from before --ranks"
 expect_err_lines 1 "append to a CSV from before --ranks"
 expect_err_has "has the columns of a heat2d before --ranks" "the old header is named"
 
+# Nor is one written before --precision (the ranks columns, no precision).
+mkdir "$w/pre-precision"
+head -n 1 "$csv" | cut -d, -f1-30 >"$w/pre-precision/trials.csv"
+run "$h" bench --sizes 16x16:3 --repeats 1 --warmups 0 --methods cpu --out "$w/pre-precision"
+expect_rc 1 "append to a CSV from before --precision"
+expect_eq "$err" "heat2d: bench: $w/pre-precision/trials.csv has the columns of a heat2d before --precision (no precision); choose another --out" \
+  "the header without precision is named"
+expect_eq "$(wc -l <"$w/pre-precision/trials.csv")" 1 "nothing appended to it"
+
+# ---- --precision: each method in f64 and in f32, f32 its own rows ----------------
+pm=cpu
+if "$h" methods | grep -q '^omp '; then pm=cpu,omp; fi
+p=$w/precision
+run "$h" bench --methods "$pm" --precision f64,f32 --sizes 16x16:3 --repeats 2 --warmups 0 \
+  --out "$p"
+expect_rc 0 "bench --precision f64,f32"
+ph=$(head -n 1 "$p/trials.csv")
+expect_eq "$(tr ',' '\n' <<<"$ph" | tail -n 2 | paste -sd,)" "halo_bytes_per_step,precision" \
+  "precision is the last column"
+cp=$(col "$ph" precision)
+want=""
+for m in ${pm//,/ }; do want+="2 $m f32;2 $m f64;"; done
+expect_eq "$(awk -F, -v c="$cp" 'NR > 1 {print $1, $c}' "$p/trials.csv" | sort | uniq -c |
+  awk '{print $1, $2, $3}' | paste -sd';')" "${want%;}" \
+  "two trials of each method in each precision; the method column has no -f32"
+want=""
+for m in ${pm//,/ }; do want+="$m,$m-f32,"; done
+expect_eq "$(sed -n 's/^BENCH_METHODS=//p' "$p/environment.txt")" "${want%,}" \
+  "each method followed by its -f32 twin"
+ps=$p/summary.md
+for m in ${pm//,/ }; do
+  # The size table and the headline: one row each for m and m-f32.
+  expect_eq "$(grep -c "^| $m-f32 | host" "$ps")" 2 "$m-f32 has its own rows"
+  expect_eq "$(awk -F'|' -v m=" $m-f32 " '$2 == m {gsub(/ /, "", $4); print $4}' "$ps" | head -n 1)" \
+    2 "$m-f32 pools its own two trials"
+  expect_eq "$(grep -cE "^\| $m-f32 \| [0-9.e+-]+ ms \| .* \| host memory, 8 B/cell \| [0-9.e+-]+ ms \| [0-9]+% \|$" "$ps")" \
+    1 "$m-f32 against host memory at 8 B/cell"
+  expect_eq "$(grep -cE "^\| $m \| [0-9.e+-]+ ms \| .* \| host memory, 16 B/cell \| [0-9.e+-]+ ms \| [0-9]+% \|$" "$ps")" \
+    1 "$m against host memory at 16 B/cell"
+  # GB/s: nx*ny*steps x the row's bytes per cell-step (8 in f32, 16 in f64)
+  # over the median of the row's own trials, written as summary.md writes it.
+  for row in "f32 $m-f32 8" "f64 $m 16"; do
+    read -r prec label bytes <<<"$row"
+    want=$(awk -F, -v c="$cp" -v m="$m" -v p="$prec" 'NR > 1 && $1 == m && $c == p {print $6}' \
+      "$p/trials.csv" | sort -g | awk -v b="$bytes" '{v[NR] = $1} END {
+        r = 16 * 16 * 3 * b / ((v[1] + v[2]) / 2) / 1e9
+        if (r >= 1000) printf "%.0f", r; else if (r >= 10 || r < 0.1) printf "%.3g", r
+        else printf "%.2f", r }')
+    expect_eq "$(awk -F'|' -v m=" $label " '$2 == m && NF == 11 {gsub(/ /, "", $8); print $8}' "$ps" |
+      head -n 1)" "$want" "$label: GB/s counts $bytes bytes a cell-step"
+  done
+done
+expect_eq "$(grep -c '^A -f32 row computed in single precision' "$ps")" 1 "the summary says what -f32 counts"
+expect_eq "$(grep -c '^A -f32 row' "$summary")" 0 "an f64-only summary does not"
+if [ "$have_mpl" = yes ]; then
+  # The plots read the precision column: f32 rows are lines and bars of their own.
+  for py in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
+    if "$py" -c 'import matplotlib' 2>/dev/null; then break; fi
+  done
+  want=""
+  for m in ${pm//,/ }; do want+="$m $m-f32 "; done
+  expect_eq "$("$py" -c 'import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1])
+import plot_bench
+print(" ".join(plot_bench.method_order(plot_bench.read_trials(Path(sys.argv[2])))))' \
+    "$(dirname "$0")/../tools" "$p")" "${want% }" "plot_bench.py labels f32 rows METHOD-f32"
+  expect_eq "$(head -c 8 "$p/headline.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
+    "89504e470d0a1a0a" "headline.png with f32 rows is a PNG"
+fi
+
 # ---- --ranks: a distributed method under mpirun, P ranks per trial ---------------
 if ! "$h" methods | grep -q '^mpi-cpu '; then
   echo "note: no mpi-cpu in this build (-DHEAT2D_MPI=ON): --ranks checks skipped" >&2
@@ -244,8 +319,8 @@ else
     --warmups 0 --out "$r"
   expect_rc 0 "bench --ranks 1,2"
   rh=$(head -n 1 "$r/trials.csv")
-  expect_eq "$(tr ',' '\n' <<<"$rh" | tail -n 3 | paste -sd,)" "ranks,decomp,halo_bytes_per_step" \
-    "the ranks columns come last"
+  expect_eq "$(tr ',' '\n' <<<"$rh" | tail -n 4 | head -n 3 | paste -sd,)" \
+    "ranks,decomp,halo_bytes_per_step" "the ranks columns come last but precision"
   cr=$(col "$rh" ranks) cd=$(col "$rh" decomp) chb=$(col "$rh" halo_bytes_per_step)
   # Two trials at each P, the method's own name, and what `heat2d run` reports:
   # 1 rank is 1x1 with no halo; 2 ranks split 24x20 into 2x1, whose one inner

@@ -51,10 +51,16 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
             continue
         # A run under mpirun (bench --ranks; older CSVs have no such column):
         # each rank count is its own line and bar, as in summary.md.
+        row["_name"] = row["method"]  # the method column as written
         row["_base"], row["_ranks"] = row["method"], 0
         if (row.get("ranks") or "").isdigit():
             row["_ranks"] = int(row["ranks"])
             row["method"] = f"{row['method']}-p{row['_ranks']}"
+        # Single precision (bench --precision; older CSVs have no such column):
+        # its own line and bar too, labelled as summary.md labels it.
+        if row.get("precision") == "f32":
+            row["_base"] += "-f32"
+            row["method"] += "-f32"
         if math.isfinite(row["_total"]) and row["_total"] > 0:
             good.append(row)
     if not good:
@@ -79,7 +85,7 @@ def on_host(device: str) -> bool:
 def device_methods_on_host(rows) -> list[str]:
     """Methods meant for a device that ran on the host (a host-only OpenACC build)."""
     return list(dict.fromkeys(row["method"] for row in rows
-                              if row["method"] not in HOST_METHODS and on_host(row["device"])))
+                              if row["_name"] not in HOST_METHODS and on_host(row["device"])))
 
 
 def cells_text(cells: int) -> str:

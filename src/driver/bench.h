@@ -68,6 +68,7 @@ typedef enum bench_key {
     BK_RANKS,
     BK_DECOMP,
     BK_HALO_BYTES_PER_STEP,
+    BK_PRECISION,
     BK_COUNT
 } bench_key;
 
@@ -94,13 +95,18 @@ typedef struct bench_size {
     size_t steps;
 } bench_size;
 
-/* A method as the benchmark runs it: cuda-each twice, pageable and pinned. */
+/* A method as the benchmark runs it: cuda-each twice, pageable and pinned;
+ * with --precision f64,f32, each of those twice more. */
 typedef struct bench_target {
     const heat2d_method *method;
     bool pinned;
     /* > 0: a distributed method run under mpirun on this many ranks (its
      * label then ends in -pRANKS); 0: one plain `heat2d run` process. */
     size_t ranks;
+    /* What the method computes in (--precision); an f32 target's label ends
+     * in -f32, which the method column of trials.csv leaves out (the
+     * precision column tells it apart). */
+    heat2d_precision precision;
     char label[48];
 } bench_target;
 
@@ -133,7 +139,8 @@ void bench_size_text(const bench_size *s, char sep, char *buf, size_t size);
 
 /* trials.csv: opens DIR/trials.csv for appending, writing the header when the
  * file is new and refusing a file whose header is not ours (including the
- * previous one without the ranks columns, which the summary still reads). */
+ * previous ones without the ranks columns or without the precision column,
+ * which the summary still reads). */
 FILE *bench_csv_open(const char *dir, heat2d_error *err);
 /* One row, flushed at once so that an interrupted benchmark keeps every
  * finished trial. */

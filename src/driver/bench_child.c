@@ -40,6 +40,7 @@ const char *const bench_key_names[BK_COUNT] = {
     [BK_RANKS] = "RANKS",
     [BK_DECOMP] = "DECOMP",
     [BK_HALO_BYTES_PER_STEP] = "HALO_BYTES_PER_STEP",
+    [BK_PRECISION] = "PRECISION",
 };
 
 /* A growing NUL-terminated buffer for one of the child's streams. */
@@ -218,7 +219,7 @@ void bench_capture_why(const bench_capture *cap, char *buf, size_t size)
 
 static bool is_text_key(bench_key k)
 {
-    return k == BK_DEVICE || k == BK_TRANSFERS || k == BK_DECOMP;
+    return k == BK_DEVICE || k == BK_TRANSFERS || k == BK_DECOMP || k == BK_PRECISION;
 }
 
 static bool is_count_key(bench_key k)

@@ -82,12 +82,17 @@ static const column columns[] = {
     {"ranks", COL_KEY, BK_RANKS},
     {"decomp", COL_KEY, BK_DECOMP},
     {"halo_bytes_per_step", COL_KEY, BK_HALO_BYTES_PER_STEP},
+    /* Added with --precision, after every earlier column: f64 or f32. */
+    {"precision", COL_KEY, BK_PRECISION},
 };
 enum {
     N_COLUMNS = sizeof columns / sizeof columns[0],
+    /* The columns before precision: result folders written before
+     * --precision have only these (and every row is f64). */
+    N_RANKS_COLUMNS = N_COLUMNS - 1,
     /* The columns before ranks: result folders written before --ranks
      * (results/NVIDIA-H200, results/vm-*) have only these. */
-    N_OLD_COLUMNS = N_COLUMNS - 3
+    N_OLD_COLUMNS = N_RANKS_COLUMNS - 3
 };
 
 static int column_index(const char *name)
@@ -129,10 +134,11 @@ static void join_path(char *buf, size_t size, const char *dir, const char *name)
 
 FILE *bench_csv_open(const char *dir, heat2d_error *err)
 {
-    char path[4200], header[1024], old_header[1024];
+    char path[4200], header[1024], old_header[1024], ranks_header[1024];
     join_path(path, sizeof path, dir, "trials.csv");
     header_text(header, sizeof header, N_COLUMNS);
     header_text(old_header, sizeof old_header, N_OLD_COLUMNS);
+    header_text(ranks_header, sizeof ranks_header, N_RANKS_COLUMNS);
 
     bool is_new = true;
     FILE *old = fopen(path, "r");
@@ -148,6 +154,14 @@ FILE *bench_csv_open(const char *dir, heat2d_error *err)
                 heat2d_fail(err,
                             "%s has the columns of a heat2d before --ranks (no ranks, decomp, "
                             "halo_bytes_per_step); choose another --out",
+                            path);
+                return NULL;
+            }
+            if (strcmp(first, ranks_header) == 0) {
+                fclose(old);
+                heat2d_fail(err,
+                            "%s has the columns of a heat2d before --precision (no precision); "
+                            "choose another --out",
                             path);
                 return NULL;
             }
@@ -368,9 +382,13 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
 /* ---- reading trials.csv back ---------------------------------------------- */
 
 typedef struct trial_row {
-    char label[48]; /* the method column, with -pRANKS when ranks is set */
+    /* the method column, with -pRANKS when ranks is set and -f32 when the
+     * precision is f32 */
+    char label[56];
     char method[48];
-    size_t ranks; /* 0: not a distributed run (or an old CSV) */
+    char base[56];     /* method, with -f32 when the precision is f32 */
+    size_t cell_bytes; /* of one cell: 8 (f64, and every older row) or 4 */
+    size_t ranks;      /* 0: not a distributed run (or an old CSV) */
     char decomp[32];
     unsigned long long halo_bytes;
     char device[128];
@@ -446,7 +464,7 @@ static int read_trials(const char *dir, trial_row **rows_out, size_t *n_out, siz
     bool first = true;
     while (getline(&line, &line_cap, f) >= 0) {
         line[strcspn(line, "\r\n")] = '\0';
-        if (first) { /* the header: ours, or the one before --ranks */
+        if (first) { /* the header: ours, or one before --precision or --ranks */
             first = false;
             continue;
         }
@@ -456,7 +474,7 @@ static int read_trials(const char *dir, trial_row **rows_out, size_t *n_out, siz
         memset(&r, 0, sizeof r);
         /* A row cut short by an interrupted write is left out, not trusted. */
         char *end = NULL;
-        if ((nf != N_COLUMNS && nf != N_OLD_COLUMNS) ||
+        if ((nf != N_COLUMNS && nf != N_RANKS_COLUMNS && nf != N_OLD_COLUMNS) ||
             heat2d_parse_size(fields[column_index("nx")], "nx", &r.size.nx, NULL) != 0 ||
             heat2d_parse_size(fields[column_index("ny")], "ny", &r.size.ny, NULL) != 0 ||
             heat2d_parse_size(fields[column_index("steps")], "steps", &r.size.steps, NULL) != 0 ||
@@ -467,12 +485,20 @@ static int read_trials(const char *dir, trial_row **rows_out, size_t *n_out, siz
         }
         snprintf(r.method, sizeof r.method, "%s", fields[column_index("method")]);
         snprintf(r.label, sizeof r.label, "%s", r.method);
-        if (nf == N_COLUMNS && fields[column_index("ranks")][0] != '\0') {
+        if (nf >= N_RANKS_COLUMNS && fields[column_index("ranks")][0] != '\0') {
             r.ranks = (size_t)to_count(fields[column_index("ranks")]);
             snprintf(r.decomp, sizeof r.decomp, "%s", fields[column_index("decomp")]);
             r.halo_bytes = to_count(fields[column_index("halo_bytes_per_step")]);
             /* One cell per rank count in the tables. */
             snprintf(r.label, sizeof r.label, "%.30s-p%zu", r.method, r.ranks);
+        }
+        /* f32 rows are rows of their own, as -pinned and -pP. */
+        bool f32 = nf == N_COLUMNS && strcmp(fields[column_index("precision")], "f32") == 0;
+        r.cell_bytes = heat2d_precision_bytes(f32 ? HEAT2D_F32 : HEAT2D_F64);
+        snprintf(r.base, sizeof r.base, "%s%s", r.method, f32 ? "-f32" : "");
+        if (f32) {
+            size_t len = strlen(r.label);
+            snprintf(r.label + len, sizeof r.label - len, "-f32");
         }
         snprintf(r.device, sizeof r.device, "%s", fields[column_index("device")]);
         snprintf(r.transfers, sizeof r.transfers, "%s", fields[column_index("transfers")]);
@@ -705,14 +731,13 @@ static bool ends_with(const char *text, const char *suffix)
 }
 
 /* Each method's time loop against the limit that bounds it: memory
- * bandwidth for a method that keeps its arrays where it computes (16 bytes
- * a cell-step in fp64, read u and write v), the host<->device copies for a
- * method that moves both arrays every step. */
+ * bandwidth for a method that keeps its arrays where it computes (2 cells a
+ * cell-step, read u and write v: 16 bytes in f64, 8 in f32), the
+ * host<->device copies for a method that moves both arrays every step. */
 static void emit_limits_table(FILE *f, const size_group *g, const limits *lim)
 {
     const bench_size *s = &g->size;
     double cells = (double)s->nx * (double)s->ny;
-    double array_gb = cells * 8.0 / 1e9;
     fputs("Against the limits measured in bandwidth.txt (loop: the time loop without entering "
           "or leaving the device):\n\n"
           "| method | loop per step | loop Gcell/s | bound | bound per step | % of bound |\n"
@@ -723,6 +748,9 @@ static void emit_limits_table(FILE *f, const size_group *g, const limits *lim)
         if (c->n_loops == 0 || !c->style_known)
             continue;
         double per_step = median(c->loops, c->n_loops) / (double)s->steps;
+        size_t cell_bytes = c->last->cell_bytes;
+        double array_gb = cells * (double)cell_bytes / 1e9;
+        double step_bytes = cells * 2.0 * (double)cell_bytes;
         double bound = 0.0;
         char what[96];
         if (c->style == HEAT2D_STYLE_EACH && !on_host(c->device) && c->overlaps_copies) {
@@ -733,14 +761,14 @@ static void emit_limits_table(FILE *f, const size_group *g, const limits *lim)
             }
             snprintf(what, sizeof what, "max(S up, S down), pinned, overlapped");
         } else if (c->style == HEAT2D_STYLE_EACH && !on_host(c->device)) {
-            int pinned = ends_with(c->label, "-pinned");
+            int pinned = ends_with(c->last->method, "-pinned");
             if (lim->h2d_gbs[pinned] > 0.0 && lim->d2h_gbs[pinned] > 0.0)
                 bound = array_gb / lim->h2d_gbs[pinned] + array_gb / lim->d2h_gbs[pinned];
             snprintf(what, sizeof what, "S up + S down, %s", pinned ? "pinned" : "pageable");
         } else if (on_host(c->device)) {
             if (lim->host_copy_gbs > 0.0)
-                bound = cells * 16.0 / 1e9 / lim->host_copy_gbs;
-            snprintf(what, sizeof what, "host memory, 16 B/cell");
+                bound = step_bytes / 1e9 / lim->host_copy_gbs;
+            snprintf(what, sizeof what, "host memory, %zu B/cell", 2 * cell_bytes);
         } else {
             /* A distributed GPU method says how many GPUs its ranks used
              * ("... on 2 GPUs, ..."): they stream through their own memories
@@ -750,11 +778,11 @@ static void emit_limits_table(FILE *f, const size_group *g, const limits *lim)
             if (on == NULL || sscanf(on, " on %u GPU", &gpus) != 1 || gpus == 0)
                 gpus = 1;
             if (lim->device_copy_gbs > 0.0)
-                bound = cells * 16.0 / 1e9 / (lim->device_copy_gbs * gpus);
+                bound = step_bytes / 1e9 / (lim->device_copy_gbs * gpus);
             if (gpus > 1)
-                snprintf(what, sizeof what, "%u device memories, 16 B/cell", gpus);
+                snprintf(what, sizeof what, "%u device memories, %zu B/cell", gpus, 2 * cell_bytes);
             else
-                snprintf(what, sizeof what, "device memory, 16 B/cell");
+                snprintf(what, sizeof what, "device memory, %zu B/cell", 2 * cell_bytes);
         }
         char gcells[32];
         ratio_text(cells / per_step / 1e9, gcells, sizeof gcells);
@@ -784,7 +812,8 @@ static void emit_size_table(FILE *f, const size_group *g)
         char speedup[32], h2d[64], d2h[64], gcells[32], gbytes[32];
         speedup_text(cpu, c, speedup, sizeof speedup);
         ratio_text(cell_steps / med / 1e9, gcells, sizeof gcells);
-        ratio_text(cell_steps * 16.0 / med / 1e9, gbytes, sizeof gbytes);
+        ratio_text(cell_steps * 2.0 * (double)c->last->cell_bytes / med / 1e9, gbytes,
+                   sizeof gbytes);
         transfer_text(c, true, h2d, sizeof h2d);
         transfer_text(c, false, d2h, sizeof d2h);
         fprintf(f, "| %s | %s | %zu | %.4g (%.4g–%.4g) | %s | %s | %s | %s | %s |\n", c->label,
@@ -800,7 +829,9 @@ static void emit_size_table(FILE *f, const size_group *g)
         const cell *ca = &g->cells[a];
         for (size_t b = 0; b < g->n_cells; ++b) {
             const cell *cb = &g->cells[b];
-            if (!ca->style_known || !cb->style_known)
+            /* Within one precision: f32 over f64 is not the article's pair. */
+            if (!ca->style_known || !cb->style_known ||
+                ca->last->cell_bytes != cb->last->cell_bytes)
                 continue;
             /* The article's names: cpu/each, cpu/resident, each/resident. */
             char pair[80];
@@ -855,16 +886,15 @@ static void emit_scaling(FILE *f, const size_group *g)
         /* Once per method: at its first cell. */
         bool seen = false;
         for (size_t b = 0; b < a && !seen; ++b)
-            seen = g->cells[b].last->ranks > 0 &&
-                   strcmp(g->cells[b].last->method, ca->last->method) == 0;
+            seen =
+                g->cells[b].last->ranks > 0 && strcmp(g->cells[b].last->base, ca->last->base) == 0;
         if (seen)
             continue;
-        const char *method = ca->last->method;
+        const char *method = ca->last->base;
         const cell *one = NULL;
         size_t n_p = 0;
         for (size_t b = 0; b < g->n_cells; ++b) {
-            bool same =
-                g->cells[b].last->ranks > 0 && strcmp(g->cells[b].last->method, method) == 0;
+            bool same = g->cells[b].last->ranks > 0 && strcmp(g->cells[b].last->base, method) == 0;
             n_p += same;
             if (same && g->cells[b].last->ranks == 1)
                 one = &g->cells[b];
@@ -885,7 +915,7 @@ static void emit_scaling(FILE *f, const size_group *g)
             const cell *next = NULL;
             for (size_t b = 0; b < g->n_cells; ++b) {
                 const cell *cb = &g->cells[b];
-                if (cb->last->ranks > last_p && strcmp(cb->last->method, method) == 0 &&
+                if (cb->last->ranks > last_p && strcmp(cb->last->base, method) == 0 &&
                     (next == NULL || cb->last->ranks < next->last->ranks))
                     next = cb;
             }
@@ -932,7 +962,7 @@ static void emit_weak(FILE *f, const size_group *groups, size_t n_groups)
                         const bench_size *sz = &groups[g].size;
                         size_t p = cc->last->ranks;
                         if (p > last_p && (next == NULL || p < next->last->ranks) &&
-                            strcmp(cc->last->method, one->last->method) == 0 &&
+                            strcmp(cc->last->base, one->last->base) == 0 &&
                             sz->steps == s1->steps &&
                             (double)sz->nx * (double)sz->ny == per_rank * (double)p) {
                             next = cc;
@@ -949,7 +979,7 @@ static void emit_weak(FILE *f, const size_group *groups, size_t n_groups)
                             "| P | grid | decomposition | median TOTAL_S [s] | halo bytes per "
                             "step | efficiency |\n|--:|---|---|--:|--:|--:|\n"
                             "| 1 | %zux%zu | %s | %.4g | %llu | 1.000 |\n",
-                            one->last->method, s1->nx, s1->ny, s1->steps, s1->nx, s1->ny,
+                            one->last->base, s1->nx, s1->ny, s1->steps, s1->nx, s1->ny,
                             one->last->decomp, t1, one->last->halo_bytes);
                     any = true;
                 }
@@ -1032,6 +1062,14 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
           "fp64 step must move at least (read u, write v): nx*ny*steps*16 / median; it can "
           "exceed the memory's bandwidth only while the grid fits in cache.\n\n",
           f);
+    bool any_f32 = false;
+    for (size_t k = 0; k < n_groups; ++k)
+        for (size_t c = 0; c < groups[k].n_cells; ++c)
+            any_f32 = any_f32 || groups[k].cells[c].last->cell_bytes != 8;
+    if (any_f32)
+        fputs("A -f32 row computed in single precision (bench --precision): its GB/s and "
+              "limits count 8 bytes per cell-step (4-byte cells).\n\n",
+              f);
     static const char *const plots[][2] = {
         {"time_per_step.png", "time per step against grid size"},
         {"headline.png", "headline"},

@@ -41,7 +41,7 @@ static void usage(FILE *stream)
 {
     fputs("usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
           "                    [--repeats K] [--out DIR] [--pinned-too] [--ranks LIST]\n"
-          "                    [--weak NXxNY:STEPS]\n"
+          "                    [--weak NXxNY:STEPS] [--precision LIST]\n"
           "\n"
           "  --methods LIST  comma-separated; default: every method this build and machine\n"
           "                  can run, with a -pinned twin of each method that has one\n"
@@ -54,6 +54,8 @@ static void usage(FILE *stream)
           "                  in --methods runs under mpirun -np P for each P (strong scaling)\n"
           "  --weak SIZE     with --ranks: weak scaling too, SIZE per rank: at P ranks the\n"
           "                  grid is (NX*P)xNY, STEPS steps\n"
+          "  --precision LIST  comma-separated from f64, f32 (default f64): each method runs\n"
+          "                  in each; f32 rows are labelled METHOD-f32\n"
           "  --out DIR       default results/HOST-YYYYMMDD-HHMMSS; an existing folder's\n"
           "                  trials.csv is appended to\n"
           "\n"
@@ -372,25 +374,34 @@ static int run_child(const bench_target *t, const bench_size *s, bench_result *r
                      double *process_s, char *why, size_t why_size)
 {
     char nx[32], ny[32], steps[32], np[32];
+    char *precision = (char *)heat2d_precision_name(t->precision);
     snprintf(nx, sizeof nx, "%zu", s->nx);
     snprintf(ny, sizeof ny, "%zu", s->ny);
     snprintf(steps, sizeof steps, "%zu", s->steps);
     snprintf(np, sizeof np, "%zu", t->ranks);
-    char *plain[] = {
-        SELF_EXE, "run",     "--method", (char *)t->method->name,       "--nx", nx, "--ny",
-        ny,       "--steps", steps,      t->pinned ? "--pinned" : NULL, NULL};
-    /* --oversubscribe: P may exceed the cores (a CI runner has 2), which
-     * the efficiency then shows instead of mpirun refusing to start. */
-    char *mpi[] = {mpirun_path, "-q",       "--oversubscribe",
-                   "-np",       np,         self_path,
-                   "run",       "--method", (char *)t->method->name,
-                   "--nx",      nx,         "--ny",
-                   ny,          "--steps",  steps,
-                   NULL};
+    /* Under mpirun (--oversubscribe: P may exceed the cores, a CI runner has
+     * 2, which the efficiency then shows instead of mpirun refusing to
+     * start), else this binary itself. */
+    char *argv[24];
+    size_t n = 0;
+    if (t->ranks > 0) {
+        char *launcher[] = {mpirun_path, "-q", "--oversubscribe", "-np", np, self_path};
+        memcpy(argv, launcher, sizeof launcher);
+        n = sizeof launcher / sizeof launcher[0];
+    } else {
+        argv[n++] = SELF_EXE;
+    }
+    char *run_args[] = {"run",     "--method", (char *)t->method->name, "--nx",   nx, "--ny", ny,
+                        "--steps", steps,      "--precision",           precision};
+    memcpy(argv + n, run_args, sizeof run_args);
+    n += sizeof run_args / sizeof run_args[0];
+    if (t->ranks == 0 && t->pinned)
+        argv[n++] = "--pinned";
+    argv[n] = NULL;
     bench_capture cap;
     heat2d_error err = {{0}};
     int spawned =
-        t->ranks > 0 ? bench_spawn_env(mpi, mpi_env, &cap, &err) : bench_spawn(plain, &cap, &err);
+        t->ranks > 0 ? bench_spawn_env(argv, mpi_env, &cap, &err) : bench_spawn(argv, &cap, &err);
     if (spawned != 0) {
         snprintf(why, why_size, "%s", err.message);
         return -1;
@@ -401,6 +412,10 @@ static int run_child(const bench_target *t, const bench_size *s, bench_result *r
         rc = -1;
     } else if (bench_parse_run(cap.out, s->nx, s->ny, s->steps, res, &err) != 0) {
         snprintf(why, why_size, "%s", err.message);
+        rc = -1;
+    } else if (strcmp(res->value[BK_PRECISION], precision) != 0) {
+        snprintf(why, why_size, "it reported PRECISION=%s, asked for %s", res->value[BK_PRECISION],
+                 precision);
         rc = -1;
     }
     *process_s = cap.wall_s;
@@ -459,8 +474,15 @@ static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t tria
     heat2d_error err = {{0}};
     st->rows++;
     /* A run under mpirun keeps its method's name: the ranks column tells the
-     * rank count apart. */
-    const char *method = target->ranks > 0 ? target->method->name : target->label;
+     * rank count apart; the precision column tells f32 apart, so the label's
+     * -f32 stays out too. */
+    char method[48];
+    if (target->ranks > 0)
+        snprintf(method, sizeof method, "%s", target->method->name);
+    else
+        snprintf(method, sizeof method, "%.*s",
+                 (int)(strlen(target->label) - (target->precision == HEAT2D_F32 ? 4 : 0)),
+                 target->label);
     if (bench_csv_append(st->csv, st->info, method, trial, s, &res, process_s, &err) != 0) {
         clear_progress(st);
         heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
@@ -714,19 +736,26 @@ typedef struct bench_options {
     size_t warmups;
     size_t repeats;
     bool pinned_too;
-    const char *ranks; /* NULL: distributed methods run as one plain process */
-    const char *weak;  /* NULL: strong scaling only */
+    const char *ranks;     /* NULL: distributed methods run as one plain process */
+    const char *weak;      /* NULL: strong scaling only */
+    const char *precision; /* NULL: f64 only */
 } bench_options;
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, bench_options *o)
 {
     static const struct option options[] = {
-        {"methods", required_argument, NULL, 'm'}, {"sizes", required_argument, NULL, 's'},
-        {"warmups", required_argument, NULL, 'w'}, {"repeats", required_argument, NULL, 'r'},
-        {"out", required_argument, NULL, 'o'},     {"pinned-too", no_argument, NULL, 'p'},
-        {"ranks", required_argument, NULL, 'n'},   {"weak", required_argument, NULL, 'k'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        {"methods", required_argument, NULL, 'm'},
+        {"sizes", required_argument, NULL, 's'},
+        {"warmups", required_argument, NULL, 'w'},
+        {"repeats", required_argument, NULL, 'r'},
+        {"out", required_argument, NULL, 'o'},
+        {"pinned-too", no_argument, NULL, 'p'},
+        {"ranks", required_argument, NULL, 'n'},
+        {"weak", required_argument, NULL, 'k'},
+        {"precision", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     *o = (bench_options){.warmups = 1, .repeats = 5};
     heat2d_error err = {{0}};
@@ -768,6 +797,9 @@ static int parse_options(int argc, char **argv, bench_options *o)
         case 'k':
             o->weak = optarg;
             break;
+        case 'f':
+            o->precision = optarg;
+            break;
         case 'h':
             usage(stdout);
             return EXIT_SUCCESS;
@@ -792,7 +824,7 @@ static int parse_options(int argc, char **argv, bench_options *o)
 static void choose_runnable(const target_list *candidates, bool asked, target_list *runnable,
                             bool *has_gpu, bench_run_info *info)
 {
-    char skipped[512] = "", skip_why[600] = "", distributed[256] = "";
+    char skipped[512] = "", skip_why[600] = "", distributed[256] = "", no_f32[256] = "";
     size_t n_skipped = 0;
     *has_gpu = false;
     runnable->n = 0;
@@ -806,6 +838,14 @@ static void choose_runnable(const target_list *candidates, bool asked, target_li
             size_t used = strlen(distributed);
             snprintf(distributed + used, sizeof distributed - used, "%s%s", used ? ", " : "",
                      t->label);
+            continue;
+        }
+        /* A method without a float path cannot run in f32; asked for by
+         * name, it runs and its refusal is reported. */
+        if (t->precision == HEAT2D_F32 && !t->method->distributed && t->method->solve_f32 == NULL &&
+            !asked) {
+            size_t used = strlen(no_f32);
+            snprintf(no_f32 + used, sizeof no_f32 - used, "%s%s", used ? ", " : "", t->label);
             continue;
         }
         /* Asked for under mpirun, it runs anyway; a probe per rank count
@@ -836,6 +876,8 @@ static void choose_runnable(const target_list *candidates, bool asked, target_li
                        "--methods NAME --ranks 1,2,4; --methods NAME alone runs one here as "
                        "one rank).",
                        distributed);
+    if (no_f32[0] != '\0')
+        bench_add_note(info, "Not run: %.200s (no f32 path in this build).", no_f32);
 }
 
 /* mpirun on PATH, as a shell would find it. */
@@ -936,6 +978,63 @@ static int expand_ranks(const char *text, target_list *chosen)
     free(chosen->items);
     chosen->items = items;
     chosen->n = n;
+    return 0;
+}
+
+/* --precision: every target becomes one target per precision, in the
+ * order listed, an f32 one labelled LABEL-f32. Returns 0, else the exit
+ * status. */
+static int expand_precision(const char *text, target_list *targets)
+{
+    heat2d_precision chosen[2];
+    size_t n_chosen = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[8];
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        heat2d_precision prec;
+        if (len == 0 || len >= sizeof item || heat2d_parse_precision(item, &prec, NULL) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --precision '%s': each item must be f64 or f32, "
+                                       "e.g. f64,f32",
+                                       text);
+        bool dup = false;
+        for (size_t k = 0; k < n_chosen; ++k)
+            dup = dup || chosen[k] == prec;
+        if (!dup)
+            chosen[n_chosen++] = prec;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    bench_target *items = calloc(targets->n * n_chosen + 1, sizeof *items);
+    if (items == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    size_t n = 0;
+    for (size_t k = 0; k < targets->n; ++k)
+        for (size_t c = 0; c < n_chosen; ++c) {
+            items[n] = targets->items[k];
+            items[n].precision = chosen[c];
+            if (chosen[c] == HEAT2D_F32)
+                snprintf(items[n].label, sizeof items[n].label, "%.40s-f32",
+                         targets->items[k].label);
+            n++;
+        }
+    free(targets->items);
+    targets->items = items;
+    targets->n = n;
+    return 0;
+}
+
+/* Room for one runnable target per expanded one. Returns 0, else the exit
+ * status. */
+static int grow_runnable(target_list *runnable, size_t n)
+{
+    bench_target *grown = realloc(runnable->items, (n + 1) * sizeof *grown);
+    if (grown == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    runnable->items = grown;
     return 0;
 }
 
@@ -1083,13 +1182,14 @@ int heat2d_cmd_bench(int argc, char **argv)
     if (opt.ranks != NULL) {
         if ((status = expand_ranks(opt.ranks, &chosen)) != 0)
             goto done;
-        /* One runnable target per expanded one. */
-        bench_target *grown = realloc(runnable.items, (chosen.n + 1) * sizeof *grown);
-        if (grown == NULL) {
-            status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+        if ((status = grow_runnable(&runnable, chosen.n)) != 0)
             goto done;
-        }
-        runnable.items = grown;
+    }
+    if (opt.precision != NULL) {
+        target_list *targets = opt.methods != NULL ? &chosen : &all;
+        if ((status = expand_precision(opt.precision, targets)) != 0 ||
+            (status = grow_runnable(&runnable, targets->n)) != 0)
+            goto done;
     }
 
     static bench_run_info info;
