@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-h8-gpu}
 REPEATS=${REPEATS:-3}
 SIZES=${SIZES:-2048x2048:500 8192x8192:200}
-SCHEDULES=${SCHEDULES:-seed collapse gang-vector gang-worker tile}
+SCHEDULES=${SCHEDULES:-seed collapse gang-vector gang-worker}
 h=$BUILD/bin/heat2d
 [ -x "$h" ] || { echo "issue5_acc_device: no $h (carry the offload build)" >&2; exit 1; }
 # The OpenACC runtime and its nvptx plugin, copied into the build.

@@ -40,18 +40,19 @@ typedef enum acc_schedule {
     SCHEDULE_COLLAPSE,    /* collapse(2) over the interior */
     SCHEDULE_GANG_VECTOR, /* a row per gang, its cells over 128 vector lanes */
     SCHEDULE_GANG_WORKER, /* a row per worker (a warp), 8 per gang, cells over 32 lanes */
-    SCHEDULE_TILE,        /* tile(32,4): 32 cells of 4 rows per gang */
     SCHEDULE_COUNT
 } acc_schedule;
 
 static const char *const schedule_names[SCHEDULE_COUNT] = {"seed", "collapse", "gang-vector",
-                                                           "gang-worker", "tile"};
+                                                           "gang-worker"};
 
-/* The default until the GPU sweep (tools/issue5_acc_device.sh) says which
- * is fastest: no division per cell, and with 32 lanes GCC hands a row's
- * bounds to a warp's lanes by shuffles, without the block-wide barriers it
- * needs for longer vectors. */
-#define DEFAULT_SCHEDULE SCHEDULE_GANG_WORKER
+/* Measured on an H200 (tools/issue5_acc_device.sh): gang-vector and
+ * gang-worker were the fastest, equal at 8192x8192 (121 Gcell/s, 52% of
+ * cuda-resident's 235), and at 2048x2048/500 gang-vector ran 37.7 Gcell/s
+ * against gang-worker's 33.8, so gang-vector is the default. A tile(32,4)
+ * schedule was dropped: it computed a wrong field at 25x21/7 (max_abs_diff
+ * 0.122 against cpu; right at 1001x703) and ran at 8% of cuda-resident. */
+#define DEFAULT_SCHEDULE SCHEDULE_GANG_VECTOR
 
 /* Chosen by acc_resident_prepare, read by acc_resident_solve. */
 static acc_schedule schedule = DEFAULT_SCHEDULE;
@@ -81,7 +82,7 @@ static int choose_schedule(heat2d_error *err)
     }
     return heat2d_fail(err,
                        "acc-resident: HEAT2D_ACC_SCHEDULE=%s is not a schedule (seed, collapse, "
-                       "gang-vector, gang-worker, tile)",
+                       "gang-vector, gang-worker)",
                        text);
 }
 

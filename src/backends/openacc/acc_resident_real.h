@@ -48,21 +48,6 @@ static void FN(interior_gang_worker)(size_t nx, size_t ny, REAL alpha, const REA
     }
 }
 
-static void FN(interior_tile)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
-                              REAL *restrict v)
-{
-    size_t n = nx * ny;
-    /* The first size is the innermost loop's: 32 cells along i, 4 rows. */
-#pragma acc parallel loop tile(32, 4) vector_length(128) present(u [0:n], v [0:n])                 \
-    async(HEAT2D_ACC_QUEUE)
-    for (size_t j = 1; j < ny - 1; ++j) {
-        for (size_t i = 1; i < nx - 1; ++i) {
-            size_t k = j * nx + i;
-            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
-        }
-    }
-}
-
 /* The four edges of v set to 0, on the same queue. */
 static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
 {
@@ -97,11 +82,8 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         FN(interior_gang_vector)(nx, ny, alpha, from, to);
         break;
     case SCHEDULE_GANG_WORKER:
-        FN(interior_gang_worker)(nx, ny, alpha, from, to);
-        break;
-    case SCHEDULE_TILE:
     case SCHEDULE_COUNT:
-        FN(interior_tile)(nx, ny, alpha, from, to);
+        FN(interior_gang_worker)(nx, ny, alpha, from, to);
         break;
     }
     if (step < 2)
