@@ -60,10 +60,14 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
             if (j >= last)
                 break;
             const Real north = j + 1 < ny ? __ldg(u + c + nx) : Real(0);
+            /* W and E loaded whatever the row, predicated only on staying
+             * inside the array: loads under the interior test cannot be
+             * hoisted across the unrolled rows. */
+            const Real west = i > 0 ? __ldg(u + c - 1) : Real(0);
+            const Real east = i + 1 < nx ? __ldg(u + c + 1) : Real(0);
             Real out = Real(0);
             if (!edge_column && j != 0 && j != ny - 1)
-                out = centre + alpha * (__ldg(u + c - 1) + __ldg(u + c + 1) + south + north -
-                                        Real(4) * centre);
+                out = centre + alpha * (west + east + south + north - Real(4) * centre);
             v[c] = out;
             south = centre;
             centre = north;
@@ -105,14 +109,17 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
                 break;
             const float2 north = j + 1 < ny ? __ldg(reinterpret_cast<const float2 *>(u + c + nx))
                                             : make_float2(0.0f, 0.0f);
+            /* Unconditional but for the array's ends, as in step_kernel. */
+            const float west = west_edge ? 0.0f : __ldg(u + c - 1);
+            const float east = east_edge ? 0.0f : __ldg(u + c + 2);
             float2 out = make_float2(0.0f, 0.0f);
             if (j != 0 && j != ny - 1) {
                 if (!west_edge)
-                    out.x = centre.x + alpha * (__ldg(u + c - 1) + centre.y + south.x + north.x -
-                                                4.0f * centre.x);
+                    out.x =
+                        centre.x + alpha * (west + centre.y + south.x + north.x - 4.0f * centre.x);
                 if (!east_edge)
-                    out.y = centre.y + alpha * (centre.x + __ldg(u + c + 2) + south.y + north.y -
-                                                4.0f * centre.y);
+                    out.y =
+                        centre.y + alpha * (centre.x + east + south.y + north.y - 4.0f * centre.y);
             }
             *reinterpret_cast<float2 *>(v + c) = out;
             south = centre;

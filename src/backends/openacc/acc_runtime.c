@@ -3,6 +3,7 @@
 #include <acc_prof.h>
 #include <openacc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef HEAT2D_HAVE_CUPTI
@@ -36,6 +37,28 @@ static void on_download(acc_prof_info *prof, acc_event_info *event, acc_api_info
     download_bytes += event->data_event.bytes;
 }
 
+#ifdef HEAT2D_HAVE_CUPTI
+/* Whether this run reads the driver's copies through CUPTI. A profiler
+ * (Nsight Compute, Nsight Systems) holds CUPTI itself and refuses a second
+ * subscriber: HEAT2D_TRANSFER_TRACE=off leaves it to the profiler, and the
+ * run reports TRANSFERS=none instead of failing. */
+static bool tracing;
+
+static int choose_tracing(heat2d_error *err)
+{
+    const char *text = getenv("HEAT2D_TRANSFER_TRACE");
+    if (text == NULL || text[0] == '\0' || strcmp(text, "on") == 0) {
+        tracing = true;
+        return 0;
+    }
+    if (strcmp(text, "off") == 0) {
+        tracing = false;
+        return 0;
+    }
+    return heat2d_fail(err, "HEAT2D_TRANSFER_TRACE=%s is not on or off", text);
+}
+#endif
+
 int heat2d_acc_transfers_start(heat2d_error *err)
 {
     upload_count = upload_bytes = download_count = download_bytes = 0;
@@ -45,8 +68,11 @@ int heat2d_acc_transfers_start(heat2d_error *err)
         listening = true;
     }
 #ifdef HEAT2D_HAVE_CUPTI
-    if (on_device)
-        return heat2d_trace_start(err);
+    if (on_device) {
+        if (choose_tracing(err) != 0)
+            return -1;
+        return tracing ? heat2d_trace_start(err) : 0;
+    }
 #else
     (void)err;
 #endif
@@ -77,6 +103,10 @@ int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_err
 #ifdef HEAT2D_HAVE_CUPTI
     /* GCC 12's libgomp reports only the kernel-argument uploads as events,
      * not the data-clause copies, so the counts come from the driver. */
+    if (!tracing) {
+        rep->transfers_measured = false;
+        return 0;
+    }
     return heat2d_trace_stop(rep, array_bytes, err);
 #else
     (void)err;
