@@ -7,9 +7,13 @@
 #   tools/gpu_bench.sh check ladder        # some stages, in order
 #   BUILD=build-gpu REPEATS=5 tools/gpu_bench.sh
 #
-# Stages: check (heat2d check --gpu), ladder (the article's sizes, every
-# method), big_resident and big_slow (8192^2), sanitize (compute-sanitizer). Stages append to
-# the same results folder; the summary and plots are rebuilt from all trials.
+# Stages: check (heat2d check --gpu, in f64 and in f32), ladder (the
+# article's sizes, every method), big_resident (8192^2 x 1000, the resident
+# methods in f64 and f32: the single-step and temporal-blocking targets),
+# big_slow (8192^2, the per-step and host methods, fewer steps), sanitize
+# (compute-sanitizer), profiles (Nsight Compute's summary of the main
+# kernels). Stages append to the same results folder; the summary and plots
+# are rebuilt from all trials.
 #
 # A build made on another machine (for example with GCC's offload compiler,
 # which the GPU machine may lack) can be carried along: its lib/ holds the
@@ -19,7 +23,9 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
 REPEATS=${REPEATS:-5}
 LADDER=${LADDER:-128x128:50,512x512:200,1024x1024:300,2048x2048:500}
-BIG=${BIG:-8192x8192:500}
+BIG=${BIG:-8192x8192:1000}
+BIG_SLOW=${BIG_SLOW:-8192x8192:50}
+PRECISIONS=${PRECISIONS:-f64,f32}
 
 die() { echo "gpu_bench: $*" >&2; exit 1; }
 
@@ -47,8 +53,10 @@ out=${OUT_DIR:-results/$gpu}
 mkdir -p "$out"
 
 stage_check() {
-  "$h" check --gpu | tee "$out/gpu_check.txt"
+  "$h" check --gpu | tee "$out/gpu_check.txt" | grep -E '^(GPU_CHECK|CPU_CHECK)='
   grep -q '^GPU_CHECK=PASS$' "$out/gpu_check.txt" || die "GPU_CHECK failed: no benchmark"
+  "$h" check --gpu --precision f32 | tee "$out/gpu_check_f32.txt" | grep -E '^(GPU_CHECK|CPU_CHECK)='
+  grep -q '^GPU_CHECK=PASS$' "$out/gpu_check_f32.txt" || die "GPU_CHECK (f32) failed: no benchmark"
 }
 stage_ladder() {
   "$h" bench --out "$out" --sizes "$LADDER" --repeats "$REPEATS" --warmups 1
@@ -59,12 +67,14 @@ stage_ladder() {
 stage_big_resident() {
   local methods
   methods=$("$h" methods | awk '$3 == "resident" {print $1}' | paste -sd, -)
-  "$h" bench --out "$out" --sizes "$BIG" --repeats "$REPEATS" --warmups 1 --methods "$methods"
+  "$h" bench --out "$out" --sizes "$BIG" --repeats "$REPEATS" --warmups 1 --methods "$methods" \
+    --precision "$PRECISIONS"
 }
 stage_big_slow() {
   local methods
   methods=$("$h" methods | awk '$3 != "resident" {print $1}' | paste -sd, -)
-  "$h" bench --out "$out" --sizes "$BIG" --repeats 1 --warmups 0 --methods "$methods" --pinned-too
+  "$h" bench --out "$out" --sizes "$BIG_SLOW" --repeats 1 --warmups 0 --methods "$methods" \
+    --pinned-too
 }
 
 # compute-sanitizer's memcheck and racecheck on every CUDA method, at an odd
@@ -85,14 +95,45 @@ stage_sanitize() {
   compute-sanitizer --tool memcheck --error-exitcode 86 \
     "$h" run --method cuda-each --pinned --nx 67 --ny 45 --steps 13 >>"$log" 2>&1 ||
     die "compute-sanitizer memcheck found errors in cuda-each --pinned"
+  # f32: odd nx (one float a thread) and even nx (float2 pairs).
+  for m in $("$h" methods | awk '$1 ~ /^cuda/ {print $1}'); do
+    for grid in 67x45 68x45; do
+      echo "## memcheck $m f32 $grid/13" >>"$log"
+      compute-sanitizer --tool memcheck --error-exitcode 86 "$h" run --method "$m" --precision f32 \
+        --nx "${grid%x*}" --ny "${grid#*x}" --steps 13 >>"$log" 2>&1 ||
+        die "compute-sanitizer memcheck found errors in $m f32 $grid"
+    done
+  done
   echo "SANITIZE=PASS" | tee -a "$log"
 }
 
-stages=${*:-check ladder big_resident big_slow sanitize}
+# Nsight Compute's view of each main kernel at 8192^2 (one launch after a
+# few warm ones, clocks left alone): how close to DRAM bandwidth the
+# single-step kernels run, and what limits the temporal-blocking one. The
+# OpenACC run leaves CUPTI to ncu (HEAT2D_TRANSFER_TRACE=off).
+stage_profiles() {
+  command -v ncu >/dev/null || die "ncu not found"
+  local log=$out/profiles.txt m prec sections
+  : >"$log"
+  for spec in cuda-resident:f64:200 cuda-resident:f32:200 cuda-tb:f64:70 cuda-tb:f32:70 \
+    acc-resident:f64:30; do
+    IFS=: read -r m prec steps <<<"$spec"
+    sections=(--section SpeedOfLight --section Occupancy --section LaunchStats)
+    [ "$m" = cuda-tb ] && sections+=(--section WarpStateStats --section ComputeWorkloadAnalysis)
+    echo "## $m $prec 8192x8192, launch 4" >>"$log"
+    HEAT2D_TRANSFER_TRACE=off ncu --clock-control none "${sections[@]}" --launch-skip 3 \
+      --launch-count 1 "$h" run --method "$m" --precision "$prec" --nx 8192 --ny 8192 \
+      --steps "$steps" 2>&1 | grep -vE '^(==PROF==|METHOD=|NX=|NY=|MASS=|CENTRE=|MIN=|MAX=)' >>"$log" ||
+      die "ncu failed on $m $prec (see $log)"
+  done
+  grep -E '^## |DRAM Throughput|Duration|Achieved Occupancy|Registers Per Thread' "$log"
+}
+
+stages=${*:-check ladder big_resident big_slow sanitize profiles}
 for stage in $stages; do
   case $stage in
-    check | ladder | big_resident | big_slow | sanitize) "stage_$stage" ;;
-    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow, sanitize)" ;;
+    check | ladder | big_resident | big_slow | sanitize | profiles) "stage_$stage" ;;
+    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow, sanitize, profiles)" ;;
   esac
 done
 echo "gpu_bench: results in $out"
