@@ -39,8 +39,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 stage_build() {
   stamp build
   mkdir -p "$out"
+  # HEAT2D_SOURCE_REVISION: the revision of a tree exported without .git.
   if ! cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHEAT2D_CUDA=ON -DHEAT2D_OPENACC=OFF \
-    -DHEAT2D_MPI=ON >"$BUILD.log" 2>&1 || ! cmake --build "$BUILD" -j "$(nproc)" >>"$BUILD.log" 2>&1; then
+    -DHEAT2D_MPI=ON ${HEAT2D_SOURCE_REVISION:+-DHEAT2D_SOURCE_REVISION=$HEAT2D_SOURCE_REVISION} \
+    >"$BUILD.log" 2>&1 || ! cmake --build "$BUILD" -j "$(nproc)" >>"$BUILD.log" 2>&1; then
     tail -n 30 "$BUILD.log" >&2
     die "build failed (log: $BUILD.log)"
   fi
