@@ -8,7 +8,7 @@
  * Every variant's field is compared with the reference variant's.
  *
  *   nvcc -O3 -arch=sm_90 --fmad=false -o sweep tools/issue5_kernel_sweep.cu
- *   ./sweep [N [STEPS]]        (default 8192 200)
+ *   ./sweep [N [STEPS [dense|point]]]        (default 8192 200 dense)
  *
  * Prints COPY_GBS (cudaMemcpy device to device, read + write bytes, as
  * heat2d info --bandwidth measures it) and, per variant and precision,
@@ -18,9 +18,17 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include <cuda_runtime.h>
+
+/* With -DHEAT2D_SWEEP_LIBRARY_KERNEL and -Isrc/lib -Isrc/backends/cuda, the
+ * kernel heat2d itself launches (heat2d_cuda_step) is timed next to the
+ * variants, on the same data. */
+#ifdef HEAT2D_SWEEP_LIBRARY_KERNEL
+#include "cuda_kernels.cu"
+#endif
 
 #define CHECK(expr)                                                                                \
     do {                                                                                           \
@@ -90,6 +98,14 @@ void launch(const T *u, T *v, size_t nx, size_t ny, T alpha)
         <<<dim3((unsigned)((nx + BX - 1) / BX), (unsigned)gy), dim3(BX, BY)>>>(u, v, nx, ny, alpha);
 }
 
+#ifdef HEAT2D_SWEEP_LIBRARY_KERNEL
+template <typename T> void library_step(const T *u, T *v, size_t nx, size_t ny, T alpha)
+{
+    (void)heat2d_cuda_step(sizeof(T) == sizeof(float) ? HEAT2D_F32 : HEAT2D_F64, u, v, nx, ny,
+                           (double)alpha, 0);
+}
+#endif
+
 template <typename T> struct Variant {
     const char *name;
     void (*fn)(const T *, T *, size_t, size_t, T);
@@ -98,7 +114,10 @@ template <typename T> struct Variant {
 template <typename T> std::vector<Variant<T>> variants()
 {
     return {
-        {"128x2r4 (heat2d)", launch<T, 128, 2, 4, false, false>},
+#ifdef HEAT2D_SWEEP_LIBRARY_KERNEL
+        {"heat2d_cuda_step", library_step<T>},
+#endif
+        {"128x2r4", launch<T, 128, 2, 4, false, false>},
         {"128x2r4 stcs", launch<T, 128, 2, 4, false, true>},
         {"128x2r4 shfl", launch<T, 128, 2, 4, true, false>},
         {"128x2r4 shfl stcs", launch<T, 128, 2, 4, true, true>},
@@ -140,12 +159,18 @@ double copy_gbs(size_t bytes)
     return r[r.size() / 2];
 }
 
-template <typename T> void sweep(const char *precision, size_t n, int steps, double copy)
+/* dense: a value in [0, 1) in every cell; point: heat2d's initial state (all
+ * 0 but the centre cell, 1), which stays almost all zeros. */
+template <typename T>
+void sweep(const char *precision, size_t n, int steps, double copy, bool dense)
 {
     const size_t cells = n * n;
     std::vector<T> host(cells, T(0));
-    for (size_t k = 0; k < cells; ++k) /* something non-trivial everywhere */
-        host[k] = T((k * 2654435761u) % 1000) / T(1000);
+    if (dense)
+        for (size_t k = 0; k < cells; ++k)
+            host[k] = T((k * 2654435761u) % 1000) / T(1000);
+    else
+        host[(n / 2) * n + n / 2] = T(1);
     T *u, *v, *ref;
     CHECK(cudaMalloc(&u, cells * sizeof(T)));
     CHECK(cudaMalloc(&v, cells * sizeof(T)));
@@ -184,9 +209,10 @@ template <typename T> void sweep(const char *precision, size_t n, int steps, dou
         std::sort(rates.begin(), rates.end());
         const double g = rates[2];
         const double limit = copy / (2.0 * sizeof(T));
-        std::printf(
-            "SWEEP %s n=%zu %-20s %7.1f Gcell/s %5.1f%% of copy/%zuB max_diff_vs_first=%g\n",
-            precision, n, vs[k].name, g, 100.0 * g / limit, 2 * sizeof(T), diff);
+        std::printf("SWEEP %s %s n=%zu %-20s %7.1f Gcell/s %5.1f%% of copy/%zuB "
+                    "max_diff_vs_first=%g\n",
+                    precision, dense ? "dense" : "point", n, vs[k].name, g, 100.0 * g / limit,
+                    2 * sizeof(T), diff);
     }
     CHECK(cudaFree(u));
     CHECK(cudaFree(v));
@@ -199,7 +225,8 @@ int main(int argc, char **argv)
     const int steps = argc > 2 ? std::atoi(argv[2]) : 200;
     const double copy = copy_gbs((size_t)1 << 30);
     std::printf("COPY_GBS=%.1f\n", copy);
-    sweep<double>("f64", n, steps, copy);
-    sweep<float>("f32", n, steps, copy);
+    const bool dense = !(argc > 3 && std::strcmp(argv[3], "point") == 0);
+    sweep<double>("f64", n, steps, copy, dense);
+    sweep<float>("f32", n, steps, copy, dense);
     return 0;
 }
