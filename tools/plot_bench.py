@@ -154,7 +154,12 @@ def plot_time_per_step(plt, rows, folder: Path) -> Path:
                   "a per-step (each) method moves the whole grid every step")
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=9)
+    if len(per_step) > 6:
+        # Many lines: the legend beside the axes, where it hides none of them.
+        fig.set_size_inches(13, 6)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    else:
+        ax.legend(fontsize=9)
     return save(plt, fig, folder, "time_per_step.png", rows)
 
 
@@ -253,10 +258,12 @@ def plot_scaling(plt, rows, folder: Path) -> Path | None:
         ps = sorted(by_p)
         eff = [t1 / (p * statistics.median(by_p[p])) for p in ps]
         ax.plot(ps, eff, marker="o", label=f"{method} strong, {nx}x{ny}/{steps}")
+        label_points(ax, ps, eff, below=False)
     for (method, nx, ny, steps), points in sorted(weak.items()):
         ps = sorted(points)
         ax.plot(ps, [points[p] for p in ps], marker="s", linestyle="--",
                 label=f"{method} weak, {nx}x{ny}/{steps} per rank")
+        label_points(ax, ps, [points[p] for p in ps], below=True)
     all_p = sorted(set(all_p) | {p for points in weak.values() for p in points})
     ax.set_xscale("log", base=2)
     ax.set_xticks(all_p)
@@ -264,11 +271,20 @@ def plot_scaling(plt, rows, folder: Path) -> Path | None:
     ax.minorticks_off()
     ax.set_xlabel("ranks P")
     ax.set_ylabel("efficiency: strong T1 / (P * TP), weak T1 / TP\n(medians of TOTAL_S)")
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(bottom=0, top=max(1.1, ax.get_ylim()[1]))  # room for the labels above 1.0
     ax.set_title("heat2d: scaling efficiency over ranks (1.0 is ideal)", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=9)
     return save(plt, fig, folder, "scaling.png")
+
+
+def label_points(ax, xs, ys, below: bool) -> None:
+    """Writes each efficiency next to its point (past P = 1, where it is 1
+    by definition), so that a reader need not estimate it from the axis."""
+    for x, y in zip(xs, ys):
+        if x > 1:
+            ax.annotate(f"{y:.3f}", (x, y), textcoords="offset points",
+                        xytext=(-8, -14 if below else 8), ha="right", fontsize=8)
 
 
 def read_field(path: Path):
