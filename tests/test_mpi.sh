@@ -143,7 +143,16 @@ heat2d_lines() { grep -c '^heat2d: ' <<<"$err" || true; }
 expect_one_line() {
   expect_eq "$(heat2d_lines)" 1 "$2: one heat2d line"
   expect_err_has "$1" "$2"
-  if $openmpi; then expect_err_lines 1 "$2: nothing else on stderr"; fi
+  if $openmpi; then
+    # OpenMPI 4's launcher may add a line of its own event library when a
+    # job ends early ("[warn] Epoll MOD(1) on fd N failed ... Bad file
+    # descriptor", seen in a CI run with 7 ranks on 2 cores): not
+    # heat2d's, and not on every run, so it is set aside before counting.
+    local all=$err
+    err=$(grep -v '^\[warn\] Epoll ' <<<"$all" || true)
+    expect_err_lines 1 "$2: nothing else on stderr"
+    err=$all
+  fi
 }
 
 # More ranks than any split of the grid allows.
