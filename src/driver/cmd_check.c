@@ -32,11 +32,11 @@ typedef struct check_state {
 } check_state;
 
 /* How far a target's field may be from the exact or f64 one: 0 in f64 (the
- * tolerances stay the f64 ones), the stated f32 bound for an initial state
- * bounded by 1 in f32. */
+ * tolerances stay the f64 ones), the stated f32 bound in f32 (every check
+ * here starts from a state bounded by 1). */
 static double f32_slack(const check_target *t, size_t steps)
 {
-    return t->precision == HEAT2D_F32 ? heat2d_f32_error_bound(steps, 1.0) : 0.0;
+    return heat2d_precision_slack(t->precision, steps);
 }
 
 static void fail(check_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);

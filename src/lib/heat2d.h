@@ -84,6 +84,10 @@ int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err);
  * size_t or exceeds what the machine could ever hold. */
 int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err);
 
+/* The same for one array of cfg's grid in cfg->precision (4 or 8 bytes a
+ * cell), refused as heat2d_grid_bytes refuses. */
+int heat2d_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *err);
+
 /* Refuses, before the clock starts, a grid whose two arrays do not fit in
  * a device's free memory: "WHO: grid NXxNY needs 2 x G GB of device memory,
  * more than the F GB free on DEVICE". free_bytes 0 means not reported. */
@@ -221,6 +225,29 @@ typedef struct heat2d_method {
                              double *total_s, heat2d_report *rep, heat2d_error *err);
 } heat2d_method;
 
+/* A method's solve and solve_f32 (static, named SOLVE and SOLVE_F32) from
+ * one solver ANY that works on cells of cfg->precision through void
+ * pointers, for backends whose code only moves bytes or picks its kernels
+ * by precision: int ANY(const heat2d_config *cfg, void *u, void *v,
+ * void **result, heat2d_report *rep, heat2d_error *err). */
+#define HEAT2D_PRECISION_SOLVERS(ANY, SOLVE, SOLVE_F32)                                            \
+    static int SOLVE(const heat2d_config *cfg, double *u, double *v, double **result,              \
+                     heat2d_report *rep, heat2d_error *err)                                        \
+    {                                                                                              \
+        void *out = NULL;                                                                          \
+        const int rc = ANY(cfg, u, v, &out, rep, err);                                             \
+        *result = (double *)out;                                                                   \
+        return rc;                                                                                 \
+    }                                                                                              \
+    static int SOLVE_F32(const heat2d_config *cfg, float *u, float *v, float **result,             \
+                         heat2d_report *rep, heat2d_error *err)                                    \
+    {                                                                                              \
+        void *out = NULL;                                                                          \
+        const int rc = ANY(cfg, u, v, &out, rep, err);                                             \
+        *result = (float *)out;                                                                    \
+        return rc;                                                                                 \
+    }
+
 /* Every method this build contains, in presentation order. */
 size_t heat2d_method_count(void);
 const heat2d_method *heat2d_method_at(size_t index);
@@ -253,6 +280,11 @@ int heat2d_solve(const heat2d_method *m, const heat2d_config *cfg, double *u, do
  * Valid without FMA contraction and with it (a fused multiply-add rounds
  * once where two roundings are counted). */
 double heat2d_f32_error_bound(size_t steps, double max_abs);
+
+/* How far a run in precision p of an initial state bounded by 1 may be from
+ * the f64 run, per cell: 0 for f64, heat2d_f32_error_bound(steps, 1) for
+ * f32. The summary check and heat2d check widen their bounds by it. */
+double heat2d_precision_slack(heat2d_precision p, size_t steps);
 
 typedef struct heat2d_summary {
     double mass;

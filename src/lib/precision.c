@@ -34,6 +34,11 @@ double heat2d_f32_error_bound(size_t steps, double max_abs)
     return (1.0 + 7.0 * (double)steps) * ldexp(1.0, -24) * max_abs;
 }
 
+double heat2d_precision_slack(heat2d_precision p, size_t steps)
+{
+    return p == HEAT2D_F32 ? heat2d_f32_error_bound(steps, 1.0) : 0.0;
+}
+
 /* f32: the initial state rounded into float arrays (allocated here, outside
  * the clock), the float solve timed, the result widened into u. */
 static int solve_f32(const heat2d_method *m, const heat2d_config *cfg, double *u, double *v,

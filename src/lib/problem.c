@@ -15,6 +15,15 @@ int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err)
     return 0;
 }
 
+int heat2d_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *err)
+{
+    size_t doubles = 0;
+    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &doubles, err) != 0)
+        return -1;
+    *bytes = doubles / sizeof(double) * heat2d_precision_bytes(cfg->precision);
+    return 0;
+}
+
 int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err)
 {
     if (!(cfg->alpha > 0.0 && cfg->alpha <= HEAT2D_MAX_ALPHA))
@@ -93,9 +102,8 @@ int heat2d_summarise_run(const heat2d_config *cfg, const double *field, heat2d_s
                          heat2d_error *err)
 {
     /* The standard initial state is bounded by 1. */
-    const double slack =
-        cfg->precision == HEAT2D_F32 ? heat2d_f32_error_bound(cfg->steps, 1.0) : 0.0;
-    return heat2d_summarise_within(cfg->nx, cfg->ny, field, slack, sum, err);
+    return heat2d_summarise_within(cfg->nx, cfg->ny, field,
+                                   heat2d_precision_slack(cfg->precision, cfg->steps), sum, err);
 }
 
 int heat2d_summarise_within(size_t nx, size_t ny, const double *field, double slack,

@@ -7,9 +7,10 @@
 #include <stdint.h>
 
 /* The loop in either precision: u and v hold cells of k->cell_bytes. */
-static int cpu_loop(const heat2d_cpu_kernels *k, const heat2d_config *cfg, void *u, void *v,
-                    void **result, heat2d_report *rep, heat2d_error *err)
+static int cpu_loop(const heat2d_config *cfg, void *u, void *v, void **result, heat2d_report *rep,
+                    heat2d_error *err)
 {
+    const heat2d_cpu_kernels *k = heat2d_cpu_kernels_for(cfg->precision);
     const size_t nx = cfg->nx;
     const size_t ny = cfg->ny;
     /* Steps done when a non-finite field was found; SIZE_MAX: none. */
@@ -38,7 +39,7 @@ static int cpu_loop(const heat2d_cpu_kernels *k, const heat2d_config *cfg, void 
     return 0;
 }
 
-HEAT2D_CPU_SOLVERS(cpu, cpu_loop)
+HEAT2D_PRECISION_SOLVERS(cpu_loop, cpu_solve, cpu_solve_f32)
 
 const heat2d_method heat2d_method_cpu = {
     .name = "cpu",

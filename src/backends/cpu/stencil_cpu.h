@@ -83,28 +83,6 @@ const heat2d_cpu_kernels *heat2d_cpu_kernels_for(heat2d_precision p);
 int heat2d_cpu_fail_nonfinite(const heat2d_cpu_kernels *k, size_t nx, size_t ny, const void *field,
                               size_t step, heat2d_error *err);
 
-/* A method's solve and solve_f32, static, named PREFIX_solve and
- * PREFIX_solve_f32: both call LOOP, a function of
- * (const heat2d_cpu_kernels *, cfg, void *u, void *v, void **result, rep,
- * err), with the kernels of their precision. */
-#define HEAT2D_CPU_SOLVERS(PREFIX, LOOP)                                                           \
-    static int PREFIX##_solve(const heat2d_config *cfg, double *u, double *v, double **result,     \
-                              heat2d_report *rep, heat2d_error *err)                               \
-    {                                                                                              \
-        void *out = NULL;                                                                          \
-        int rc = LOOP(heat2d_cpu_kernels_for(HEAT2D_F64), cfg, u, v, &out, rep, err);              \
-        *result = out;                                                                             \
-        return rc;                                                                                 \
-    }                                                                                              \
-    static int PREFIX##_solve_f32(const heat2d_config *cfg, float *u, float *v, float **result,    \
-                                  heat2d_report *rep, heat2d_error *err)                           \
-    {                                                                                              \
-        void *out = NULL;                                                                          \
-        int rc = LOOP(heat2d_cpu_kernels_for(HEAT2D_F32), cfg, u, v, &out, rep, err);              \
-        *result = out;                                                                             \
-        return rc;                                                                                 \
-    }
-
 /* The cell HEAT2D_FAULT_NAN_AT_STEP poisons: (nx-2, ny-2), the last interior
  * cell, far from the centre row and in the last band of the omp method. */
 static inline size_t heat2d_cpu_fault_cell(size_t nx, size_t ny)

@@ -74,20 +74,11 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
     return heat2d_check_device_memory(who, cfg, free_bytes, rep->device, err);
 }
 
-int heat2d_cuda_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *err)
-{
-    size_t doubles = 0;
-    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &doubles, err) != 0)
-        return -1;
-    *bytes = doubles / sizeof(double) * heat2d_precision_bytes(cfg->precision);
-    return 0;
-}
-
 int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *u,
                                cudaStream_t stream, heat2d_report *rep, heat2d_error *err)
 {
     *r = (heat2d_cuda_resident){.stream = stream};
-    if (heat2d_cuda_array_bytes(cfg, &r->bytes, err) != 0)
+    if (heat2d_array_bytes(cfg, &r->bytes, err) != 0)
         return -1;
     rep->transfers_measured = true;
     /* What the OpenACC version's copyin(u) create(v) costs: v is only

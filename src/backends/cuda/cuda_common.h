@@ -71,31 +71,6 @@ void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r);
 cudaError_t heat2d_cuda_plain_steps(void **current, void **next, size_t count,
                                     const heat2d_config *cfg, cudaStream_t stream);
 
-/* Bytes of one array of cfg's grid in cfg->precision (checked as
- * heat2d_grid_bytes checks doubles). */
-int heat2d_cuda_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *err);
-
-/* A method's solve and solve_f32 from one precision-agnostic solver that
- * works on cells of cfg->precision through void pointers: the CUDA host code
- * only moves bytes and launches, so one body serves both. */
-#define HEAT2D_CUDA_SOLVERS(any, solve64, solve32)                                                 \
-    static int solve64(const heat2d_config *cfg, double *u, double *v, double **result,            \
-                       heat2d_report *rep, heat2d_error *err)                                      \
-    {                                                                                              \
-        void *out = NULL;                                                                          \
-        const int rc = any(cfg, u, v, &out, rep, err);                                             \
-        *result = (double *)out;                                                                   \
-        return rc;                                                                                 \
-    }                                                                                              \
-    static int solve32(const heat2d_config *cfg, float *u, float *v, float **result,               \
-                       heat2d_report *rep, heat2d_error *err)                                      \
-    {                                                                                              \
-        void *out = NULL;                                                                          \
-        const int rc = any(cfg, u, v, &out, rep, err);                                             \
-        *result = (float *)out;                                                                    \
-        return rc;                                                                                 \
-    }
-
 #ifdef __cplusplus
 }
 #endif

@@ -34,7 +34,7 @@ static int each_solve_any(const heat2d_config *cfg, void *u, void *v, void **res
                           heat2d_report *rep, heat2d_error *err)
 {
     size_t bytes = 0;
-    if (heat2d_cuda_array_bytes(cfg, &bytes, err) != 0)
+    if (heat2d_array_bytes(cfg, &bytes, err) != 0)
         return -1;
     void *dev_u = NULL;
     void *dev_v = NULL;
@@ -113,7 +113,7 @@ fail:
     return -1;
 }
 
-HEAT2D_CUDA_SOLVERS(each_solve_any, each_solve, each_solve_f32)
+HEAT2D_PRECISION_SOLVERS(each_solve_any, each_solve, each_solve_f32)
 
 const heat2d_method heat2d_method_cuda_each = {
     .name = "cuda-each",

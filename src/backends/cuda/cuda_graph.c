@@ -123,7 +123,7 @@ fail:
     return -1;
 }
 
-HEAT2D_CUDA_SOLVERS(graph_solve_any, graph_solve, graph_solve_f32)
+HEAT2D_PRECISION_SOLVERS(graph_solve_any, graph_solve, graph_solve_f32)
 
 const heat2d_method heat2d_method_cuda_graph = {
     .name = "cuda-graph",

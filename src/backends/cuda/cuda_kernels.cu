@@ -149,41 +149,35 @@ bool launch_shape(size_t nx, size_t rows, dim3 *grid)
     return true;
 }
 
-/* Launches one instantiation over rows j_begin..j_end-1 (kRowRange) or the
- * whole grid. alpha is rounded to Real here, once. */
-template <typename Real, bool kRowRange>
-cudaError_t launch(const void *u, void *v, size_t nx, size_t ny, size_t j_begin, size_t j_end,
-                   double alpha, cudaStream_t stream)
+/* Launches kernel with columns threads along i (nx cells, or nx/2 pairs)
+ * over rows j_begin..j_end-1; alpha is rounded to Real here, once. */
+template <typename Real, typename Kernel>
+cudaError_t launch(Kernel kernel, size_t columns, const void *u, void *v, size_t nx, size_t ny,
+                   size_t j_begin, size_t j_end, double alpha, cudaStream_t stream)
 {
     dim3 grid;
-    if (!launch_shape(nx, j_end - j_begin, &grid))
+    if (!launch_shape(columns, j_end - j_begin, &grid))
         return cudaErrorInvalidConfiguration;
-    step_kernel<Real, kRowRange><<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(
-        static_cast<const Real *>(u), static_cast<Real *>(v), nx, ny, j_begin, j_end,
-        static_cast<Real>(alpha));
+    kernel<<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(static_cast<const Real *>(u),
+                                                        static_cast<Real *>(v), nx, ny, j_begin,
+                                                        j_end, static_cast<Real>(alpha));
     return cudaGetLastError();
 }
 
+/* The kernel of a precision: fp64 the step kernel; fp32 the pair kernel
+ * where the rows allow it (nx even), else the step kernel in float. */
 template <bool kRowRange>
-cudaError_t launch_pairs(const void *u, void *v, size_t nx, size_t ny, size_t j_begin, size_t j_end,
-                         double alpha, cudaStream_t stream)
+cudaError_t launch_step(heat2d_precision precision, const void *u, void *v, size_t nx, size_t ny,
+                        size_t j_begin, size_t j_end, double alpha, cudaStream_t stream)
 {
-    dim3 grid;
-    if (!launch_shape(nx / 2, j_end - j_begin, &grid))
-        return cudaErrorInvalidConfiguration;
-    pair_kernel<kRowRange><<<grid, dim3(kBlockX, kBlockY), 0, stream>>>(
-        static_cast<const float *>(u), static_cast<float *>(v), nx, ny, j_begin, j_end,
-        static_cast<float>(alpha));
-    return cudaGetLastError();
-}
-
-/* fp32 takes the pair kernel where the rows allow it. */
-template <bool kRowRange>
-cudaError_t launch_f32(const void *u, void *v, size_t nx, size_t ny, size_t j_begin, size_t j_end,
-                       double alpha, cudaStream_t stream)
-{
-    return nx % 2 == 0 ? launch_pairs<kRowRange>(u, v, nx, ny, j_begin, j_end, alpha, stream)
-                       : launch<float, kRowRange>(u, v, nx, ny, j_begin, j_end, alpha, stream);
+    if (precision != HEAT2D_F32)
+        return launch<double>(step_kernel<double, kRowRange>, nx, u, v, nx, ny, j_begin, j_end,
+                              alpha, stream);
+    if (nx % 2 == 0)
+        return launch<float>(pair_kernel<kRowRange>, nx / 2, u, v, nx, ny, j_begin, j_end, alpha,
+                             stream);
+    return launch<float>(step_kernel<float, kRowRange>, nx, u, v, nx, ny, j_begin, j_end, alpha,
+                         stream);
 }
 
 template <typename Real> cudaError_t load()
@@ -211,8 +205,7 @@ extern "C" cudaError_t heat2d_cuda_step(heat2d_precision precision, const void *
 {
     if (nx == 0 || ny == 0)
         return cudaSuccess;
-    return precision == HEAT2D_F32 ? launch_f32<false>(u, v, nx, ny, 0, ny, alpha, stream)
-                                   : launch<double, false>(u, v, nx, ny, 0, ny, alpha, stream);
+    return launch_step<false>(precision, u, v, nx, ny, 0, ny, alpha, stream);
 }
 
 extern "C" cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const void *u, void *v,
@@ -223,9 +216,7 @@ extern "C" cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const v
         return cudaErrorInvalidValue;
     if (nx == 0 || j_begin == j_end)
         return cudaSuccess;
-    return precision == HEAT2D_F32
-               ? launch_f32<true>(u, v, nx, ny, j_begin, j_end, alpha, stream)
-               : launch<double, true>(u, v, nx, ny, j_begin, j_end, alpha, stream);
+    return launch_step<true>(precision, u, v, nx, ny, j_begin, j_end, alpha, stream);
 }
 
 extern "C" cudaError_t heat2d_cuda_load_kernels(void)

@@ -202,7 +202,7 @@ static int overlap_solve_any(const heat2d_config *cfg, void *u, void *v, void **
                              heat2d_report *rep, heat2d_error *err)
 {
     size_t bytes = 0;
-    if (heat2d_cuda_array_bytes(cfg, &bytes, err) != 0)
+    if (heat2d_array_bytes(cfg, &bytes, err) != 0)
         return -1;
     const size_t cell = heat2d_precision_bytes(cfg->precision);
     size_t chunks = 0;
@@ -359,7 +359,7 @@ fail:
     return -1;
 }
 
-HEAT2D_CUDA_SOLVERS(overlap_solve_any, overlap_solve, overlap_solve_f32)
+HEAT2D_PRECISION_SOLVERS(overlap_solve_any, overlap_solve, overlap_solve_f32)
 
 const heat2d_method heat2d_method_cuda_overlap = {
     .name = "cuda-overlap",

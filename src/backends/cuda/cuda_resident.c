@@ -40,7 +40,7 @@ fail:
     return -1;
 }
 
-HEAT2D_CUDA_SOLVERS(resident_solve_any, resident_solve, resident_solve_f32)
+HEAT2D_PRECISION_SOLVERS(resident_solve_any, resident_solve, resident_solve_f32)
 
 const heat2d_method heat2d_method_cuda_resident = {
     .name = "cuda-resident",

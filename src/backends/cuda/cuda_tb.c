@@ -83,7 +83,7 @@ fail:
     return -1;
 }
 
-HEAT2D_CUDA_SOLVERS(tb_solve_any, tb_solve, tb_solve_f32)
+HEAT2D_PRECISION_SOLVERS(tb_solve_any, tb_solve, tb_solve_f32)
 
 const heat2d_method heat2d_method_cuda_tb = {
     .name = "cuda-tb",

@@ -62,14 +62,24 @@ template <typename Real> __global__ void zero_column_kernel(Real *dst, size_t st
         dst[k * stride] = Real(0);
 }
 
-/* Blocks for a column of count cells; false when it would not fit a grid. */
-bool shape_1d(size_t count, unsigned *blocks)
+/* Launches a column kernel over count cells (nothing for none): one thread
+ * a cell, kThreads1d a block. */
+template <typename Kernel, typename... Args>
+cudaError_t launch_column(Kernel kernel, size_t count, cudaStream_t stream, Args... args)
 {
-    const size_t n = (count + kThreads1d - 1) / kThreads1d;
-    if (n > (size_t)INT_MAX)
-        return false;
-    *blocks = (unsigned)n;
-    return true;
+    if (count == 0)
+        return cudaSuccess;
+    const size_t blocks = (count + kThreads1d - 1) / kThreads1d;
+    if (blocks > (size_t)INT_MAX)
+        return cudaErrorInvalidConfiguration;
+    kernel<<<(unsigned)blocks, kThreads1d, 0, stream>>>(args...);
+    return cudaGetLastError();
+}
+
+/* Calls launch(Real()) with Real the cell type of precision. */
+template <typename Launch> cudaError_t by_precision(heat2d_precision precision, Launch launch)
+{
+    return precision == HEAT2D_F32 ? launch(float()) : launch(double());
 }
 
 } // namespace
@@ -87,68 +97,47 @@ extern "C" cudaError_t heat2d_mpi_cuda_update(heat2d_precision precision, const 
     if (grid_y > kMaxGridY)
         grid_y = kMaxGridY;
     const dim3 grid((unsigned)grid_x, (unsigned)grid_y), block(kBlockX, kBlockY);
-    if (precision == HEAT2D_F32)
-        update_kernel<<<grid, block, 0, stream>>>(static_cast<const float *>(u),
-                                                  static_cast<float *>(v), stride, i0, i1, j0, j1,
-                                                  (float)alpha);
-    else
-        update_kernel<<<grid, block, 0, stream>>>(static_cast<const double *>(u),
-                                                  static_cast<double *>(v), stride, i0, i1, j0, j1,
-                                                  alpha);
-    return cudaGetLastError();
+    return by_precision(precision, [&](auto zero) {
+        using Real = decltype(zero);
+        update_kernel<<<grid, block, 0, stream>>>(static_cast<const Real *>(u),
+                                                  static_cast<Real *>(v), stride, i0, i1, j0, j1,
+                                                  static_cast<Real>(alpha));
+        return cudaGetLastError();
+    });
 }
 
 extern "C" cudaError_t heat2d_mpi_cuda_pack_column(heat2d_precision precision, const void *src,
                                                    size_t stride, size_t count, void *dst,
                                                    cudaStream_t stream)
 {
-    unsigned blocks = 0;
-    if (count == 0)
-        return cudaSuccess;
-    if (!shape_1d(count, &blocks))
-        return cudaErrorInvalidConfiguration;
-    if (precision == HEAT2D_F32)
-        pack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(
-            static_cast<const float *>(src), stride, count, static_cast<float *>(dst));
-    else
-        pack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(
-            static_cast<const double *>(src), stride, count, static_cast<double *>(dst));
-    return cudaGetLastError();
+    return by_precision(precision, [&](auto zero) {
+        using Real = decltype(zero);
+        return launch_column(pack_column_kernel<Real>, count, stream,
+                             static_cast<const Real *>(src), stride, count,
+                             static_cast<Real *>(dst));
+    });
 }
 
 extern "C" cudaError_t heat2d_mpi_cuda_unpack_column(heat2d_precision precision, const void *src,
                                                      void *dst, size_t stride, size_t count,
                                                      cudaStream_t stream)
 {
-    unsigned blocks = 0;
-    if (count == 0)
-        return cudaSuccess;
-    if (!shape_1d(count, &blocks))
-        return cudaErrorInvalidConfiguration;
-    if (precision == HEAT2D_F32)
-        unpack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(
-            static_cast<const float *>(src), static_cast<float *>(dst), stride, count);
-    else
-        unpack_column_kernel<<<blocks, kThreads1d, 0, stream>>>(
-            static_cast<const double *>(src), static_cast<double *>(dst), stride, count);
-    return cudaGetLastError();
+    return by_precision(precision, [&](auto zero) {
+        using Real = decltype(zero);
+        return launch_column(unpack_column_kernel<Real>, count, stream,
+                             static_cast<const Real *>(src), static_cast<Real *>(dst), stride,
+                             count);
+    });
 }
 
 extern "C" cudaError_t heat2d_mpi_cuda_zero_column(heat2d_precision precision, void *dst,
                                                    size_t stride, size_t count, cudaStream_t stream)
 {
-    unsigned blocks = 0;
-    if (count == 0)
-        return cudaSuccess;
-    if (!shape_1d(count, &blocks))
-        return cudaErrorInvalidConfiguration;
-    if (precision == HEAT2D_F32)
-        zero_column_kernel<<<blocks, kThreads1d, 0, stream>>>(static_cast<float *>(dst), stride,
-                                                              count);
-    else
-        zero_column_kernel<<<blocks, kThreads1d, 0, stream>>>(static_cast<double *>(dst), stride,
-                                                              count);
-    return cudaGetLastError();
+    return by_precision(precision, [&](auto zero) {
+        using Real = decltype(zero);
+        return launch_column(zero_column_kernel<Real>, count, stream, static_cast<Real *>(dst),
+                             stride, count);
+    });
 }
 
 template <typename Real> cudaError_t load()

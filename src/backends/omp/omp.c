@@ -128,9 +128,10 @@ static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_erro
 }
 
 /* The loop in either precision: u and v hold cells of k->cell_bytes. */
-static int omp_loop(const heat2d_cpu_kernels *k, const heat2d_config *cfg, void *u, void *v,
-                    void **result, heat2d_report *rep, heat2d_error *err)
+static int omp_loop(const heat2d_config *cfg, void *u, void *v, void **result, heat2d_report *rep,
+                    heat2d_error *err)
 {
+    const heat2d_cpu_kernels *k = heat2d_cpu_kernels_for(cfg->precision);
     const size_t nx = cfg->nx;
     const size_t ny = cfg->ny;
     const size_t steps = cfg->steps;
@@ -198,7 +199,7 @@ static int omp_loop(const heat2d_cpu_kernels *k, const heat2d_config *cfg, void 
     return 0;
 }
 
-HEAT2D_CPU_SOLVERS(omp, omp_loop)
+HEAT2D_PRECISION_SOLVERS(omp_loop, omp_solve, omp_solve_f32)
 
 const heat2d_method heat2d_method_omp = {
     .name = "omp",
