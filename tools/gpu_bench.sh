@@ -120,6 +120,8 @@ stage_profiles() {
     IFS=: read -r m prec steps <<<"$spec"
     sections=(--section SpeedOfLight --section Occupancy --section LaunchStats)
     [ "$m" = cuda-tb ] && sections+=(--section WarpStateStats --section ComputeWorkloadAnalysis)
+    # acc-resident's default step kernel, not the edge-zeroing or set-up ones.
+    [ "$m" = acc-resident ] && sections+=(--kernel-name regex:args_columns)
     echo "## $m $prec 8192x8192, launch 4" >>"$log"
     HEAT2D_TRANSFER_TRACE=off ncu --clock-control none "${sections[@]}" --launch-skip 3 \
       --launch-count 1 "$h" run --method "$m" --precision "$prec" --nx 8192 --ny 8192 \

@@ -152,10 +152,15 @@ static void test_methods_against_cpu(void)
         {.nx = 25, .ny = 21, .steps = 2, .alpha = HEAT2D_ALPHA},
         {.nx = 25, .ny = 21, .steps = 7, .alpha = HEAT2D_ALPHA},
         {.nx = 26, .ny = 21, .steps = 8, .alpha = HEAT2D_ALPHA},
+        /* acc-resident's columns: whole blocks only (16 interior rows, 128
+         * interior columns), then a partial block both ways. */
+        {.nx = 130, .ny = 18, .steps = 5, .alpha = HEAT2D_ALPHA},
+        {.nx = 131, .ny = 19, .steps = 6, .alpha = HEAT2D_ALPHA},
         /* Enough cells for several omp threads; odd width. */
         {.nx = 1001, .ny = 703, .steps = 37, .alpha = HEAT2D_ALPHA},
     };
-    const char *const schedules[] = {"seed", "collapse", "gang-vector", "gang-worker"};
+    const char *const schedules[] = {"seed",        "collapse",         "gang-vector",
+                                     "gang-worker", "args-gang-vector", "columns"};
     const char *const stores[] = {"plain", "stream"};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const heat2d_config *cfg = &cases[c];
@@ -224,7 +229,8 @@ static void test_bad_settings(void)
         heat2d_report_init(&rep);
         check(acc->prepare(&cfg, &rep, &err) != 0 &&
                   strcmp(err.message, "acc-resident: HEAT2D_ACC_SCHEDULE=fastest is not a "
-                                      "schedule (seed, collapse, gang-vector, gang-worker)") == 0,
+                                      "schedule (seed, collapse, gang-vector, gang-worker, "
+                                      "args-gang-vector, columns)") == 0,
               "acc-resident refuses HEAT2D_ACC_SCHEDULE=fastest: '%s'", err.message);
         unsetenv("HEAT2D_ACC_SCHEDULE");
     }

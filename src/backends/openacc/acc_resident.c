@@ -7,15 +7,30 @@
  * - Every step's kernel goes onto one async queue and the host waits once,
  *   after the loop. A queue runs in order, so step k+1 still reads what step
  *   k wrote; but the host no longer waits for each kernel before it launches
- *   the next. With GCC the wait is costly: libgomp's synchronous launch
- *   allocates device memory for the kernel's arguments, copies them,
- *   launches, synchronises the stream and frees that memory, every step.
+ *   the next.
+ *
+ * - The default kernels take no arguments. For every launch that names a
+ *   host variable (the arrays in present clauses, nx, alpha), GCC 12's
+ *   libgomp maps the arguments afresh: it allocates device memory for the
+ *   block of argument addresses, copies it up, and on an async queue adds a
+ *   stream callback that frees it once the kernel is done. On an H200 that
+ *   cost 117 us per launch at 2048x2048 (the kernel needs 20) and held
+ *   8192x8192 to 51% of cuda-resident. So the arguments live in device
+ *   memory instead (FN(resident_args), an `acc declare create` variable,
+ *   written once per run by a kernel); each direction of the ping-pong is
+ *   its own kernel, and a launch maps nothing: 6 us per launch, hidden
+ *   behind the kernel before it. Compilers that pass kernel arguments by
+ *   value (NVHPC) gain nothing from this and lose nothing either.
  *
  * - The loop schedule (HEAT2D_ACC_SCHEDULE, below). GCC 12 maps the
  *   original's `parallel loop collapse(2)` to one gang-vector loop over all
  *   cells and recovers i and j from the flat index with a 64-bit division
  *   and remainder per cell, a long software sequence on the GPU; a row per
- *   gang (or per worker) with its cells over vector lanes needs neither.
+ *   gang (or per worker) with its cells over vector lanes needs neither, but
+ *   reads each row three times (for itself and as its neighbours'
+ *   neighbour). The columns schedule gives each vector lane a column of
+ *   ACC_COLUMN_ROWS cells and keeps the rows it has read in registers, as
+ *   cuda-resident's kernel does.
  *
  * - Only the interior is computed after the second step. The boundary
  *   cells are written 0 in steps 1 and 2, as the original writes them every
@@ -36,23 +51,30 @@
 #define HEAT2D_ACC_QUEUE 1
 
 typedef enum acc_schedule {
-    SCHEDULE_SEED,        /* the original kernel, synchronous: the baseline */
-    SCHEDULE_COLLAPSE,    /* collapse(2) over the interior */
-    SCHEDULE_GANG_VECTOR, /* a row per gang, its cells over 128 vector lanes */
-    SCHEDULE_GANG_WORKER, /* a row per worker (a warp), 8 per gang, cells over 32 lanes */
+    SCHEDULE_SEED,             /* the original kernel, synchronous: the baseline */
+    SCHEDULE_COLLAPSE,         /* collapse(2) over the interior */
+    SCHEDULE_GANG_VECTOR,      /* a row per gang, its cells over 128 vector lanes */
+    SCHEDULE_GANG_WORKER,      /* a row per worker (a warp), 8 per gang, cells over 32 lanes */
+    SCHEDULE_ARGS_GANG_VECTOR, /* gang-vector, its arguments in device memory */
+    SCHEDULE_COLUMNS,          /* arguments in device memory; a block of rows by
+                                  128 columns per gang, a column per lane */
     SCHEDULE_COUNT
 } acc_schedule;
 
-static const char *const schedule_names[SCHEDULE_COUNT] = {"seed", "collapse", "gang-vector",
-                                                           "gang-worker"};
+static const char *const schedule_names[SCHEDULE_COUNT] = {
+    "seed", "collapse", "gang-vector", "gang-worker", "args-gang-vector", "columns"};
 
-/* Measured on an H200 (tools/issue5_acc_device.sh): gang-vector and
- * gang-worker were the fastest, equal at 8192x8192 (121 Gcell/s, 52% of
- * cuda-resident's 235), and at 2048x2048/500 gang-vector ran 37.7 Gcell/s
- * against gang-worker's 33.8, so gang-vector is the default. A tile(32,4)
- * schedule was dropped: it computed a wrong field at 25x21/7 (max_abs_diff
- * 0.122 against cpu; right at 1001x703) and ran at 8% of cuda-resident. */
-#define DEFAULT_SCHEDULE SCHEDULE_GANG_VECTOR
+/* Measured on an H200 (tools/issue5_acc_device.sh, 8192x8192 x 200, GPU
+ * loop, median of 3; results/NVIDIA-H200/tuning/acc_schedules.txt): columns
+ * 187 Gcell/s (77% of cuda-resident's 242), args-gang-vector 178 (74%),
+ * gang-vector 122 (51%); at 2048x2048 x 500 columns 159, args-gang-vector
+ * 133, gang-vector 35. Columns of 16 rows ran 164 at 8192x8192 (fewer gangs
+ * to hide latency). Of the schedules with mapped arguments, gang-vector and
+ * gang-worker were equal at 8192x8192 (121), seed 76, collapse 66. A
+ * tile(32,4) schedule was dropped: it computed a wrong field at 25x21/7
+ * (max_abs_diff 0.122 against cpu; right at 1001x703) and ran at 8% of
+ * cuda-resident. */
+#define DEFAULT_SCHEDULE SCHEDULE_COLUMNS
 
 /* Chosen by acc_resident_prepare, read by acc_resident_solve. */
 static acc_schedule schedule = DEFAULT_SCHEDULE;
@@ -82,7 +104,7 @@ static int choose_schedule(heat2d_error *err)
     }
     return heat2d_fail(err,
                        "acc-resident: HEAT2D_ACC_SCHEDULE=%s is not a schedule (seed, collapse, "
-                       "gang-vector, gang-worker)",
+                       "gang-vector, gang-worker, args-gang-vector, columns)",
                        text);
 }
 
@@ -101,6 +123,12 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
     }
     return 0;
 }
+
+/* The columns schedule's block: rows walked by each lane, and lanes. */
+#ifndef ACC_COLUMN_ROWS
+#define ACC_COLUMN_ROWS 8
+#endif
+#define ACC_COLUMN_WIDTH 128
 
 #define HEAT2D_ACC_REAL_SOURCE "acc_resident_real.h"
 #include "acc_precisions.h"

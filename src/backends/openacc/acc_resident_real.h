@@ -48,6 +48,32 @@ static void FN(interior_gang_worker)(size_t nx, size_t ny, REAL alpha, const REA
     }
 }
 
+/* The launch arguments of the argument-free kernels, in device memory (see
+ * acc_resident.c): set on the host and copied up once per run. */
+typedef struct FN(acc_resident_args) {
+    REAL *array[2]; /* the device addresses of u and v */
+    size_t nx, ny;
+    size_t strips, blocks; /* the columns schedule's gangs: rows and columns */
+    REAL alpha;
+} FN(acc_resident_args);
+static FN(acc_resident_args) FN(resident_args);
+#pragma acc declare create(FN(resident_args))
+
+#define PASS_FROM  0
+#define PASS_TO    1
+#define PASS(name) FN(name##_forward)
+#include "acc_resident_pass.h"
+#undef PASS_FROM
+#undef PASS_TO
+#undef PASS
+#define PASS_FROM  1
+#define PASS_TO    0
+#define PASS(name) FN(name##_backward)
+#include "acc_resident_pass.h"
+#undef PASS_FROM
+#undef PASS_TO
+#undef PASS
+
 /* The four edges of v set to 0, on the same queue. */
 static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
 {
@@ -82,8 +108,22 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         FN(interior_gang_vector)(nx, ny, alpha, from, to);
         break;
     case SCHEDULE_GANG_WORKER:
-    case SCHEDULE_COUNT:
         FN(interior_gang_worker)(nx, ny, alpha, from, to);
+        break;
+    case SCHEDULE_ARGS_GANG_VECTOR:
+        if (step % 2 == 0)
+            FN(args_gang_vector_forward)(gangs_for(ny - 2, 1));
+        else
+            FN(args_gang_vector_backward)(gangs_for(ny - 2, 1));
+        break;
+    case SCHEDULE_COLUMNS:
+    case SCHEDULE_COUNT:
+        if (step % 2 == 0)
+            FN(args_columns_forward)
+            (gangs_for(FN(resident_args).strips * FN(resident_args).blocks, 1));
+        else
+            FN(args_columns_backward)
+            (gangs_for(FN(resident_args).strips * FN(resident_args).blocks, 1));
         break;
     }
     if (step < 2)
@@ -99,6 +139,21 @@ static int FN(acc_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, RE
         return -1;
     double t0 = heat2d_now();
 #pragma acc enter data copyin(u [0:n]) create(v [0:n])
+    /* The argument-free kernels' arguments: even steps read array[0] (u)
+     * and write array[1] (v), odd steps the other way round. A kernel writes
+     * them into the device's copy, the one the kernels read (an `update
+     * device` of the declared variable left the kernels reading zeros with
+     * GCC 12). */
+    const FN(acc_resident_args) args = {
+        .array = {acc_deviceptr(u), acc_deviceptr(v)},
+        .nx = cfg->nx,
+        .ny = cfg->ny,
+        .strips = (cfg->ny - 2 + ACC_COLUMN_ROWS - 1) / ACC_COLUMN_ROWS,
+        .blocks = (cfg->nx - 2 + ACC_COLUMN_WIDTH - 1) / ACC_COLUMN_WIDTH,
+        .alpha = alpha,
+    };
+#pragma acc parallel num_gangs(1) vector_length(32) copyin(args) async(HEAT2D_ACC_QUEUE)
+    FN(resident_args) = args;
     double t_enter = heat2d_now();
 
     /* The host pointers name the device copies; swapping them swaps which

@@ -1,0 +1,80 @@
+/* acc-resident's argument-free kernels for one direction of the ping-pong:
+ * acc_resident_real.h includes this file twice per precision, defining
+ * PASS_FROM and PASS_TO (0 and 1, or 1 and 0: which of the device arrays in
+ * FN(resident_args) is read and which written) and PASS(name) (the name for
+ * that direction). Why the kernels take no arguments is in acc_resident.c.
+ * No include guard, on purpose. */
+
+/* gang-vector, reading everything it needs from FN(resident_args). */
+static void PASS(args_gang_vector)(int gangs)
+{
+#pragma acc parallel loop gang num_gangs(gangs) vector_length(128) async(HEAT2D_ACC_QUEUE)
+    for (size_t j = 1; j < FN(resident_args).ny - 1; ++j) {
+#pragma acc loop vector
+        for (size_t i = 1; i < FN(resident_args).nx - 1; ++i) {
+            const REAL *restrict u = FN(resident_args).array[PASS_FROM];
+            REAL *restrict v = FN(resident_args).array[PASS_TO];
+            const size_t nx = FN(resident_args).nx;
+            const size_t k = j * nx + i;
+            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx],
+                                         FN(resident_args).alpha);
+        }
+    }
+}
+
+/* Columns: a gang per block of ACC_COLUMN_ROWS rows by ACC_COLUMN_WIDTH
+ * columns; each vector lane walks its column down the block's rows, keeping
+ * the row below and its own cell in registers from one row to the next, so
+ * that each row is read about once instead of three times. */
+static void PASS(args_columns)(int gangs)
+{
+#pragma acc parallel loop gang collapse(2) num_gangs(gangs) vector_length(ACC_COLUMN_WIDTH)        \
+    async(HEAT2D_ACC_QUEUE)
+    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
+        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
+#pragma acc loop vector
+            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane) {
+                const REAL *restrict u = FN(resident_args).array[PASS_FROM];
+                REAL *restrict v = FN(resident_args).array[PASS_TO];
+                const size_t nx = FN(resident_args).nx;
+                const size_t ny = FN(resident_args).ny;
+                const REAL alpha = FN(resident_args).alpha;
+                const size_t i = 1 + block * ACC_COLUMN_WIDTH + lane;
+                const size_t j0 = 1 + strip * ACC_COLUMN_ROWS;
+                if (i < nx - 1) {
+                    size_t k = j0 * nx + i;
+                    REAL below = u[k - nx];
+                    REAL here = u[k];
+                    if (j0 + ACC_COLUMN_ROWS <= ny - 1) {
+                        /* A whole block: every load first, then every store.
+                         * Loops of a constant trip count, which the compiler
+                         * unrolls into registers; the loads are all in flight
+                         * together, where interleaved with the stores (which
+                         * the GPU cannot prove do not alias them) they would
+                         * wait for one another. */
+                        REAL column[ACC_COLUMN_ROWS + 2], west[ACC_COLUMN_ROWS],
+                            east[ACC_COLUMN_ROWS];
+                        column[0] = below;
+                        column[1] = here;
+                        for (size_t r = 0; r < ACC_COLUMN_ROWS; ++r) {
+                            column[r + 2] = u[k + (r + 1) * nx];
+                            west[r] = u[k + r * nx - 1];
+                            east[r] = u[k + r * nx + 1];
+                        }
+                        for (size_t r = 0; r < ACC_COLUMN_ROWS; ++r)
+                            v[k + r * nx] = FN(heat2d_acc_update)(column[r + 1], west[r], east[r],
+                                                                  column[r], column[r + 2], alpha);
+                    } else {
+                        for (size_t j = j0; j < ny - 1; ++j, k += nx) {
+                            const REAL above = u[k + nx];
+                            v[k] = FN(heat2d_acc_update)(here, u[k - 1], u[k + 1], below, above,
+                                                         alpha);
+                            below = here;
+                            here = above;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
