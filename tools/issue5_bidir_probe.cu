@@ -32,6 +32,17 @@
         }                                                                                          \
     } while (0)
 
+/* A copy done by the SMs instead of a copy engine: 16-byte loads and
+ * stores, grid-stride. With unified addressing, page-locked host memory is
+ * addressable from a kernel, so one of src and dst may be host memory: the
+ * SMs then issue the link's reads (upload) or writes (download) themselves. */
+__global__ void sm_copy(uint4 *__restrict__ dst, const uint4 *__restrict__ src, size_t n)
+{
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n;
+         k += (size_t)gridDim.x * blockDim.x)
+        dst[k] = src[k];
+}
+
 static double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -99,6 +110,73 @@ int main(int argc, char **argv)
             bi_up.push_back(bytes / (ms_up * 1e-3) / 1e9);
             bi_down.push_back(bytes / (ms_down * 1e-3) / 1e9);
             bi_total.push_back(2.0 * bytes / (std::max(ms_up, ms_down) * 1e-3) / 1e9);
+        }
+    }
+    /* Sustained: both directions move `bytes` as cuda-overlap moves a step,
+     * in CHUNKS copies each, by one of several means; each direction's rate
+     * is bytes over the time until both are done, which is what bounds a
+     * step. ce1: a copy engine per direction, one stream each (cuda-overlap's
+     * way); ce2: two streams per direction, chunks alternating; sm-down,
+     * sm-up: one direction's chunks copied by a kernel instead; sm-both. */
+    {
+        const int chunks = 16;
+        const size_t chunk = bytes / chunks;
+        int sms = 0;
+        CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        cudaStream_t extra_up, extra_down;
+        CHECK(cudaStreamCreateWithFlags(&extra_up, cudaStreamNonBlocking));
+        CHECK(cudaStreamCreateWithFlags(&extra_down, cudaStreamNonBlocking));
+        const char *modes[] = {"ce1",     "ce2",           "sm-down",    "sm-up",
+                               "sm-both", "sm-down-alone", "sm-up-alone"};
+        for (const char *mode : modes) {
+            std::vector<double> rates;
+            const bool sm_down =
+                std::strncmp(mode, "sm-down", 7) == 0 || std::strcmp(mode, "sm-both") == 0;
+            const bool sm_up =
+                std::strncmp(mode, "sm-up", 5) == 0 || std::strcmp(mode, "sm-both") == 0;
+            const bool alone = std::strstr(mode, "alone") != nullptr;
+            const bool two = std::strcmp(mode, "ce2") == 0;
+            for (int rep = 0; rep < 6; ++rep) {
+                CHECK(cudaDeviceSynchronize());
+                CHECK(cudaEventRecord(start, s_up));
+                CHECK(cudaStreamWaitEvent(s_down, start, 0));
+                CHECK(cudaStreamWaitEvent(extra_up, start, 0));
+                CHECK(cudaStreamWaitEvent(extra_down, start, 0));
+                for (int c = 0; c < chunks; ++c) {
+                    char *hu = (char *)host_up + c * chunk, *du = (char *)dev_up + c * chunk;
+                    char *hd = (char *)host_down + c * chunk, *dd = (char *)dev_down + c * chunk;
+                    cudaStream_t su = two && c % 2 ? extra_up : s_up;
+                    cudaStream_t sd = two && c % 2 ? extra_down : s_down;
+                    if (!(alone && sm_down)) {
+                        if (sm_up)
+                            sm_copy<<<4 * sms, 512, 0, su>>>((uint4 *)du, (const uint4 *)hu,
+                                                             chunk / 16);
+                        else
+                            CHECK(cudaMemcpyAsync(du, hu, chunk, cudaMemcpyHostToDevice, su));
+                    }
+                    if (!(alone && sm_up)) {
+                        if (sm_down)
+                            sm_copy<<<4 * sms, 512, 0, sd>>>((uint4 *)hd, (const uint4 *)dd,
+                                                             chunk / 16);
+                        else
+                            CHECK(cudaMemcpyAsync(hd, dd, chunk, cudaMemcpyDeviceToHost, sd));
+                    }
+                    CHECK(cudaGetLastError());
+                }
+                CHECK(cudaEventRecord(end_up, extra_up));
+                CHECK(cudaStreamWaitEvent(s_up, end_up, 0));
+                CHECK(cudaEventRecord(end_up, extra_down));
+                CHECK(cudaStreamWaitEvent(s_up, end_up, 0));
+                CHECK(cudaEventRecord(end_down, s_down));
+                CHECK(cudaStreamWaitEvent(s_up, end_down, 0));
+                CHECK(cudaEventRecord(end_up, s_up));
+                CHECK(cudaEventSynchronize(end_up));
+                float ms = 0.0f;
+                CHECK(cudaEventElapsedTime(&ms, start, end_up));
+                if (rep > 0)
+                    rates.push_back(bytes / (ms * 1e-3) / 1e9);
+            }
+            std::printf("SUSTAINED_%s_GBS=%.2f\n", mode, median(rates));
         }
     }
     std::printf("PROBE_MIB=%ld\n", mib);

@@ -48,16 +48,18 @@ static int print_bandwidth(void)
     printf("HOST_COPY_GBS=%.1f\n", host_gbs);
     printf("HOST_COPY_THREADS=%d\n", threads);
 #ifdef HEAT2D_HAVE_CUDA
-    double d2d, h2d, d2h, h2d_pinned, d2h_pinned;
-    if (heat2d_cuda_bandwidth(&d2d, &h2d, &d2h, &h2d_pinned, &d2h_pinned, &err) != 0) {
+    heat2d_gpu_limits gpu = {0};
+    if (heat2d_cuda_bandwidth(&gpu, &err) != 0) {
         printf("GPU_BANDWIDTH=none (%s)\n", err.message);
         return EXIT_SUCCESS;
     }
-    printf("DEVICE_COPY_GBS=%.1f\n", d2d);
-    printf("H2D_PAGEABLE_GBS=%.2f\n", h2d);
-    printf("D2H_PAGEABLE_GBS=%.2f\n", d2h);
-    printf("H2D_PINNED_GBS=%.2f\n", h2d_pinned);
-    printf("D2H_PINNED_GBS=%.2f\n", d2h_pinned);
+    printf("DEVICE_COPY_GBS=%.1f\n", gpu.device_copy);
+    printf("H2D_PAGEABLE_GBS=%.2f\n", gpu.h2d_pageable);
+    printf("D2H_PAGEABLE_GBS=%.2f\n", gpu.d2h_pageable);
+    printf("H2D_PINNED_GBS=%.2f\n", gpu.h2d_pinned);
+    printf("D2H_PINNED_GBS=%.2f\n", gpu.d2h_pinned);
+    /* Per direction, both at once. */
+    printf("BOTH_PINNED_GBS=%.2f\n", gpu.both_pinned);
 #endif
     return EXIT_SUCCESS;
 }

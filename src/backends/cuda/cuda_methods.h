@@ -28,15 +28,29 @@ extern const heat2d_method heat2d_method_cuda_tb;
  * kernels and downloads overlap on three streams. */
 extern const heat2d_method heat2d_method_cuda_overlap;
 
-/* Measures the limits that SPEC section 5 quotes, on the device that the
- * methods use (HEAT2D_CUDA_DEVICE, default 0), in GB/s (1e9 bytes):
- * device-to-device cudaMemcpy of 1 GiB counting read plus write bytes (median
- * of 10 after a warm-up), and host-to-device / device-to-host cudaMemcpy of
- * 256 MiB from pageable (malloc) and pinned (cudaMallocHost) memory (median of
- * 5 after a warm-up). Needs about 2.3 GiB of device memory and 512 MiB of
- * host memory. Returns 0, or -1 with err filled. */
-int heat2d_cuda_bandwidth(double *d2d_gbs, double *h2d_pageable_gbs, double *d2h_pageable_gbs,
-                          double *h2d_pinned_gbs, double *d2h_pinned_gbs, heat2d_error *err);
+/* The limits that SPEC section 5 quotes, in GB/s (1e9 bytes). */
+typedef struct heat2d_gpu_limits {
+    double device_copy;  /* device-to-device, read plus write bytes */
+    double h2d_pageable; /* one direction alone, from malloc memory */
+    double d2h_pageable;
+    double h2d_pinned; /* one direction alone, from cudaMallocHost memory */
+    double d2h_pinned;
+    /* Pinned, both directions at once: each direction moves the same bytes,
+     * in chunks on its own stream, and the rate is those bytes over the time
+     * until both are done. What the link sustains in each direction while
+     * the other is busy, the floor of a method that overlaps its uploads
+     * with its downloads. */
+    double both_pinned;
+} heat2d_gpu_limits;
+
+/* Measures the limits on the device that the methods use
+ * (HEAT2D_CUDA_DEVICE, default 0): device-to-device cudaMemcpy of 1 GiB
+ * (median of 10 after a warm-up), host-to-device / device-to-host
+ * cudaMemcpy of 256 MiB from pageable and pinned memory (median of 5 after
+ * a warm-up), and 256 MiB each way at once in 16 chunks (median of 5). Needs
+ * about 2.3 GiB of device memory and 768 MiB of host memory. Returns 0, or
+ * -1 with err filled. */
+int heat2d_cuda_bandwidth(heat2d_gpu_limits *limits, heat2d_error *err);
 
 #ifdef __cplusplus
 }

@@ -93,14 +93,80 @@ int measure_host(void *host, void *device, cudaMemcpyKind kind, double *gbs, hea
     return 0;
 }
 
-int measure_host_pair(double *h2d_pageable_gbs, double *d2h_pageable_gbs, double *h2d_pinned_gbs,
-                      double *d2h_pinned_gbs, heat2d_error *err)
+/* Both directions at once between two pinned buffers and device memory:
+ * kHostBytes each way in kBothChunks copies per direction, uploads on one
+ * stream and downloads on another, as an overlapped method queues them;
+ * each direction's rate is kHostBytes over the time until both are done.
+ * Median of kHostRepeats after a warm-up. */
+constexpr int kBothChunks = 16;
+
+int measure_both(void *pinned_up, void *pinned_down, void *device_up, void *device_down,
+                 double *gbs, heat2d_error *err)
+{
+    cudaStream_t up = nullptr;
+    cudaStream_t down = nullptr;
+    cudaEvent_t start = nullptr;
+    cudaEvent_t up_done = nullptr;
+    cudaEvent_t down_done = nullptr;
+    double rates[kMaxRepeats];
+    const size_t chunk = kHostBytes / kBothChunks;
+    int rc = -1;
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamCreateWithFlags(&up, cudaStreamNonBlocking), done);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking), done);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&start), done);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&up_done), done);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&down_done), done);
+    for (int r = -1; r < kHostRepeats; ++r) { /* r = -1: the warm-up */
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(start, up), done);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(down, start, 0), done);
+        for (int c = 0; c < kBothChunks; ++c) {
+            const size_t at = (size_t)c * chunk;
+            HEAT2D_CUDA_CHECK_GOTO(err,
+                                   cudaMemcpyAsync((char *)device_up + at, (char *)pinned_up + at,
+                                                   chunk, cudaMemcpyHostToDevice, up),
+                                   done);
+            HEAT2D_CUDA_CHECK_GOTO(err,
+                                   cudaMemcpyAsync((char *)pinned_down + at,
+                                                   (char *)device_down + at, chunk,
+                                                   cudaMemcpyDeviceToHost, down),
+                                   done);
+        }
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(down_done, down), done);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(up, down_done, 0), done);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(up_done, up), done);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventSynchronize(up_done), done);
+        float ms = 0.0f;
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventElapsedTime(&ms, start, up_done), done);
+        if (r >= 0)
+            rates[r] = (double)kHostBytes / ((double)ms * 1e-3) / 1e9;
+    }
+    *gbs = median(rates, kHostRepeats);
+    rc = 0;
+done:
+    if (start != nullptr)
+        (void)cudaEventDestroy(start);
+    if (up_done != nullptr)
+        (void)cudaEventDestroy(up_done);
+    if (down_done != nullptr)
+        (void)cudaEventDestroy(down_done);
+    if (up != nullptr)
+        (void)cudaStreamDestroy(up);
+    if (down != nullptr)
+        (void)cudaStreamDestroy(down);
+    return rc;
+}
+
+int measure_host_limits(heat2d_gpu_limits *limits, heat2d_error *err)
 {
     void *device = nullptr;
+    void *device_down = nullptr;
     void *pageable = nullptr;
     void *pinned = nullptr;
+    void *pinned_down = nullptr;
     int rc = -1;
     HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc(&device, kHostBytes), done);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc(&device_down, kHostBytes), done);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaMemset(device_down, 0, kHostBytes), done);
     pageable = std::malloc(kHostBytes);
     if (pageable == nullptr) {
         (void)heat2d_fail(err, "cuda bandwidth probe: cannot allocate %zu bytes of host memory",
@@ -111,31 +177,33 @@ int measure_host_pair(double *h2d_pageable_gbs, double *d2h_pageable_gbs, double
     std::memset(pageable, 1, kHostBytes);
     HEAT2D_CUDA_CHECK_GOTO(err, cudaMallocHost(&pinned, kHostBytes), done);
     std::memset(pinned, 1, kHostBytes);
-    if (measure_host(pageable, device, cudaMemcpyHostToDevice, h2d_pageable_gbs, err) != 0 ||
-        measure_host(pageable, device, cudaMemcpyDeviceToHost, d2h_pageable_gbs, err) != 0 ||
-        measure_host(pinned, device, cudaMemcpyHostToDevice, h2d_pinned_gbs, err) != 0 ||
-        measure_host(pinned, device, cudaMemcpyDeviceToHost, d2h_pinned_gbs, err) != 0)
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaMallocHost(&pinned_down, kHostBytes), done);
+    std::memset(pinned_down, 2, kHostBytes);
+    if (measure_host(pageable, device, cudaMemcpyHostToDevice, &limits->h2d_pageable, err) != 0 ||
+        measure_host(pageable, device, cudaMemcpyDeviceToHost, &limits->d2h_pageable, err) != 0 ||
+        measure_host(pinned, device, cudaMemcpyHostToDevice, &limits->h2d_pinned, err) != 0 ||
+        measure_host(pinned, device, cudaMemcpyDeviceToHost, &limits->d2h_pinned, err) != 0 ||
+        measure_both(pinned, pinned_down, device, device_down, &limits->both_pinned, err) != 0)
         goto done;
     rc = 0;
 done:
     (void)cudaFreeHost(pinned);
+    (void)cudaFreeHost(pinned_down);
     std::free(pageable);
     (void)cudaFree(device);
+    (void)cudaFree(device_down);
     return rc;
 }
 
 } // namespace
 
-extern "C" int heat2d_cuda_bandwidth(double *d2d_gbs, double *h2d_pageable_gbs,
-                                     double *d2h_pageable_gbs, double *h2d_pinned_gbs,
-                                     double *d2h_pinned_gbs, heat2d_error *err)
+extern "C" int heat2d_cuda_bandwidth(heat2d_gpu_limits *limits, heat2d_error *err)
 {
     char name[256];
     double context_s = 0.0;
     if (heat2d_cuda_open("cuda bandwidth probe", name, sizeof name, &context_s, err) != 0)
         return -1;
-    if (measure_d2d(d2d_gbs, err) != 0)
+    if (measure_d2d(&limits->device_copy, err) != 0)
         return -1;
-    return measure_host_pair(h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, d2h_pinned_gbs,
-                             err);
+    return measure_host_limits(limits, err);
 }
