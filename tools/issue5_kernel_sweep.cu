@@ -98,6 +98,60 @@ void launch(const T *u, T *v, size_t nx, size_t ny, T alpha)
         <<<dim3((unsigned)((nx + BX - 1) / BX), (unsigned)gy), dim3(BX, BY)>>>(u, v, nx, ny, alpha);
 }
 
+/* fp32, four cells per thread as float4 (nx a multiple of 4): 16-byte
+ * loads and stores, half as many threads as two cells per thread. */
+template <unsigned BX, unsigned BY, unsigned ROWS>
+__global__ void __launch_bounds__(BX *BY)
+    quad(const float *__restrict__ u, float *__restrict__ v, size_t nx, size_t ny, float alpha)
+{
+    const size_t i = 4 * ((size_t)blockIdx.x * BX + threadIdx.x);
+    if (i >= nx)
+        return;
+    const bool west_edge = i == 0, east_edge = i + 4 == nx;
+    const size_t band = (size_t)gridDim.y * BY * ROWS;
+    for (size_t j0 = ((size_t)blockIdx.y * BY + threadIdx.y) * ROWS; j0 < ny; j0 += band) {
+        size_t c = j0 * nx + i;
+        float4 s = j0 > 0 ? __ldg(reinterpret_cast<const float4 *>(u + c - nx))
+                          : make_float4(0.f, 0.f, 0.f, 0.f);
+        float4 m = __ldg(reinterpret_cast<const float4 *>(u + c));
+#pragma unroll
+        for (unsigned r = 0; r < ROWS; ++r) {
+            const size_t j = j0 + r;
+            if (j >= ny)
+                break;
+            const float4 n = j + 1 < ny ? __ldg(reinterpret_cast<const float4 *>(u + c + nx))
+                                        : make_float4(0.f, 0.f, 0.f, 0.f);
+            const float w = west_edge ? 0.f : __ldg(u + c - 1);
+            const float e = east_edge ? 0.f : __ldg(u + c + 4);
+            float4 o = make_float4(0.f, 0.f, 0.f, 0.f);
+            if (j != 0 && j != ny - 1) {
+                if (!west_edge)
+                    o.x = m.x + alpha * (w + m.y + s.x + n.x - 4.0f * m.x);
+                o.y = m.y + alpha * (m.x + m.z + s.y + n.y - 4.0f * m.y);
+                o.z = m.z + alpha * (m.y + m.w + s.z + n.z - 4.0f * m.z);
+                if (!east_edge)
+                    o.w = m.w + alpha * (m.z + e + s.w + n.w - 4.0f * m.w);
+            }
+            *reinterpret_cast<float4 *>(v + c) = o;
+            s = m;
+            m = n;
+            c += nx;
+        }
+    }
+}
+
+template <typename T, unsigned BX, unsigned BY, unsigned ROWS>
+void launch_quad(const T *u, T *v, size_t nx, size_t ny, T alpha)
+{
+    if constexpr (sizeof(T) == sizeof(float)) {
+        const size_t gy = std::min<size_t>((ny + BY * ROWS - 1) / (BY * ROWS), 65535);
+        quad<BX, BY, ROWS><<<dim3((unsigned)((nx / 4 + BX - 1) / BX), (unsigned)gy), dim3(BX, BY)>>>(
+            u, v, nx, ny, alpha);
+    } else {
+        launch<T, 128, 2, 8, false, false>(u, v, nx, ny, alpha);
+    }
+}
+
 #ifdef HEAT2D_SWEEP_LIBRARY_KERNEL
 template <typename T> void library_step(const T *u, T *v, size_t nx, size_t ny, T alpha)
 {
@@ -117,6 +171,12 @@ template <typename T> std::vector<Variant<T>> variants()
 #ifdef HEAT2D_SWEEP_LIBRARY_KERNEL
         {"heat2d_cuda_step", library_step<T>},
 #endif
+        {"quad 128x2r8", launch_quad<T, 128, 2, 8>},
+        {"quad 64x4r8", launch_quad<T, 64, 4, 8>},
+        {"quad 128x1r8", launch_quad<T, 128, 1, 8>},
+        {"quad 64x2r8", launch_quad<T, 64, 2, 8>},
+        {"quad 128x2r4", launch_quad<T, 128, 2, 4>},
+        {"quad 32x4r8", launch_quad<T, 32, 4, 8>},
         {"128x2r4", launch<T, 128, 2, 4, false, false>},
         {"128x2r4 stcs", launch<T, 128, 2, 4, false, true>},
         {"128x2r4 shfl", launch<T, 128, 2, 4, true, false>},
