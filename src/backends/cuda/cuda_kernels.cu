@@ -153,9 +153,11 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
 
 /* fp32 with nx a multiple of 4: four cells per thread, read and written
  * as float4, each thread down kQuadRows rows. tools/issue5_kernel_sweep.cu
- * on an H200 at 8192^2: 497.7 Gcell/s, 95.0% of the copy bandwidth over 8
- * bytes a cell, against the pair kernel's 475.3 (90.7%); with 8 rows a
- * thread 463.8, with 128 x 1, 64 x 4, 64 x 2 or 32 x 4 threads 459-463.
+ * on an H200 at 8192^2 (its output was read on the device, not kept): 497.7
+ * Gcell/s, 95.0% of the copy bandwidth over 8 bytes a cell, against the
+ * pair kernel's 475.3 (90.7%); with 8 rows a thread 463.8, with 128 x 1,
+ * 64 x 4, 64 x 2 or 32 x 4 threads 459-463. In the bench
+ * (results/NVIDIA-H200/summary.md) cuda-resident-f32 runs 504 Gcell/s, 96%.
  * Same order of operations as step_kernel, so the same bits; nx a multiple
  * of 4 keeps every row's quads 16-byte aligned. */
 constexpr unsigned kQuadRows = 4;

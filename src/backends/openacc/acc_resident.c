@@ -14,8 +14,9 @@
  *   libgomp maps the arguments afresh: it allocates device memory for the
  *   block of argument addresses, copies it up, and on an async queue adds a
  *   stream callback that frees it once the kernel is done. On an H200 that
- *   cost 117 us per launch at 2048x2048 (the kernel needs 20) and held
- *   8192x8192 to 51% of cuda-resident. So the arguments live in device
+ *   cost about 80 us per launch at 2048x2048 (gang-vector: 113 us a step,
+ *   the same kernel without arguments 31) and held 8192x8192 to 50% of
+ *   cuda-resident. So the arguments live in device
  *   memory instead (FN(resident_args), an `acc declare create` variable,
  *   written once per run by a kernel); each direction of the ping-pong is
  *   its own kernel, and a launch maps nothing: 6 us per launch, hidden
@@ -66,11 +67,11 @@ static const char *const schedule_names[SCHEDULE_COUNT] = {
 
 /* Measured on an H200 (tools/issue5_acc_device.sh, 8192x8192 x 200, GPU
  * loop, median of 3; results/NVIDIA-H200/tuning/acc_schedules.txt): columns
- * 187 Gcell/s (77% of cuda-resident's 242), args-gang-vector 178 (74%),
- * gang-vector 122 (51%); at 2048x2048 x 500 columns 159, args-gang-vector
- * 133, gang-vector 35. Columns of 16 rows ran 164 at 8192x8192 (fewer gangs
- * to hide latency). Of the schedules with mapped arguments, gang-vector and
- * gang-worker were equal at 8192x8192 (121), seed 76, collapse 66. A
+ * 188 Gcell/s (77% of cuda-resident's 244), args-gang-vector 181 (74%),
+ * gang-vector 122 (50%), gang-worker 114, seed 74, collapse 70; at
+ * 2048x2048 x 500 columns 160, args-gang-vector 136, gang-vector 37.
+ * Columns of 16 rows ran 164 at 8192x8192 against 187 for 8 (fewer gangs
+ * to hide latency; tuning/acc_column_rows.txt). A
  * tile(32,4) schedule was dropped: it computed a wrong field at 25x21/7
  * (max_abs_diff 0.122 against cpu; right at 1001x703) and ran at 8% of
  * cuda-resident. */
