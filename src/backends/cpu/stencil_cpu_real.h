@@ -5,6 +5,7 @@
  *   REAL_BITS   an unsigned integer of the same width
  *   FN(name)    the public name of a kernel in this precision
  *   STREAM(p,b) a streaming store of one 16-byte vector from b to p (SSE2)
+ *   HOST_KERNEL the attributes of a public kernel (its clones)
  * No include guard, on purpose. */
 
 /* The bits of x - x: all zero when x is finite (x - x is +0 exactly),
@@ -65,8 +66,8 @@ FN(step_rows_with)(REAL_BITS (*run)(const REAL *restrict, const REAL *restrict,
     return nonfinite;
 }
 
-bool FN(heat2d_cpu_step_rows)(size_t nx, size_t ny, size_t j_begin, size_t j_end, REAL alpha,
-                              const REAL *u, REAL *v)
+HOST_KERNEL bool FN(heat2d_cpu_step_rows)(size_t nx, size_t ny, size_t j_begin, size_t j_end,
+                                          REAL alpha, const REAL *u, REAL *v)
 {
     return FN(step_rows_with)(FN(update_run), nx, ny, j_begin, j_end, alpha, u, v) == 0;
 }
@@ -108,8 +109,8 @@ static REAL_BITS FN(update_run_stream)(const REAL *restrict centre, const REAL *
     return nonfinite;
 }
 
-bool FN(heat2d_cpu_step_rows_stream)(size_t nx, size_t ny, size_t j_begin, size_t j_end, REAL alpha,
-                                     const REAL *u, REAL *v)
+HOST_KERNEL bool FN(heat2d_cpu_step_rows_stream)(size_t nx, size_t ny, size_t j_begin, size_t j_end,
+                                                 REAL alpha, const REAL *u, REAL *v)
 {
     REAL_BITS nonfinite =
         FN(step_rows_with)(FN(update_run_stream), nx, ny, j_begin, j_end, alpha, u, v);
@@ -119,15 +120,16 @@ bool FN(heat2d_cpu_step_rows_stream)(size_t nx, size_t ny, size_t j_begin, size_
     return nonfinite == 0;
 }
 #else
-bool FN(heat2d_cpu_step_rows_stream)(size_t nx, size_t ny, size_t j_begin, size_t j_end, REAL alpha,
-                                     const REAL *u, REAL *v)
+HOST_KERNEL bool FN(heat2d_cpu_step_rows_stream)(size_t nx, size_t ny, size_t j_begin, size_t j_end,
+                                                 REAL alpha, const REAL *u, REAL *v)
 {
     return FN(heat2d_cpu_step_rows)(nx, ny, j_begin, j_end, alpha, u, v);
 }
 #endif
 
-bool FN(heat2d_cpu_step_block)(size_t stride, size_t i_begin, size_t i_end, size_t j_begin,
-                               size_t j_end, REAL alpha, const REAL *u, REAL *v)
+HOST_KERNEL bool FN(heat2d_cpu_step_block)(size_t stride, size_t i_begin, size_t i_end,
+                                           size_t j_begin, size_t j_end, REAL alpha, const REAL *u,
+                                           REAL *v)
 {
     REAL_BITS nonfinite = 0;
     for (size_t j = j_begin; j < j_end; ++j) {
@@ -138,7 +140,7 @@ bool FN(heat2d_cpu_step_block)(size_t stride, size_t i_begin, size_t i_end, size
     return nonfinite == 0;
 }
 
-bool FN(heat2d_cpu_rows_finite)(size_t nx, size_t j_begin, size_t j_end, const REAL *u)
+HOST_KERNEL bool FN(heat2d_cpu_rows_finite)(size_t nx, size_t j_begin, size_t j_end, const REAL *u)
 {
     REAL_BITS nonfinite = 0;
     for (size_t k = j_begin * nx; k < j_end * nx; ++k)
