@@ -49,7 +49,8 @@ static void FN(interior_gang_worker)(size_t nx, size_t ny, REAL alpha, const REA
 }
 
 /* The launch arguments of the argument-free kernels, in device memory (see
- * acc_resident.c): set on the host and copied up once per run. */
+ * acc_resident.c): written once per run by a kernel in acc_resident_solve.
+ * Only the device's copy holds them; the host's stays zero on a GPU. */
 typedef struct FN(acc_resident_args) {
     REAL *array[2]; /* the device addresses of u and v */
     size_t nx, ny;
@@ -119,11 +120,9 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
     case SCHEDULE_COLUMNS:
     case SCHEDULE_COUNT:
         if (step % 2 == 0)
-            FN(args_columns_forward)
-            (gangs_for(FN(resident_args).strips * FN(resident_args).blocks, 1));
+            FN(args_columns_forward)();
         else
-            FN(args_columns_backward)
-            (gangs_for(FN(resident_args).strips * FN(resident_args).blocks, 1));
+            FN(args_columns_backward)();
         break;
     }
     if (step < 2)
