@@ -95,9 +95,10 @@ stage_sanitize() {
   compute-sanitizer --tool memcheck --error-exitcode 86 \
     "$h" run --method cuda-each --pinned --nx 67 --ny 45 --steps 13 >>"$log" 2>&1 ||
     die "compute-sanitizer memcheck found errors in cuda-each --pinned"
-  # f32: odd nx (one float a thread) and even nx (float2 pairs).
+  # f32: each kernel: odd nx (one float a thread), nx a multiple of 4
+  # (float4 quads) and nx even but not (float2 pairs).
   for m in $("$h" methods | awk '$1 ~ /^cuda/ {print $1}'); do
-    for grid in 67x45 68x45; do
+    for grid in 67x45 68x45 70x45; do
       echo "## memcheck $m f32 $grid/13" >>"$log"
       compute-sanitizer --tool memcheck --error-exitcode 86 "$h" run --method "$m" --precision f32 \
         --nx "${grid%x*}" --ny "${grid#*x}" --steps 13 >>"$log" 2>&1 ||
