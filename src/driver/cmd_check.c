@@ -456,8 +456,12 @@ int heat2d_cmd_check(int argc, char **argv)
     static const size_t step_counts[] = {7, 8, 31, 32};
     for (size_t s = 0; s < sizeof step_counts / sizeof step_counts[0]; ++s)
         check_against_cpu(&st, targets, n, 25, 21, step_counts[s]);
-    if (st.gpu)
+    if (st.gpu) {
         check_against_cpu(&st, targets, n, 1024, 768, 301);
+        /* The f32 GPU step picks its kernel by nx: odd (25 above), a
+         * multiple of 4 (1024) and even but not (130) each have their own. */
+        check_against_cpu(&st, targets, n, 130, 98, 41);
+    }
 
     check_target cpu = {.method = heat2d_method_find("cpu"), .label = "cpu"};
     /* The invariants hold for every method, the reference included (in f32
