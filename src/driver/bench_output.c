@@ -767,7 +767,10 @@ static void emit_limits_table(FILE *f, const size_group *g, const limits *lim)
         double step_bytes = cells * 2.0 * (double)cell_bytes;
         double bound = 0.0;
         char what[96];
-        if (c->style == HEAT2D_STYLE_EACH && !on_host(c->device) && c->overlaps_copies) {
+        /* A per-step method whose copies run both directions at once. */
+        const bool overlapped =
+            c->style == HEAT2D_STYLE_EACH && !on_host(c->device) && c->overlaps_copies;
+        if (overlapped) {
             /* Both directions at once, from page-locked memory. */
             if (lim->h2d_gbs[1] > 0.0 && lim->d2h_gbs[1] > 0.0) {
                 double up = array_gb / lim->h2d_gbs[1], down = array_gb / lim->d2h_gbs[1];
@@ -801,7 +804,7 @@ static void emit_limits_table(FILE *f, const size_group *g, const limits *lim)
         char gcells[32];
         ratio_text(cells / per_step / 1e9, gcells, sizeof gcells);
         emit_limits_row(f, c->label, per_step, gcells, what, bound);
-        if (c->style == HEAT2D_STYLE_EACH && !on_host(c->device) && c->overlaps_copies) {
+        if (overlapped) {
             /* The same step against what the link carries in each direction
              * while the other is busy too: the floor that overlap can reach. */
             emit_limits_row(f, c->label, per_step, gcells,

@@ -80,9 +80,10 @@ static const char *const schedule_names[SCHEDULE_COUNT] = {
 /* Where the kernels run on the host (a build without offload), one thread
  * runs every gang and lane in turn, and a lane's walk down its column
  * reloads the arguments after every store (they might alias the field):
- * columns ran 39.4 ms a step at 2048x2048 on the 2-core development VM,
- * against 4.9 for gang-vector, whose rows the host compiler vectorises like
- * cpu's (results/vm-20261129-225341 and vm-20261129-213525). */
+ * columns ran 39.4 ms a step at 2048x2048 on the 2-core development VM
+ * (make bench at e5239e9, a run whose folder was not kept), against 4.9
+ * for gang-vector, whose rows the host compiler vectorises like cpu's
+ * (results/vm-20261129-213525; 5.4 in results/vm-20261129-230041). */
 #define HOST_DEFAULT_SCHEDULE SCHEDULE_GANG_VECTOR
 
 /* Chosen by acc_resident_prepare, read by acc_resident_solve. */
