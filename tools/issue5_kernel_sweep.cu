@@ -145,8 +145,9 @@ void launch_quad(const T *u, T *v, size_t nx, size_t ny, T alpha)
 {
     if constexpr (sizeof(T) == sizeof(float)) {
         const size_t gy = std::min<size_t>((ny + BY * ROWS - 1) / (BY * ROWS), 65535);
-        quad<BX, BY, ROWS><<<dim3((unsigned)((nx / 4 + BX - 1) / BX), (unsigned)gy), dim3(BX, BY)>>>(
-            u, v, nx, ny, alpha);
+        quad<BX, BY, ROWS>
+            <<<dim3((unsigned)((nx / 4 + BX - 1) / BX), (unsigned)gy), dim3(BX, BY)>>>(u, v, nx, ny,
+                                                                                       alpha);
     } else {
         launch<T, 128, 2, 8, false, false>(u, v, nx, ny, alpha);
     }
@@ -156,7 +157,7 @@ void launch_quad(const T *u, T *v, size_t nx, size_t ny, T alpha)
 template <typename T> void library_step(const T *u, T *v, size_t nx, size_t ny, T alpha)
 {
     (void)heat2d_cuda_step(sizeof(T) == sizeof(float) ? HEAT2D_F32 : HEAT2D_F64, u, v, nx, ny,
-                           (double)alpha, 0);
+                           (double)alpha, true, 0);
 }
 #endif
 

@@ -158,9 +158,16 @@ void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r)
 cudaError_t heat2d_cuda_plain_steps(void **current, void **next, size_t count,
                                     const heat2d_config *cfg, cudaStream_t stream)
 {
+    /* Once per batch, not per launch: whether the steps go into a graph
+     * being captured (cuda-graph), where they are not launched dependent. */
+    enum cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    const cudaError_t captured = cudaStreamIsCapturing(stream, &capture);
+    if (captured != cudaSuccess)
+        return captured;
+    const bool dependent = capture == cudaStreamCaptureStatusNone;
     for (size_t step = 0; step < count; ++step) {
-        cudaError_t rc =
-            heat2d_cuda_step(cfg->precision, *current, *next, cfg->nx, cfg->ny, cfg->alpha, stream);
+        cudaError_t rc = heat2d_cuda_step(cfg->precision, *current, *next, cfg->nx, cfg->ny,
+                                          cfg->alpha, dependent, stream);
         if (rc != cudaSuccess)
             return rc;
         void *swap = *current;

@@ -69,7 +69,8 @@ static int each_solve_any(const heat2d_config *cfg, void *u, void *v, void **res
         rep->h2d_count += 1;
         rep->h2d_bytes += bytes;
         HEAT2D_CUDA_CHECK_GOTO(
-            err, heat2d_cuda_step(cfg->precision, dev_u, dev_v, cfg->nx, cfg->ny, cfg->alpha, 0),
+            err,
+            heat2d_cuda_step(cfg->precision, dev_u, dev_v, cfg->nx, cfg->ny, cfg->alpha, true, 0),
             fail);
         HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(v, dev_v, bytes, cudaMemcpyDeviceToHost), fail);
         rep->d2h_count += 1;

@@ -97,115 +97,86 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
     }
 }
 
-/* fp32 with nx even: two cells per thread, read and written as float2, so
- * that a warp moves 256 bytes a row as in fp64 (one float per thread moved
- * 128 and measured 391-407 Gcell/s at 8192^2 on an H200, 74-77% of the copy
- * bandwidth over 8 bytes a cell). W of the first cell and E of the second
- * are the neighbouring pairs' cells, loaded singly (L1 hits). Same order of
- * operations as step_kernel, so the same bits. nx even keeps every row's
- * pairs 8-byte aligned; odd nx takes step_kernel<float>. */
-template <bool kRowRange>
-__global__ void __launch_bounds__(kBlockX *kBlockY)
-    pair_kernel(const float *__restrict__ u, float *__restrict__ v, size_t nx, size_t ny,
-                size_t j_begin, size_t j_end, float alpha)
-{
-    const size_t i = 2 * ((size_t)blockIdx.x * kBlockX + threadIdx.x); /* first of the pair */
-    if (i >= nx)
-        return;
-    const size_t first = kRowRange ? j_begin : 0;
-    const size_t last = kRowRange ? j_end : ny;
-    wait_for_previous_step();
-    const bool west_edge = i == 0;      /* cell i is boundary */
-    const bool east_edge = i + 2 == nx; /* cell i+1 is boundary */
-    const size_t band = (size_t)gridDim.y * kBlockY * kRows;
-    for (size_t j0 = first + ((size_t)blockIdx.y * kBlockY + threadIdx.y) * kRows; j0 < last;
-         j0 += band) {
-        size_t c = j0 * nx + i;
-        float2 south =
-            j0 > 0 ? __ldg(reinterpret_cast<const float2 *>(u + c - nx)) : make_float2(0.0f, 0.0f);
-        float2 centre = __ldg(reinterpret_cast<const float2 *>(u + c));
-#pragma unroll
-        for (unsigned r = 0; r < kRows; ++r) {
-            const size_t j = j0 + r;
-            if (j >= last)
-                break;
-            const float2 north = j + 1 < ny ? __ldg(reinterpret_cast<const float2 *>(u + c + nx))
-                                            : make_float2(0.0f, 0.0f);
-            /* Unconditional but for the array's ends, as in step_kernel. */
-            const float west = west_edge ? 0.0f : __ldg(u + c - 1);
-            const float east = east_edge ? 0.0f : __ldg(u + c + 2);
-            float2 out = make_float2(0.0f, 0.0f);
-            if (j != 0 && j != ny - 1) {
-                if (!west_edge)
-                    out.x =
-                        centre.x + alpha * (west + centre.y + south.x + north.x - 4.0f * centre.x);
-                if (!east_edge)
-                    out.y =
-                        centre.y + alpha * (centre.x + east + south.y + north.y - 4.0f * centre.y);
-            }
-            *reinterpret_cast<float2 *>(v + c) = out;
-            south = centre;
-            centre = north;
-            c += nx;
-        }
-    }
-}
-
-/* fp32 with nx a multiple of 4: four cells per thread, read and written
- * as float4, each thread down kQuadRows rows. tools/issue5_kernel_sweep.cu
- * on an H200 at 8192^2 (its output was read on the device, not kept): 497.7
- * Gcell/s, 95.0% of the copy bandwidth over 8 bytes a cell, against the
- * pair kernel's 475.3 (90.7%); with 8 rows a thread 463.8, with 128 x 1,
- * 64 x 4, 64 x 2 or 32 x 4 threads 459-463. In the bench
- * (results/NVIDIA-H200/summary.md) cuda-resident-f32 runs 504 Gcell/s, 96%.
- * Same order of operations as step_kernel, so the same bits; nx a multiple
- * of 4 keeps every row's quads 16-byte aligned. */
+/* fp32, kWidth cells a thread, read and written as one float2 or float4.
+ *
+ * Two cells (nx even): a warp moves 256 bytes a row as in fp64 (one float
+ * per thread moved 128 and measured 391-407 Gcell/s at 8192^2 on an H200,
+ * 74-77% of the copy bandwidth over 8 bytes a cell), each thread down kRows
+ * rows.
+ *
+ * Four cells (nx a multiple of 4), each thread down kQuadRows rows:
+ * tools/issue5_kernel_sweep.cu on an H200 at 8192^2 (its output was read on
+ * the device, not kept): 497.7 Gcell/s, 95.0% of the copy bandwidth over 8
+ * bytes a cell, against two cells' 475.3 (90.7%); with 8 rows a thread
+ * 463.8, with 128 x 1, 64 x 4, 64 x 2 or 32 x 4 threads 459-463. In the
+ * bench (results/NVIDIA-H200/summary.md) cuda-resident-f32 runs 504
+ * Gcell/s, 96%.
+ *
+ * W of the first cell and E of the last are the neighbouring vectors'
+ * cells, loaded singly (L1 hits). Same order of operations as step_kernel,
+ * so the same bits. nx a multiple of kWidth keeps every row's vectors
+ * aligned; odd nx takes step_kernel<float>. */
 constexpr unsigned kQuadRows = 4;
 
-template <bool kRowRange>
+template <unsigned kWidth> struct FloatCells;
+template <> struct FloatCells<2> {
+    using Vector = float2;
+};
+template <> struct FloatCells<4> {
+    using Vector = float4;
+};
+
+template <bool kRowRange, unsigned kWidth, unsigned kRowsPerThread>
 __global__ void __launch_bounds__(kBlockX *kBlockY)
-    quad_kernel(const float *__restrict__ u, float *__restrict__ v, size_t nx, size_t ny,
-                size_t j_begin, size_t j_end, float alpha)
+    vector_kernel(const float *__restrict__ u, float *__restrict__ v, size_t nx, size_t ny,
+                  size_t j_begin, size_t j_end, float alpha)
 {
-    const size_t i = 4 * ((size_t)blockIdx.x * kBlockX + threadIdx.x); /* first of the four */
+    using Vector = typename FloatCells<kWidth>::Vector;
+    /* the first of the thread's cells */
+    const size_t i = kWidth * ((size_t)blockIdx.x * kBlockX + threadIdx.x);
     if (i >= nx)
         return;
     wait_for_previous_step();
     const size_t first = kRowRange ? j_begin : 0;
     const size_t last = kRowRange ? j_end : ny;
-    const bool west_edge = i == 0;      /* cell i is boundary */
-    const bool east_edge = i + 4 == nx; /* cell i+3 is boundary */
-    const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    const size_t band = (size_t)gridDim.y * kBlockY * kQuadRows;
-    for (size_t j0 = first + ((size_t)blockIdx.y * kBlockY + threadIdx.y) * kQuadRows; j0 < last;
-         j0 += band) {
+    const bool west_edge = i == 0;           /* the first cell is boundary */
+    const bool east_edge = i + kWidth == nx; /* the last cell is boundary */
+    const Vector zero = {};
+    const size_t band = (size_t)gridDim.y * kBlockY * kRowsPerThread;
+    for (size_t j0 = first + ((size_t)blockIdx.y * kBlockY + threadIdx.y) * kRowsPerThread;
+         j0 < last; j0 += band) {
         size_t c = j0 * nx + i;
-        float4 south = j0 > 0 ? __ldg(reinterpret_cast<const float4 *>(u + c - nx)) : zero;
-        float4 centre = __ldg(reinterpret_cast<const float4 *>(u + c));
+        Vector south = j0 > 0 ? __ldg(reinterpret_cast<const Vector *>(u + c - nx)) : zero;
+        Vector centre = __ldg(reinterpret_cast<const Vector *>(u + c));
 #pragma unroll
-        for (unsigned r = 0; r < kQuadRows; ++r) {
+        for (unsigned r = 0; r < kRowsPerThread; ++r) {
             const size_t j = j0 + r;
             if (j >= last)
                 break;
-            const float4 north =
-                j + 1 < ny ? __ldg(reinterpret_cast<const float4 *>(u + c + nx)) : zero;
+            const Vector north =
+                j + 1 < ny ? __ldg(reinterpret_cast<const Vector *>(u + c + nx)) : zero;
             /* Unconditional but for the array's ends, as in step_kernel. */
             const float west = west_edge ? 0.0f : __ldg(u + c - 1);
-            const float east = east_edge ? 0.0f : __ldg(u + c + 4);
-            float4 out = zero;
+            const float east = east_edge ? 0.0f : __ldg(u + c + kWidth);
+            /* The vectors' cells by index: the loop below is unrolled, so
+             * they stay in registers (the PTX is that of a kernel written out
+             * with .x, .y, .z, .w, but for the order of addends). */
+            const float *s = reinterpret_cast<const float *>(&south);
+            const float *m = reinterpret_cast<const float *>(&centre);
+            const float *n = reinterpret_cast<const float *>(&north);
+            Vector out = zero;
+            float *o = reinterpret_cast<float *>(&out);
             if (j != 0 && j != ny - 1) {
-                if (!west_edge)
-                    out.x =
-                        centre.x + alpha * (west + centre.y + south.x + north.x - 4.0f * centre.x);
-                out.y =
-                    centre.y + alpha * (centre.x + centre.z + south.y + north.y - 4.0f * centre.y);
-                out.z =
-                    centre.z + alpha * (centre.y + centre.w + south.z + north.z - 4.0f * centre.z);
-                if (!east_edge)
-                    out.w =
-                        centre.w + alpha * (centre.z + east + south.w + north.w - 4.0f * centre.w);
+#pragma unroll
+                for (unsigned k = 0; k < kWidth; ++k) {
+                    if ((k == 0 && west_edge) || (k + 1 == kWidth && east_edge))
+                        continue;
+                    const float w = k == 0 ? west : m[k - 1];
+                    const float e = k + 1 == kWidth ? east : m[k + 1];
+                    o[k] = m[k] + alpha * (w + e + s[k] + n[k] - 4.0f * m[k]);
+                }
             }
-            *reinterpret_cast<float4 *>(v + c) = out;
+            *reinterpret_cast<Vector *>(v + c) = out;
             south = centre;
             centre = north;
             c += nx;
@@ -229,11 +200,13 @@ bool launch_shape(size_t nx, size_t rows, unsigned rows_per_thread, dim3 *grid)
     return true;
 }
 
-/* Launches kernel with columns threads along i (nx cells, or nx/2 pairs)
- * over rows j_begin..j_end-1; alpha is rounded to Real here, once. */
-template <typename Real, bool kRowRange, typename Kernel>
+/* Launches kernel with columns threads along i (nx cells, nx/2 pairs or
+ * nx/4 quads) over rows j_begin..j_end-1; alpha is rounded to Real here,
+ * once. dependent: launched programmatically dependent on the kernel before
+ * it in the stream (see wait_for_previous_step and heat2d_cuda_step). */
+template <typename Real, typename Kernel>
 cudaError_t launch(Kernel kernel, size_t columns, unsigned rows_per_thread, const void *u, void *v,
-                   size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
+                   size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha, bool dependent,
                    cudaStream_t stream)
 {
     dim3 grid;
@@ -243,28 +216,12 @@ cudaError_t launch(Kernel kernel, size_t columns, unsigned rows_per_thread, cons
     config.gridDim = grid;
     config.blockDim = dim3(kBlockX, kBlockY);
     config.stream = stream;
-    /* The whole-grid step of one pass after another (cuda-resident,
-     * cuda-each) is launched programmatically dependent on the kernel before
-     * it in the stream; see wait_for_previous_step. After a copy or an event
-     * wait the attribute changes nothing. Measured on an H200 against the
-     * same build without it (loop time, median of 3, interleaved):
-     * cuda-resident 8192^2 x 1000 f64 274.7 -> 273.2 ms, f32 142.8 -> 141.2,
-     * 2048^2 x 1000 f64 20.2 -> 18.9. Not in a graph being captured
-     * (cuda-graph): there it cost 2048^2 f32 6.9 -> 7.4 ms and 512^2 f64
-     * 11.1 -> 11.9, and gained under 0.3% at 8192^2. Not for row ranges
-     * (cuda-overlap), whose order comes from events. */
     cudaLaunchAttribute attribute = {};
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
-    if (!kRowRange) {
-        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-        const cudaError_t rc = cudaStreamIsCapturing(stream, &capture);
-        if (rc != cudaSuccess)
-            return rc;
-        if (capture == cudaStreamCaptureStatusNone) {
-            config.attrs = &attribute;
-            config.numAttrs = 1;
-        }
+    if (dependent) {
+        config.attrs = &attribute;
+        config.numAttrs = 1;
     }
     const cudaError_t rc =
         cudaLaunchKernelEx(&config, kernel, static_cast<const Real *>(u), static_cast<Real *>(v),
@@ -272,24 +229,25 @@ cudaError_t launch(Kernel kernel, size_t columns, unsigned rows_per_thread, cons
     return rc != cudaSuccess ? rc : cudaGetLastError();
 }
 
-/* The kernel of a precision: fp64 the step kernel; fp32 the quad kernel
- * where the rows allow it (nx a multiple of 4), else the pair kernel (nx
- * even), else the step kernel in float. */
+/* The kernel of a precision: fp64 the step kernel; fp32 four cells a
+ * thread where the rows allow it (nx a multiple of 4), else two (nx even),
+ * else the step kernel in float. */
 template <bool kRowRange>
 cudaError_t launch_step(heat2d_precision precision, const void *u, void *v, size_t nx, size_t ny,
-                        size_t j_begin, size_t j_end, double alpha, cudaStream_t stream)
+                        size_t j_begin, size_t j_end, double alpha, bool dependent,
+                        cudaStream_t stream)
 {
     if (precision != HEAT2D_F32)
-        return launch<double, kRowRange>(step_kernel<double, kRowRange>, nx, kRows, u, v, nx, ny,
-                                         j_begin, j_end, alpha, stream);
+        return launch<double>(step_kernel<double, kRowRange>, nx, kRows, u, v, nx, ny, j_begin,
+                              j_end, alpha, dependent, stream);
     if (nx % 4 == 0)
-        return launch<float, kRowRange>(quad_kernel<kRowRange>, nx / 4, kQuadRows, u, v, nx, ny,
-                                        j_begin, j_end, alpha, stream);
+        return launch<float>(vector_kernel<kRowRange, 4, kQuadRows>, nx / 4, kQuadRows, u, v, nx,
+                             ny, j_begin, j_end, alpha, dependent, stream);
     if (nx % 2 == 0)
-        return launch<float, kRowRange>(pair_kernel<kRowRange>, nx / 2, kRows, u, v, nx, ny,
-                                        j_begin, j_end, alpha, stream);
-    return launch<float, kRowRange>(step_kernel<float, kRowRange>, nx, kRows, u, v, nx, ny, j_begin,
-                                    j_end, alpha, stream);
+        return launch<float>(vector_kernel<kRowRange, 2, kRows>, nx / 2, kRows, u, v, nx, ny,
+                             j_begin, j_end, alpha, dependent, stream);
+    return launch<float>(step_kernel<float, kRowRange>, nx, kRows, u, v, nx, ny, j_begin, j_end,
+                         alpha, dependent, stream);
 }
 
 template <typename Real> cudaError_t load()
@@ -303,25 +261,28 @@ template <typename Real> cudaError_t load()
     return cudaFuncGetAttributes(&attributes, step_kernel<Real, true>);
 }
 
-cudaError_t load_pairs()
+cudaError_t load_vectors()
 {
     cudaFuncAttributes attributes;
-    cudaError_t rc = cudaFuncGetAttributes(&attributes, pair_kernel<false>);
+    cudaError_t rc = cudaFuncGetAttributes(&attributes, vector_kernel<false, 2, kRows>);
     if (rc == cudaSuccess)
-        rc = cudaFuncGetAttributes(&attributes, pair_kernel<true>);
+        rc = cudaFuncGetAttributes(&attributes, vector_kernel<true, 2, kRows>);
     if (rc == cudaSuccess)
-        rc = cudaFuncGetAttributes(&attributes, quad_kernel<false>);
-    return rc != cudaSuccess ? rc : cudaFuncGetAttributes(&attributes, quad_kernel<true>);
+        rc = cudaFuncGetAttributes(&attributes, vector_kernel<false, 4, kQuadRows>);
+    return rc != cudaSuccess
+               ? rc
+               : cudaFuncGetAttributes(&attributes, vector_kernel<true, 4, kQuadRows>);
 }
 
 } // namespace
 
 extern "C" cudaError_t heat2d_cuda_step(heat2d_precision precision, const void *u, void *v,
-                                        size_t nx, size_t ny, double alpha, cudaStream_t stream)
+                                        size_t nx, size_t ny, double alpha, bool dependent,
+                                        cudaStream_t stream)
 {
     if (nx == 0 || ny == 0)
         return cudaSuccess;
-    return launch_step<false>(precision, u, v, nx, ny, 0, ny, alpha, stream);
+    return launch_step<false>(precision, u, v, nx, ny, 0, ny, alpha, dependent, stream);
 }
 
 extern "C" cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const void *u, void *v,
@@ -332,7 +293,8 @@ extern "C" cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const v
         return cudaErrorInvalidValue;
     if (nx == 0 || j_begin == j_end)
         return cudaSuccess;
-    return launch_step<true>(precision, u, v, nx, ny, j_begin, j_end, alpha, stream);
+    /* Not dependent: cuda-overlap orders its row ranges with events. */
+    return launch_step<true>(precision, u, v, nx, ny, j_begin, j_end, alpha, false, stream);
 }
 
 extern "C" cudaError_t heat2d_cuda_load_kernels(void)
@@ -340,5 +302,5 @@ extern "C" cudaError_t heat2d_cuda_load_kernels(void)
     cudaError_t rc = load<double>();
     if (rc == cudaSuccess)
         rc = load<float>();
-    return rc != cudaSuccess ? rc : load_pairs();
+    return rc != cudaSuccess ? rc : load_vectors();
 }
