@@ -7,7 +7,7 @@
 #ifndef HEAT2D_BENCH_H
 #define HEAT2D_BENCH_H
 
-#include "heat2d.h"
+#include "methods.h"
 
 #include <signal.h>
 

@@ -1,7 +1,9 @@
 /* heat2d info: how this build was made and what machine it runs on, as
  * KEY=VALUE lines, so that results are never mixed across set-ups. */
 #define _GNU_SOURCE
+#include "build_info.h"
 #include "commands.h"
+#include "host_bandwidth.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -92,7 +92,7 @@ int heat2d_cmd_run(int argc, char **argv)
             heat2d_fail(&line, "run: %s", err.message);
             fprintf(stderr, "heat2d: %s\n", line.message);
             fflush(stderr);
-            heat2d_abort(HEAT2D_EXIT_FAILURE);
+            heat2d_process_abort(HEAT2D_EXIT_FAILURE);
         }
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
     }

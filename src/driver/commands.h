@@ -4,6 +4,8 @@
 #define HEAT2D_COMMANDS_H
 
 #include "heat2d.h"
+#include "methods.h"
+#include "process.h"
 
 int heat2d_cmd_run(int argc, char **argv);
 int heat2d_cmd_compare(int argc, char **argv);

@@ -84,7 +84,7 @@ int main(int argc, char **argv)
                 status =
                     heat2d_report_error(HEAT2D_EXIT_FAILURE, "cannot write to standard output");
             /* MPI_Finalize, when a distributed method started MPI. */
-            heat2d_finalize();
+            heat2d_process_finalize();
             return status;
         }
     return heat2d_report_error(HEAT2D_EXIT_USAGE, "unknown command '%s' (try heat2d --help)",

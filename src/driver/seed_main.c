@@ -3,7 +3,7 @@
  * stdout, one line on stderr and exit 1 on any error. The same source is
  * built once per method; HEAT2D_SEED_METHOD names it. */
 #define _POSIX_C_SOURCE 200809L /* SIGXFSZ */
-#include "heat2d.h"
+#include "methods.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -156,7 +156,7 @@ typedef struct heat2d_report {
     uint64_t halo_bytes_per_step;
     /* Set by a rank that failed inside the time loop, where its peers wait
      * for halos that will never come: the program prints this rank's line
-     * and ends the whole job (heat2d_abort). Failures every rank knows of
+     * and ends the whole job (heat2d_process_abort). Failures every rank knows of
      * (a refused decomposition, an allocation agreed on collectively) leave
      * it false and end normally. */
     bool abort_peers;
@@ -248,11 +248,6 @@ typedef struct heat2d_method {
         return rc;                                                                                 \
     }
 
-/* Every method this build contains, in presentation order. */
-size_t heat2d_method_count(void);
-const heat2d_method *heat2d_method_at(size_t index);
-const heat2d_method *heat2d_method_find(const char *name);
-
 /* The transfer model of SPEC section 2 for a method: counts and bytes that
  * must cross for cfg. */
 void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
@@ -313,14 +308,6 @@ typedef struct heat2d_outcome {
     heat2d_report report;
     double total_s;
 } heat2d_outcome;
-
-/* Allocate, initialise, prepare, time solve, summarise. On success *field
- * points at the final field inside *storage (free with heat2d_free_pair on
- * storage[0], storage[1]). A distributed method allocates for itself, and
- * only rank 0 gets a field and a summary: on other ranks (out->report.rank
- * != 0) *field and storage are NULL and there is nothing to print. */
-int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg, heat2d_outcome *out,
-                      double *storage[2], const double **field, heat2d_error *err);
 
 /* The first cell in storage order that is not finite; false if none. */
 bool heat2d_find_nonfinite(size_t nx, size_t ny, const double *field, size_t *i, size_t *j);
@@ -409,31 +396,8 @@ int heat2d_parse_alpha(const char *text, const char *what, double *value, heat2d
 int heat2d_seed_args(int argc, char *const *argv, heat2d_config *cfg, const char **field_path,
                      heat2d_error *err);
 
-/* KEY=VALUE lines saying how this build was made: version, git revision,
- * compilers and flags, OpenACC mode, CUDA, methods. */
-void heat2d_print_build_info(FILE *stream);
-
-/* Median host copy bandwidth (bytes read + written per second / 1e9) on
- * all OpenMP threads, over arrays far larger than the caches. */
-int heat2d_host_bandwidth(double *copy_gbs, int *threads, heat2d_error *err);
-
 /* Physical memory of this machine in bytes, 0 if unknown. */
 uint64_t heat2d_physical_memory(void);
-
-/* ---- processes (MPI) -------------------------------------------------------
- * Without MPI in the build: rank 0 of 1, and heat2d_finalize and heat2d_abort
- * do nothing. With it, MPI is started only by a distributed method's prepare
- * (a run of any other method never touches it); before that the rank and
- * size come from the launcher's environment (mpirun, srun), so that every
- * rank can tell, from the first argument it parses, whether it is the one
- * that prints. */
-int heat2d_process_rank(void);
-int heat2d_process_count(void);
-/* Ends MPI if a method started it; call once before the program exits. */
-void heat2d_finalize(void);
-/* Ends every process of the job with status (MPI_Abort) when there is more
- * than one; returns when this is the only one. */
-void heat2d_abort(int status);
 
 #ifdef __cplusplus
 }

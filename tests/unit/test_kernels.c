@@ -6,7 +6,7 @@
  * early, or never writes v's, differs from cpu. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
-#include "heat2d.h"
+#include "methods.h"
 #include "unit_check.h"
 #include "stencil_cpu.h"
 

@@ -4,7 +4,7 @@
  * kernel, and the messages of a run that turns non-finite. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
-#include "heat2d.h"
+#include "methods.h"
 #include "unit_check.h"
 #include "stencil_cpu.h"
 

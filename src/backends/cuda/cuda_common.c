@@ -1,4 +1,5 @@
-/* Choosing the GPU and creating its context, outside any timed region. */
+/* What the CUDA methods share around their loops: prepare (device, kernels,
+ * memory check) and the frame of the resident methods. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,66 +8,20 @@
 
 #include "cuda_check.h"
 #include "cuda_common.h"
+#include "cuda_device.h"
 #include "cuda_kernels.h"
-
-/* The device index from HEAT2D_CUDA_DEVICE: all digits, below count. */
-static int select_device(const char *who, int count, int *device, heat2d_error *err)
-{
-    const char *text = getenv("HEAT2D_CUDA_DEVICE");
-    *device = 0;
-    if (text == NULL || text[0] == '\0')
-        return 0;
-    long value = 0;
-    for (const char *p = text; *p != '\0'; ++p) {
-        if (*p < '0' || *p > '9' || value >= count)
-            return heat2d_fail(err, "%s: HEAT2D_CUDA_DEVICE=%s is not a device index (0..%d)", who,
-                               text, count - 1);
-        value = value * 10 + (*p - '0');
-    }
-    if (value >= count)
-        return heat2d_fail(err, "%s: HEAT2D_CUDA_DEVICE=%s is not a device index (0..%d)", who,
-                           text, count - 1);
-    *device = (int)value;
-    return 0;
-}
-
-int heat2d_cuda_open(const char *who, char *name, size_t name_size, double *context_s,
-                     heat2d_error *err)
-{
-    /* Everything up to a usable context counts: the driver's initialisation
-     * in cudaGetDeviceCount, the context that cudaSetDevice creates (CUDA 12
-     * and later), and loading the kernels, which the runtime otherwise does
-     * lazily at the first launch, inside the timed loop. */
-    const double t0 = heat2d_now();
-    int count = 0;
-    /* A missing driver or device shows up here, as an error code; the user
-     * asked for the GPU, so say so and stop, never fall back to the host. */
-    const cudaError_t rc = cudaGetDeviceCount(&count);
-    if (rc != cudaSuccess)
-        return heat2d_fail(err, "%s: no CUDA device: %s", who, cudaGetErrorString(rc));
-    if (count <= 0)
-        return heat2d_fail(err, "%s: no CUDA device: the runtime found none", who);
-    int device = 0;
-    if (select_device(who, count, &device, err) != 0)
-        return -1;
-    HEAT2D_CUDA_CHECK(err, cudaSetDevice(device));
-    /* Older runtimes create the context only at the first call that needs
-     * one; make sure it exists before any timed region. */
-    HEAT2D_CUDA_CHECK(err, cudaFree(NULL));
-    HEAT2D_CUDA_CHECK(err, heat2d_cuda_load_kernels());
-    *context_s = heat2d_now() - t0;
-    struct cudaDeviceProp prop;
-    HEAT2D_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, device));
-    if (name != NULL && name_size > 0)
-        snprintf(name, name_size, "%s", prop.name);
-    return 0;
-}
 
 int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report *rep,
                         heat2d_error *err)
 {
-    if (heat2d_cuda_open(who, rep->device, sizeof rep->device, &rep->context_s, err) != 0)
+    /* Loading the kernels counts as context set-up: the runtime otherwise
+     * loads them lazily at the first launch, inside the timed loop. */
+    const double t0 = heat2d_now();
+    if (heat2d_cuda_open_device(who, rep->device, sizeof rep->device, NULL, &rep->context_s, err) !=
+        0)
         return -1;
+    HEAT2D_CUDA_CHECK(err, heat2d_cuda_load_kernels());
+    rep->context_s = heat2d_now() - t0;
     /* Both arrays live on the device: refuse a grid that cannot fit before
      * the clock starts, with the sizes, rather than fail in cudaMalloc. */
     size_t free_bytes = 0, total_bytes = 0;

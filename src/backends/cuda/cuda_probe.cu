@@ -13,7 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda_check.h"
-#include "cuda_common.h"
+#include "cuda_device.h"
 #include "cuda_methods.h"
 
 namespace
@@ -201,7 +201,8 @@ extern "C" int heat2d_cuda_bandwidth(heat2d_gpu_limits *limits, heat2d_error *er
 {
     char name[256];
     double context_s = 0.0;
-    if (heat2d_cuda_open("cuda bandwidth probe", name, sizeof name, &context_s, err) != 0)
+    if (heat2d_cuda_open_device("cuda bandwidth probe", name, sizeof name, NULL, &context_s, err) !=
+        0)
         return -1;
     if (measure_d2d(&limits->device_copy, err) != 0)
         return -1;

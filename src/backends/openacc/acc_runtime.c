@@ -10,7 +10,7 @@
 #include "transfer_trace.h"
 #endif
 #ifdef HEAT2D_HAVE_CUDA
-#include "cuda_common.h"
+#include "cuda_device.h"
 #endif
 
 /* The runtime calls these for every host<->device copy it enqueues, with the
@@ -133,7 +133,7 @@ int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_repo
         if (HEAT2D_ACC_REQUIRE_DEVICE) {
             char name[128];
             double ignored;
-            if (heat2d_cuda_open(method, name, sizeof name, &ignored, err) != 0)
+            if (heat2d_cuda_open_device(method, name, sizeof name, NULL, &ignored, err) != 0)
                 return -1;
         }
 #endif

@@ -1,6 +1,6 @@
 /* The table of methods this build contains. Each backend exports one
- * heat2d_method per method; the driver finds them only through this table. */
-#include "heat2d.h"
+ * heat2d_method per method; programs find them only through this table. */
+#include "methods.h"
 
 #include <string.h>
 
@@ -62,27 +62,4 @@ const heat2d_method *heat2d_method_find(const char *name)
         if (strcmp(method_table[k]->name, name) == 0)
             return method_table[k];
     return NULL;
-}
-
-void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
-                           uint64_t *h2d_bytes, uint64_t *d2h_count, uint64_t *d2h_bytes)
-{
-    uint64_t array_bytes =
-        (uint64_t)cfg->nx * (uint64_t)cfg->ny * heat2d_precision_bytes(cfg->precision);
-    uint64_t copies = 0;
-    switch (m->style) {
-    case HEAT2D_STYLE_HOST:
-        copies = 0;
-        break;
-    case HEAT2D_STYLE_EACH:
-        copies = cfg->steps;
-        break;
-    case HEAT2D_STYLE_RESIDENT:
-        copies = 1;
-        break;
-    }
-    *h2d_count = copies;
-    *d2h_count = copies;
-    *h2d_bytes = copies * array_bytes;
-    *d2h_bytes = copies * array_bytes;
 }

@@ -1,0 +1,31 @@
+/* The methods this build contains, and running one of them the way every
+ * heat2d program does. The backends' front door: programs find methods only
+ * here. */
+#ifndef HEAT2D_METHODS_H
+#define HEAT2D_METHODS_H
+
+#include "heat2d.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every method this build contains, in presentation order. */
+size_t heat2d_method_count(void);
+const heat2d_method *heat2d_method_at(size_t index);
+const heat2d_method *heat2d_method_find(const char *name);
+
+/* The test hook HEAT2D_FAULT_NAN_AT_STEP=K, read, then allocate,
+ * initialise, prepare, time solve, summarise. On success *field points at
+ * the final field inside *storage (free with heat2d_free_pair on
+ * storage[0], storage[1]). A distributed method allocates for itself, and
+ * only rank 0 gets a field and a summary: on other ranks (out->report.rank
+ * != 0) *field and storage are NULL and there is nothing to print. */
+int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg, heat2d_outcome *out,
+                      double *storage[2], const double **field, heat2d_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_METHODS_H */

@@ -1,0 +1,11 @@
+/* How this build was made, recorded with every benchmark. */
+#ifndef HEAT2D_BUILD_INFO_H
+#define HEAT2D_BUILD_INFO_H
+
+#include <stdio.h>
+
+/* KEY=VALUE lines: version, git revision, compilers and flags, OpenACC
+ * mode, CUDA, MPI, the methods in the build. */
+void heat2d_print_build_info(FILE *stream);
+
+#endif /* HEAT2D_BUILD_INFO_H */

@@ -1,0 +1,19 @@
+/* The process hooks of a build without MPI: one process, rank 0 of 1. */
+#include "process.h"
+
+int heat2d_process_rank(void)
+{
+    return 0;
+}
+
+int heat2d_process_count(void)
+{
+    return 1;
+}
+
+void heat2d_process_finalize(void) {}
+
+void heat2d_process_abort(int status)
+{
+    (void)status;
+}

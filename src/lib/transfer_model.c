@@ -1,0 +1,26 @@
+/* The transfer model of SPEC section 2: what must cross between host and
+ * device for a method's style, the numbers a measured run is held to. */
+#include "heat2d.h"
+
+void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
+                           uint64_t *h2d_bytes, uint64_t *d2h_count, uint64_t *d2h_bytes)
+{
+    uint64_t array_bytes =
+        (uint64_t)cfg->nx * (uint64_t)cfg->ny * heat2d_precision_bytes(cfg->precision);
+    uint64_t copies = 0;
+    switch (m->style) {
+    case HEAT2D_STYLE_HOST:
+        copies = 0;
+        break;
+    case HEAT2D_STYLE_EACH:
+        copies = cfg->steps;
+        break;
+    case HEAT2D_STYLE_RESIDENT:
+        copies = 1;
+        break;
+    }
+    *h2d_count = copies;
+    *d2h_count = copies;
+    *h2d_bytes = copies * array_bytes;
+    *d2h_bytes = copies * array_bytes;
+}
