@@ -38,7 +38,7 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
             rows = list(csv.DictReader(stream))
     except OSError as exc:
         raise PlotError(f"cannot read {path}: {exc.strerror}") from exc
-    needed = {"method", "nx", "ny", "steps", "total_s", "device"}
+    needed = {"method", "label", "nx", "ny", "steps", "total_s", "device"}
     if rows and not needed <= rows[0].keys():
         raise PlotError(f"{path} lacks columns {sorted(needed - rows[0].keys())}")
     good = []
@@ -49,18 +49,12 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
             row["_total"] = float(row["total_s"])
         except (TypeError, ValueError):
             continue
-        # A run under mpirun (bench --ranks; older CSVs have no such column):
-        # each rank count is its own line and bar, as in summary.md.
+        # The bench names every row (label: METHOD[-pinned][-pP][-f32]); a
+        # distributed method's rank counts are one line of the scaling plot,
+        # (method, precision) apart.
         row["_name"] = row["method"]  # the method column as written
-        row["_base"], row["_ranks"] = row["method"], 0
-        if (row.get("ranks") or "").isdigit():
-            row["_ranks"] = int(row["ranks"])
-            row["method"] = f"{row['method']}-p{row['_ranks']}"
-        # Single precision (bench --precision; older CSVs have no such column):
-        # its own line and bar too, labelled as summary.md labels it.
-        if row.get("precision") == "f32":
-            row["_base"] += "-f32"
-            row["method"] += "-f32"
+        row["_ranks"] = int(row["ranks"]) if (row.get("ranks") or "").isdigit() else 0
+        row["_base"] = row["method"] + (" (f32)" if row.get("precision") == "f32" else "")
         if math.isfinite(row["_total"]) and row["_total"] > 0:
             good.append(row)
     if not good:
@@ -70,7 +64,7 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
 
 def method_order(rows: list[dict[str, str]]) -> list[str]:
     """Methods in order of first appearance, which is the bench's order."""
-    return list(dict.fromkeys(row["method"] for row in rows))
+    return list(dict.fromkeys(row["label"] for row in rows))
 
 
 def legend_label(method: str, device: str) -> str:
@@ -84,7 +78,7 @@ def on_host(device: str) -> bool:
 
 def device_methods_on_host(rows) -> list[str]:
     """Methods meant for a device that ran on the host (a host-only OpenACC build)."""
-    return list(dict.fromkeys(row["method"] for row in rows
+    return list(dict.fromkeys(row["label"] for row in rows
                               if row["_name"] not in HOST_METHODS and on_host(row["device"])))
 
 
@@ -120,8 +114,8 @@ def plot_time_per_step(plt, rows, folder: Path) -> Path:
     device: dict[str, str] = {}
     for row in rows:
         cells = row["_nx"] * row["_ny"]
-        per_step[row["method"]][cells].append(row["_total"] / row["_steps"])
-        device[row["method"]] = row["device"]
+        per_step[row["label"]][cells].append(row["_total"] / row["_steps"])
+        device[row["label"]] = row["device"]
 
     fig, ax = plt.subplots(figsize=(9, 6))
     markers = "osD^vP*Xh<>"
@@ -174,9 +168,9 @@ def plot_headline(plt, rows, folder: Path) -> Path:
     size, exact = headline_size(rows)
     at_size = [row for row in rows if (row["_nx"], row["_ny"], row["_steps"]) == size]
     methods = method_order(at_size)
-    medians = {m: statistics.median(r["_total"] for r in at_size if r["method"] == m)
+    medians = {m: statistics.median(r["_total"] for r in at_size if r["label"] == m)
                for m in methods}
-    device = {r["method"]: r["device"] for r in at_size}
+    device = {r["label"]: r["device"] for r in at_size}
     cpu = medians.get("cpu")
 
     fig, ax = plt.subplots(figsize=(max(6.5, 1.4 * len(methods) + 2.5), 6))
@@ -186,7 +180,7 @@ def plot_headline(plt, rows, folder: Path) -> Path:
              "host": ("#8fb3d9", "ran on the host"),
              "gpu": ("#3a9e5f", "ran on a GPU")}
     kind = ["cpu" if m == "cpu" else ("host" if on_host(device[m]) else "gpu") for m in methods]
-    times = {m: [r["_total"] for r in at_size if r["method"] == m] for m in methods}
+    times = {m: [r["_total"] for r in at_size if r["label"] == m] for m in methods}
     spread = [[medians[m] - min(times[m]) for m in methods],
               [max(times[m]) - medians[m] for m in methods]]
     bars = ax.bar(range(len(methods)), values, color=[kinds[k][0] for k in kind],

@@ -15,6 +15,16 @@ size_t heat2d_method_count(void);
 const heat2d_method *heat2d_method_at(size_t index);
 const heat2d_method *heat2d_method_find(const char *name);
 
+/* The label of a method as it was run: NAME[-pinned][-pP][-f32] (ranks 0:
+ * not under mpirun), cut to size. trials.csv's method column is the label
+ * without -pP and -f32 (its ranks and precision columns say those). */
+void heat2d_method_label(char *buf, size_t size, const char *name, bool pinned, size_t ranks,
+                         heat2d_precision precision);
+
+/* The method that a method column names (NAME or NAME-pinned), and whether
+ * it is the -pinned twin; NULL when this build has no such method. */
+const heat2d_method *heat2d_label_method(const char *method_column, bool *pinned);
+
 /* The test hook HEAT2D_FAULT_NAN_AT_STEP=K, read, then allocate,
  * initialise, prepare, time solve, summarise. On success *field points at
  * the final field inside *storage (free with heat2d_free_pair on

@@ -377,14 +377,11 @@ static size_t collect_targets(bool gpu, heat2d_precision precision, check_target
         take = take && (strcmp(m->name, "cpu") != 0 || precision == HEAT2D_F32);
         if (!take)
             continue;
-        targets[n] = (check_target){.method = m, .precision = precision};
         /* f32 targets are labelled NAME-f32 in every line and file name. */
-        const char *suffix = precision == HEAT2D_F32 ? "-f32" : "";
-        snprintf(targets[n].label, sizeof targets[n].label, "%s%s", m->name, suffix);
-        n++;
-        if (gpu && m->has_pinned_variant) {
-            targets[n] = (check_target){.method = m, .pinned = true, .precision = precision};
-            snprintf(targets[n].label, sizeof targets[n].label, "%s-pinned%s", m->name, suffix);
+        for (int pinned = 0; pinned <= (gpu && m->has_pinned_variant); ++pinned) {
+            targets[n] = (check_target){.method = m, .pinned = pinned, .precision = precision};
+            heat2d_method_label(targets[n].label, sizeof targets[n].label, m->name, pinned, 0,
+                                precision);
             n++;
         }
     }

@@ -7,24 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int heat2d_report_error(int status, const char *fmt, ...)
-{
-    /* Through heat2d_vfail, which escapes control characters: messages echo
-     * arguments, and one with a newline must still make one line. */
-    heat2d_error err;
-    va_list args;
-    va_start(args, fmt);
-    heat2d_vfail(&err, fmt, args);
-    va_end(args);
-    /* Under mpirun every rank parses the same arguments and reaches the
-     * same verdict: rank 0 alone says it, so a job prints one line, not
-     * one per rank. (A failure of one rank alone is printed by that rank:
-     * cmd_run.) */
-    if (heat2d_process_rank() == 0)
-        fprintf(stderr, "heat2d: %s\n", err.message);
-    return status;
-}
-
 static int cmd_methods(int argc, char **argv)
 {
     (void)argc;
@@ -61,6 +43,7 @@ int main(int argc, char **argv)
      * the field writer reports and cleans up after, instead of the process
      * being killed by SIGXFSZ with a half-written temporary file left. */
     signal(SIGXFSZ, SIG_IGN);
+    heat2d_report_quiet(heat2d_process_rank() != 0);
     static const struct {
         const char *name;
         int (*run)(int, char **);

@@ -46,6 +46,21 @@ typedef struct heat2d_error {
 int heat2d_fail(heat2d_error *err, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
 int heat2d_vfail(heat2d_error *err, const char *fmt, va_list args) HEAT2D_PRINTF(2, 0);
 
+/* Exit statuses: 1 for a failed run or check, 2 for a command line that
+ * cannot be understood. */
+enum { HEAT2D_EXIT_FAILURE = 1, HEAT2D_EXIT_USAGE = 2 };
+
+/* Prints "heat2d: <message>" on stderr (escaped as heat2d_fail escapes) and
+ * returns status. */
+int heat2d_report_error(int status, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+/* Under mpirun every rank parses the same arguments and reaches the same
+ * verdict: a program tells the library once that this process is not rank
+ * 0, and heat2d_report_error then stays silent, so that a job prints one
+ * line, not one per rank. (A failure of one rank alone is printed by that
+ * rank itself.) */
+void heat2d_report_quiet(bool quiet);
+
 /* ---- the problem --------------------------------------------------------- */
 
 /* The floating-point type a method computes in. Fields outside a method

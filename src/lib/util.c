@@ -59,6 +59,25 @@ int heat2d_fail(heat2d_error *err, const char *fmt, ...)
     return -1;
 }
 
+static bool reports_quiet;
+
+void heat2d_report_quiet(bool quiet)
+{
+    reports_quiet = quiet;
+}
+
+int heat2d_report_error(int status, const char *fmt, ...)
+{
+    heat2d_error err;
+    va_list args;
+    va_start(args, fmt);
+    heat2d_vfail(&err, fmt, args);
+    va_end(args);
+    if (!reports_quiet)
+        fprintf(stderr, "heat2d: %s\n", err.message);
+    return status;
+}
+
 double heat2d_now(void)
 {
     struct timespec ts;

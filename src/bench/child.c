@@ -1,11 +1,10 @@
-/* heat2d bench: running a child process and reading what `heat2d run`
- * printed. */
+/* heat2d bench: starting a child process and capturing its stdout and
+ * stderr, both read at once so that neither pipe can stall it. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "child.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -15,33 +14,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-const char *const bench_key_names[BK_COUNT] = {
-    [BK_TOTAL_S] = "TOTAL_S",
-    [BK_MASS] = "MASS",
-    [BK_CENTRE] = "CENTRE",
-    [BK_ENTER_S] = "ENTER_S",
-    [BK_GPU_LOOP_S] = "GPU_LOOP_S",
-    [BK_READBACK_S] = "READBACK_S",
-    [BK_EXIT_S] = "EXIT_S",
-    [BK_STEP_REGIONS_S] = "STEP_REGIONS_S",
-    [BK_CPU_LOOP_S] = "CPU_LOOP_S",
-    [BK_DEVICE] = "DEVICE",
-    [BK_H2D_COUNT] = "H2D_COUNT",
-    [BK_H2D_BYTES] = "H2D_BYTES",
-    [BK_D2H_COUNT] = "D2H_COUNT",
-    [BK_D2H_BYTES] = "D2H_BYTES",
-    [BK_H2D_S] = "H2D_S",
-    [BK_D2H_S] = "D2H_S",
-    [BK_CONTEXT_S] = "CONTEXT_S",
-    [BK_DEVICE_LOOP_S] = "DEVICE_LOOP_S",
-    [BK_GCELLS_PER_S] = "GCELLS_PER_S",
-    [BK_TRANSFERS] = "TRANSFERS",
-    [BK_RANKS] = "RANKS",
-    [BK_DECOMP] = "DECOMP",
-    [BK_HALO_BYTES_PER_STEP] = "HALO_BYTES_PER_STEP",
-    [BK_PRECISION] = "PRECISION",
-};
 
 /* A growing NUL-terminated buffer for one of the child's streams. */
 typedef struct stream_buf {
@@ -213,105 +185,4 @@ void bench_capture_why(const bench_capture *cap, char *buf, size_t size)
         snprintf(buf, size, "%.*s (%s)", (int)(end - begin), text + begin, how);
     else
         snprintf(buf, size, "%s, nothing on stderr", how);
-}
-
-/* ---- parsing ------------------------------------------------------------- */
-
-static bool is_text_key(bench_key k)
-{
-    return k == BK_DEVICE || k == BK_TRANSFERS || k == BK_DECOMP || k == BK_PRECISION;
-}
-
-static bool is_count_key(bench_key k)
-{
-    return k == BK_H2D_COUNT || k == BK_H2D_BYTES || k == BK_D2H_COUNT || k == BK_D2H_BYTES ||
-           k == BK_RANKS || k == BK_HALO_BYTES_PER_STEP;
-}
-
-static void trim(const char **begin, const char **end)
-{
-    while (*begin < *end && (**begin == ' ' || **begin == '\t'))
-        (*begin)++;
-    while (*end > *begin && ((*end)[-1] == ' ' || (*end)[-1] == '\t' || (*end)[-1] == '\r'))
-        (*end)--;
-}
-
-static int check_size(const char *key, const char *value, size_t want, heat2d_error *err)
-{
-    size_t got = 0;
-    if (value[0] == '\0')
-        return 0; /* older children may not print it; nothing to compare */
-    if (heat2d_parse_size(value, key, &got, NULL) != 0 || got != want)
-        return heat2d_fail(err, "it reported %s=%s, asked for %zu", key, value, want);
-    return 0;
-}
-
-int bench_parse_run(const char *text, size_t nx, size_t ny, size_t steps, bench_result *res,
-                    heat2d_error *err)
-{
-    memset(res, 0, sizeof *res);
-    char check[32] = "", got_nx[32] = "", got_ny[32] = "", got_steps[32] = "";
-    const char *line = text;
-    while (*line != '\0') {
-        const char *eol = strchr(line, '\n');
-        if (eol == NULL)
-            eol = line + strlen(line);
-        const char *eq = memchr(line, '=', (size_t)(eol - line));
-        if (eq != NULL) {
-            const char *kb = line, *ke = eq, *vb = eq + 1, *ve = eol;
-            trim(&kb, &ke);
-            trim(&vb, &ve);
-            size_t klen = (size_t)(ke - kb), vlen = (size_t)(ve - vb);
-            char *slot = NULL;
-            size_t slot_size = 0;
-            for (size_t k = 0; k < BK_COUNT; ++k)
-                if (strlen(bench_key_names[k]) == klen &&
-                    memcmp(bench_key_names[k], kb, klen) == 0) {
-                    slot = res->value[k];
-                    slot_size = sizeof res->value[k];
-                }
-            if (klen == 5 && memcmp(kb, "CHECK", 5) == 0)
-                slot = check, slot_size = sizeof check;
-            else if (klen == 2 && memcmp(kb, "NX", 2) == 0)
-                slot = got_nx, slot_size = sizeof got_nx;
-            else if (klen == 2 && memcmp(kb, "NY", 2) == 0)
-                slot = got_ny, slot_size = sizeof got_ny;
-            else if (klen == 5 && memcmp(kb, "STEPS", 5) == 0)
-                slot = got_steps, slot_size = sizeof got_steps;
-            if (slot != NULL) {
-                if (vlen >= slot_size)
-                    vlen = slot_size - 1;
-                memcpy(slot, vb, vlen);
-                slot[vlen] = '\0';
-            }
-        }
-        line = *eol == '\n' ? eol + 1 : eol;
-    }
-
-    if (strcmp(check, "PASS") != 0)
-        return heat2d_fail(err, "no CHECK=PASS in its output");
-    if (check_size("NX", got_nx, nx, err) != 0 || check_size("NY", got_ny, ny, err) != 0 ||
-        check_size("STEPS", got_steps, steps, err) != 0)
-        return -1;
-    for (size_t k = 0; k < BK_COUNT; ++k) {
-        const char *v = res->value[k];
-        if (v[0] == '\0' || is_text_key((bench_key)k))
-            continue;
-        char *end = NULL;
-        errno = 0;
-        if (is_count_key((bench_key)k)) {
-            if (v[0] == '-' || (strtoull(v, &end, 10), errno != 0) || *end != '\0')
-                return heat2d_fail(err, "%s=%s is not a count", bench_key_names[k], v);
-        } else {
-            double x = strtod(v, &end);
-            if (*end != '\0' || !isfinite(x))
-                return heat2d_fail(err, "%s=%s is not a finite number", bench_key_names[k], v);
-        }
-    }
-    if (res->value[BK_TOTAL_S][0] == '\0')
-        return heat2d_fail(err, "no TOTAL_S in its output");
-    res->total_s = strtod(res->value[BK_TOTAL_S], NULL);
-    if (res->total_s < 0.0)
-        return heat2d_fail(err, "negative TOTAL_S=%s", res->value[BK_TOTAL_S]);
-    return 0;
 }

@@ -1,0 +1,33 @@
+/* The names that tables, plots, files and progress lines give a method as
+ * it was run: NAME, then -pinned (page-locked host buffers), -pP (P ranks
+ * under mpirun), -f32 (single precision). Built and read here alone. */
+#include "methods.h"
+
+#include <string.h>
+
+void heat2d_method_label(char *buf, size_t size, const char *name, bool pinned, size_t ranks,
+                         heat2d_precision precision)
+{
+    int used = snprintf(buf, size, "%s%s", name, pinned ? "-pinned" : "");
+    if (ranks > 0 && used >= 0 && (size_t)used < size)
+        used += snprintf(buf + used, size - (size_t)used, "-p%zu", ranks);
+    if (precision == HEAT2D_F32 && used >= 0 && (size_t)used < size)
+        snprintf(buf + used, size - (size_t)used, "-f32");
+}
+
+const heat2d_method *heat2d_label_method(const char *method_column, bool *pinned)
+{
+    static const char suffix[] = "-pinned";
+    const size_t n = strlen(method_column), s = sizeof suffix - 1;
+    const heat2d_method *m = heat2d_method_find(method_column);
+    bool twin = false;
+    if (m == NULL && n > s && strcmp(method_column + n - s, suffix) == 0) {
+        char base[64];
+        snprintf(base, sizeof base, "%.*s", (int)(n - s), method_column);
+        m = heat2d_method_find(base);
+        twin = m != NULL;
+    }
+    if (pinned != NULL)
+        *pinned = twin;
+    return m;
+}

@@ -1,0 +1,62 @@
+/* heat2d bench, the original's benchmark for every method this build and
+ * machine can run, as a library that the heat2d program and the unit tests
+ * link: the plan it runs (sizes, targets, notes) and the command itself.
+ *
+ * Every trial is a separate `heat2d run` process, as in the original, so that
+ * each measurement starts from a cold process (and, on a GPU, a fresh device
+ * context) and one crashing method cannot take the benchmark down with it. */
+#ifndef HEAT2D_BENCH_H
+#define HEAT2D_BENCH_H
+
+#include "methods.h"
+
+typedef struct bench_size {
+    size_t nx;
+    size_t ny;
+    size_t steps;
+} bench_size;
+
+/* A method as the benchmark runs it: cuda-each twice, pageable and pinned;
+ * with --precision f64,f32, each of those twice more. */
+typedef struct bench_target {
+    const heat2d_method *method;
+    bool pinned;
+    /* > 0: a distributed method run under mpirun on this many ranks; 0: one
+     * plain `heat2d run` process. */
+    size_t ranks;
+    /* What the method computes in (--precision). */
+    heat2d_precision precision;
+    char label[48]; /* heat2d_method_label */
+} bench_target;
+
+#define BENCH_MAX_NOTES 16
+
+typedef struct bench_run_info {
+    const char *dir;
+    char run_id[32]; /* YYYYMMDD-HHMMSS, also the default folder's suffix */
+    char date[64];   /* local time with zone */
+    char hostname[256];
+    const bench_target *targets;
+    size_t n_targets;
+    const bench_size *sizes;
+    size_t n_sizes;
+    size_t warmups;
+    size_t repeats;
+    /* --weak: the grid per rank, NULL without; at P ranks the grid is
+     * (nx*P)xNY for STEPS steps, so that cells per rank stay the same. */
+    const bench_size *weak;
+    /* Lines a reader must see next to the numbers: what was cut, skipped or
+     * failed. */
+    char notes[BENCH_MAX_NOTES][600];
+    size_t n_notes;
+} bench_run_info;
+
+void bench_add_note(bench_run_info *info, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+/* "NXxNY:STEPS" for lists and "NXxNY/STEPS" for prose. */
+void bench_size_text(const bench_size *s, char sep, char *buf, size_t size);
+
+/* `heat2d bench ARGS`: argv[0] is "bench". Returns the exit status. */
+int bench_command(int argc, char **argv);
+
+#endif /* HEAT2D_BENCH_H */

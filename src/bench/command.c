@@ -1,0 +1,266 @@
+/* heat2d bench: the command. Everything a command line can get wrong is
+ * checked before anything is created or run; then the folder, the record of
+ * the machine and its limits, every size, the field, the plots and the
+ * summary. */
+#define _GNU_SOURCE
+#include "environment.h"
+#include "options.h"
+#include "plan.h"
+#include "run_state.h"
+#include "summary.h"
+#include "trials_csv.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int make_dirs(const char *dir, heat2d_error *err)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return heat2d_fail(err, "--out path is too long");
+    for (char *p = path + 1;; ++p) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return heat2d_fail(err, "cannot create %s: %s", path, strerror(errno));
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            return heat2d_fail(err, "cannot create %s: %s", dir,
+                               stat(path, &st) != 0 ? strerror(errno) : "Not a directory");
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    if (access(dir, W_OK | X_OK) != 0)
+        return heat2d_fail(err, "cannot write into %s: %s", dir, strerror(errno));
+    return 0;
+}
+
+static void sanitize(char *text)
+{
+    for (char *p = text; *p != '\0'; ++p)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '.' || *p == '_'))
+            *p = '-';
+}
+
+static void on_stop_signal(int signo)
+{
+    bench_interrupted = signo;
+}
+
+/* SIGINT and SIGTERM stop the benchmark between trials (the running child
+ * is ended and not recorded). No SA_RESTART: the wait for a child must
+ * return so that it can be ended at once. */
+static void catch_stop_signals(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+/* All sizes, then the field, the plots and the summary. */
+static int run_bench(bench_run_info *info, FILE *csv)
+{
+    bench_state st = {
+        .info = info,
+        .csv = csv,
+        .tty = isatty(STDERR_FILENO) == 1,
+        .dropped = calloc(info->n_targets + 1, sizeof(bool)),
+        .done = calloc(info->n_targets + 1, sizeof(size_t)),
+        .stats = calloc(info->n_targets + 1, sizeof(target_stats)),
+        .runs_total = (info->n_targets * info->n_sizes + bench_weak_runs(info)) *
+                      (info->warmups + info->repeats),
+        .started = heat2d_now(),
+    };
+    int status = EXIT_SUCCESS;
+    if (st.dropped == NULL || st.done == NULL || st.stats == NULL)
+        status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    for (size_t s = 0; s < info->n_sizes && status == EXIT_SUCCESS && !bench_interrupted; ++s) {
+        st.size_index = s;
+        if (bench_trials_size(&st, &info->sizes[s]) != 0)
+            status = HEAT2D_EXIT_FAILURE; /* trials.csv cannot be written: said already */
+    }
+    if (status == EXIT_SUCCESS && !bench_interrupted && bench_trials_weak(&st) != 0)
+        status = HEAT2D_EXIT_FAILURE;
+    free(st.dropped);
+    free(st.done);
+    free(st.stats);
+    if (status != EXIT_SUCCESS)
+        return status;
+    if (bench_interrupted) {
+        /* Keep what was measured: the summary of every finished trial, no
+         * new plots (they would take seconds the user asked not to wait). */
+        bench_progress_clear(&st);
+        heat2d_error err = {{0}};
+        bench_add_note(info,
+                       "Interrupted by signal %d after %zu trial(s); the tables hold "
+                       "the trials that finished.",
+                       (int)bench_interrupted, st.rows);
+        if (bench_write_summary(info, NULL, &err) != 0)
+            heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+        heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                            "bench: interrupted by signal %d: %s/trials.csv keeps the %zu "
+                            "trial(s) that finished",
+                            (int)bench_interrupted, info->dir, st.rows);
+        return 128 + (int)bench_interrupted;
+    }
+
+    char field_path[4200];
+    bool have_field = bench_save_field(&st, field_path, sizeof field_path) == 0;
+    char *plot_out = NULL;
+    if (st.rows > 0)
+        bench_make_plots(&st, have_field, field_path, &plot_out);
+    else
+        bench_add_note(info, "Plots skipped: no trial finished.");
+    bench_progress_clear(&st);
+    heat2d_error err = {{0}};
+    if (bench_write_summary(info, stdout, &err) != 0) {
+        free(plot_out);
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+    }
+    printf("RESULTS=%s\nCSV=%s/trials.csv\nSUMMARY=%s/summary.md\n", info->dir, info->dir,
+           info->dir);
+    if (plot_out != NULL)
+        fputs(plot_out, stdout);
+    free(plot_out);
+    printf("BENCH_WALL_S=%.1f\n", heat2d_now() - st.started);
+    fflush(stdout);
+    if (st.failures > 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "bench: %zu failure(s), listed at the top of %s/summary.md",
+                                   st.failures, info->dir);
+    return EXIT_SUCCESS;
+}
+
+int bench_command(int argc, char **argv)
+{
+    bench_options opt;
+    int status = bench_parse_options(argc, argv, &opt);
+    if (status >= 0)
+        return status;
+
+    /* Everything a command line can get wrong is checked before anything is
+     * created or run. */
+    target_list all = {0}, chosen = {0}, runnable = {0};
+    bench_size *sizes = NULL, *weak = NULL;
+    size_t n_sizes = 0;
+    FILE *csv = NULL;
+    status = EXIT_SUCCESS;
+    if (bench_all_targets(&all) != 0 ||
+        (runnable.items = calloc(all.n + 1, sizeof *runnable.items)) == NULL) {
+        status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+        goto done;
+    }
+    if (opt.methods != NULL &&
+        (status = bench_parse_methods(opt.methods, &all, opt.pinned_too, &chosen)) != 0)
+        goto done;
+    if (opt.sizes != NULL && (status = bench_parse_sizes(opt.sizes, &sizes, &n_sizes)) != 0)
+        goto done;
+    if (opt.weak != NULL) {
+        if (opt.ranks == NULL) {
+            status = heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                         "bench: --weak needs --ranks (the rank counts to scale "
+                                         "over)");
+            goto done;
+        }
+        if (strchr(opt.weak, ',') != NULL) {
+            status = heat2d_report_error(
+                HEAT2D_EXIT_USAGE, "bench: --weak takes one size per rank, got '%s'", opt.weak);
+            goto done;
+        }
+        size_t n_weak = 0;
+        if ((status = bench_parse_sizes(opt.weak, &weak, &n_weak)) != 0)
+            goto done;
+    }
+    if (opt.ranks != NULL) {
+        if ((status = bench_expand_ranks(opt.ranks, &chosen)) != 0)
+            goto done;
+        if ((status = bench_grow_runnable(&runnable, chosen.n)) != 0)
+            goto done;
+    }
+    if (opt.precision != NULL) {
+        target_list *targets = opt.methods != NULL ? &chosen : &all;
+        if ((status = bench_expand_precision(opt.precision, targets)) != 0 ||
+            (status = bench_grow_runnable(&runnable, targets->n)) != 0)
+            goto done;
+    }
+
+    static bench_run_info info;
+    memset(&info, 0, sizeof info);
+    time_t now = time(NULL);
+    struct tm local;
+    localtime_r(&now, &local);
+    strftime(info.run_id, sizeof info.run_id, "%Y%m%d-%H%M%S", &local);
+    strftime(info.date, sizeof info.date, "%Y-%m-%d %H:%M:%S %z", &local);
+    if (gethostname(info.hostname, sizeof info.hostname - 1) != 0)
+        snprintf(info.hostname, sizeof info.hostname, "unknown-host");
+    info.warmups = opt.warmups;
+    info.repeats = opt.repeats;
+    info.weak = weak;
+
+    /* The folder next: a benchmark that cannot keep its numbers should not
+     * start. */
+    static char default_dir[512];
+    if (opt.out == NULL) {
+        char host[256];
+        snprintf(host, sizeof host, "%s", info.hostname);
+        sanitize(host);
+        snprintf(default_dir, sizeof default_dir, "results/%s-%s", host, info.run_id);
+        opt.out = default_dir;
+    }
+    info.dir = opt.out;
+    heat2d_error err = {{0}};
+    if (make_dirs(opt.out, &err) != 0 || (csv = bench_csv_open(opt.out, &err)) == NULL) {
+        status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+        goto done;
+    }
+
+    bool has_gpu;
+    bench_choose_runnable(opt.methods != NULL ? &chosen : &all, opt.methods != NULL, &runnable,
+                          &has_gpu, &info);
+    if (opt.sizes == NULL) {
+        if ((status = bench_parse_sizes(has_gpu ? BENCH_GPU_LADDER : BENCH_CPU_LADDER, &sizes,
+                                        &n_sizes)) != 0)
+            goto done;
+        if (!has_gpu)
+            bench_add_note(&info, "No GPU here: the ladder is cut to finish in about a minute "
+                                  "(" BENCH_CPU_CUT_TEXT "). Full ladder: "
+                                  "heat2d bench --sizes " BENCH_FULL_LADDER);
+    }
+    info.targets = runnable.items;
+    info.n_targets = runnable.n;
+    info.sizes = sizes;
+    info.n_sizes = n_sizes;
+    for (size_t k = 0; k < info.n_notes; ++k)
+        printf("NOTE: %s\n", info.notes[k]);
+    fflush(stdout);
+
+    catch_stop_signals();
+    if (bench_write_environment(&info, BENCH_SELF_EXE, &err) != 0 ||
+        bench_write_limits(&info, BENCH_SELF_EXE, &err) != 0)
+        status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+    else
+        status = run_bench(&info, csv);
+
+done:
+    if (csv != NULL)
+        fclose(csv);
+    free(sizes);
+    free(weak);
+    free(all.items);
+    free(chosen.items);
+    free(runnable.items);
+    bench_plan_release();
+    return status;
+}

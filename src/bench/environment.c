@@ -1,0 +1,156 @@
+/* heat2d bench: what a result folder records of the run besides its trials:
+ * environment.txt (the build, the machine, the GPU, the settings, the plan)
+ * and bandwidth.txt (the limits every result is a fraction of). */
+#define _GNU_SOURCE
+#include "environment.h"
+#include "child.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Runs a tool and hands back its stdout, or NULL with a reason. */
+static char *tool_output(char *const argv[], char *why, size_t why_size)
+{
+    bench_capture cap;
+    heat2d_error err = {{0}};
+    if (bench_spawn(argv, &cap, &err) != 0) {
+        snprintf(why, why_size, "%s", err.message);
+        return NULL;
+    }
+    if (!bench_capture_ok(&cap)) {
+        bench_capture_why(&cap, why, why_size);
+        bench_capture_free(&cap);
+        return NULL;
+    }
+    free(cap.err);
+    return cap.out;
+}
+
+int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_error *err)
+{
+    char *const argv[] = {(char *)self_exe, "info", "--bandwidth", NULL};
+    char why[600];
+    char *text = tool_output(argv, why, sizeof why);
+    if (text == NULL)
+        return heat2d_fail(err, "cannot measure the bandwidth limits: %s", why);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/bandwidth.txt", info->dir);
+    FILE *f = fopen(path, "we");
+    if (f == NULL) {
+        free(text);
+        return heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+    }
+    fprintf(f, "# heat2d info --bandwidth, run %s (%s)\n", info->run_id, info->date);
+    /* Only the measurements; the build and machine are in environment.txt. */
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
+        if (strstr(line, "_GBS=") != NULL || strncmp(line, "HOST_COPY_THREADS=", 18) == 0 ||
+            strncmp(line, "GPU_BANDWIDTH=", 14) == 0)
+            fprintf(f, "%s\n", line);
+    free(text);
+    int rc = 0;
+    if (fflush(f) != 0 || ferror(f))
+        rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+    if (fclose(f) != 0 && rc == 0)
+        rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+    return rc;
+}
+
+static void last_line(const char *text, char *buf, size_t size)
+{
+    size_t end = strlen(text);
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+        end--;
+    size_t begin = end;
+    while (begin > 0 && text[begin - 1] != '\n')
+        begin--;
+    snprintf(buf, size, "%.*s", (int)(end - begin), text + begin);
+}
+
+int bench_write_environment(const bench_run_info *info, const char *self_exe, heat2d_error *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/environment.txt", info->dir);
+    FILE *f = fopen(path, "ae");
+    if (f == NULL)
+        return heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+    if (ftell(f) > 0)
+        fputc('\n', f); /* a blank line between the blocks of several runs */
+
+    fprintf(f, "RUN=%s\nDATE=%s\nHOSTNAME=%s\n", info->run_id, info->date, info->hostname);
+    char why[600];
+    char *info_argv[] = {(char *)self_exe, "info", NULL};
+    char *text = tool_output(info_argv, why, sizeof why);
+    if (text != NULL)
+        fputs(text, f);
+    else
+        fprintf(f, "HEAT2D_INFO=failed: %s\n", why);
+    free(text);
+
+    /* Numbers from different GPUs and drivers must never be mixed. */
+    char *smi_argv[] = {"nvidia-smi", "--query-gpu=name,driver_version,memory.total",
+                        "--format=csv,noheader", NULL};
+    text = tool_output(smi_argv, why, sizeof why);
+    if (text != NULL) {
+        for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
+            fprintf(f, "GPU=%s\n", line);
+    } else {
+        fprintf(f, "GPU=none (nvidia-smi: %s)\n", why);
+    }
+    free(text);
+    char *nvcc_argv[] = {"nvcc", "--version", NULL};
+    text = tool_output(nvcc_argv, why, sizeof why);
+    if (text != NULL) {
+        char line[512];
+        last_line(text, line, sizeof line);
+        fprintf(f, "NVCC=%s\n", line);
+    } else {
+        fprintf(f, "NVCC=none (%s)\n", why);
+    }
+    free(text);
+
+    /* Settings that change where and how the methods run. */
+    /* Every setting that changes what a method does or where it runs. */
+    static const char *const env_names[] = {
+        "ACC_DEVICE_TYPE",      "ACC_DEVICE_NUM",         "CUDA_VISIBLE_DEVICES",
+        "OMP_NUM_THREADS",      "OMP_PROC_BIND",          "OMP_PLACES",
+        "GOMP_DEBUG",           "HEAT2D_ACC_SCHEDULE",    "HEAT2D_OMP_STORES",
+        "HEAT2D_CUDA_DEVICE",   "HEAT2D_CUDA_TB_VARIANT", "HEAT2D_OVERLAP_CHUNKS",
+        "HEAT2D_MPI_CUDA_AWARE"};
+    for (size_t k = 0; k < sizeof env_names / sizeof env_names[0]; ++k) {
+        const char *value = getenv(env_names[k]);
+        if (value != NULL)
+            fprintf(f, "ENV_%s=%s\n", env_names[k], value);
+    }
+    /* A busy machine explains noisy numbers. */
+    FILE *load = fopen("/proc/loadavg", "r");
+    char loadavg[128];
+    if (load != NULL && fgets(loadavg, sizeof loadavg, load) != NULL) {
+        loadavg[strcspn(loadavg, "\n")] = '\0';
+        fprintf(f, "LOADAVG=%s\n", loadavg);
+    }
+    if (load != NULL)
+        fclose(load);
+
+    fputs("BENCH_METHODS=", f);
+    for (size_t k = 0; k < info->n_targets; ++k)
+        fprintf(f, "%s%s", k ? "," : "", info->targets[k].label);
+    fputs("\nBENCH_SIZES=", f);
+    for (size_t k = 0; k < info->n_sizes; ++k) {
+        char s[96];
+        bench_size_text(&info->sizes[k], ':', s, sizeof s);
+        fprintf(f, "%s%s", k ? "," : "", s);
+    }
+    fprintf(f, "\nBENCH_WARMUPS=%zu\nBENCH_REPEATS=%zu\n", info->warmups, info->repeats);
+    for (size_t k = 0; k < info->n_notes; ++k)
+        fprintf(f, "BENCH_NOTE=%s\n", info->notes[k]);
+
+    if (fflush(f) != 0 || ferror(f)) {
+        int saved = errno;
+        fclose(f);
+        return heat2d_fail(err, "cannot write %s: %s", path, strerror(saved));
+    }
+    if (fclose(f) != 0)
+        return heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+    return 0;
+}

@@ -1,0 +1,18 @@
+/* heat2d bench: the run's record besides its trials. */
+#ifndef HEAT2D_BENCH_ENVIRONMENT_H
+#define HEAT2D_BENCH_ENVIRONMENT_H
+
+#include "bench.h"
+
+/* Appends one block to DIR/environment.txt: the run, `heat2d info`, the GPU
+ * and compilers, the bench parameters. Returns -1 when the file cannot be
+ * written; a missing tool is recorded, not an error. */
+int bench_write_environment(const bench_run_info *info, const char *self_exe, heat2d_error *err);
+
+/* Measures the limits every result is a fraction of (`heat2d info
+ * --bandwidth`: host copy bandwidth on all cores, and with a GPU the device
+ * copy and host<->device bandwidths) and writes them to DIR/bandwidth.txt,
+ * which the summary reads. */
+int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_error *err);
+
+#endif /* HEAT2D_BENCH_ENVIRONMENT_H */

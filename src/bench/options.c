@@ -1,0 +1,110 @@
+/* heat2d bench: the command line, into options that the plan reads. */
+#define _GNU_SOURCE
+#include "options.h"
+#include "plan.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bench_usage(FILE *stream)
+{
+    fputs("usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
+          "                    [--repeats K] [--out DIR] [--pinned-too] [--ranks LIST]\n"
+          "                    [--weak NXxNY:STEPS] [--precision LIST]\n"
+          "\n"
+          "  --methods LIST  comma-separated; default: every method this build and machine\n"
+          "                  can run, with a -pinned twin of each method that has one\n"
+          "  --pinned-too    with --methods: add the -pinned twin of each listed method\n"
+          "  --sizes LIST    default with a GPU: " BENCH_GPU_LADDER "\n"
+          "                  without one: " BENCH_CPU_LADDER "\n"
+          "  --warmups K     unrecorded runs per method and size (default 1)\n"
+          "  --repeats K     recorded trials per method and size (default 5)\n"
+          "  --ranks LIST    comma-separated rank counts, e.g. 1,2,4: each distributed method\n"
+          "                  in --methods runs under mpirun -np P for each P (strong scaling)\n"
+          "  --weak SIZE     with --ranks: weak scaling too, SIZE per rank: at P ranks the\n"
+          "                  grid is (NX*P)xNY, STEPS steps\n"
+          "  --precision LIST  comma-separated from f64, f32 (default f64): each method runs\n"
+          "                  in each; f32 rows are labelled METHOD-f32\n"
+          "  --out DIR       default results/HOST-YYYYMMDD-HHMMSS; an existing folder's\n"
+          "                  trials.csv is appended to\n"
+          "\n"
+          "Writes trials.csv, environment.txt, summary.md and PNG plots into DIR and prints\n"
+          "the summary. Exits 1 when any trial failed, 2 for a bad command line.\n",
+          stream);
+}
+
+/* Returns -1 to go on, else the exit status. */
+int bench_parse_options(int argc, char **argv, bench_options *o)
+{
+    static const struct option options[] = {
+        {"methods", required_argument, NULL, 'm'},
+        {"sizes", required_argument, NULL, 's'},
+        {"warmups", required_argument, NULL, 'w'},
+        {"repeats", required_argument, NULL, 'r'},
+        {"out", required_argument, NULL, 'o'},
+        {"pinned-too", no_argument, NULL, 'p'},
+        {"ranks", required_argument, NULL, 'n'},
+        {"weak", required_argument, NULL, 'k'},
+        {"precision", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    *o = (bench_options){.warmups = 1, .repeats = 5};
+    heat2d_error err = {{0}};
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (opt) {
+        case 'm':
+            o->methods = optarg;
+            break;
+        case 's':
+            o->sizes = optarg;
+            break;
+        case 'w':
+            /* No warm-up at all is a valid choice; no trial is not. */
+            if (strcmp(optarg, "0") == 0)
+                o->warmups = 0;
+            else if (heat2d_parse_size(optarg, "--warmups", &o->warmups, NULL) != 0)
+                return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                           "bench: --warmups must be a non-negative integer, got "
+                                           "'%s'",
+                                           optarg);
+            break;
+        case 'r':
+            if (heat2d_parse_size(optarg, "--repeats", &o->repeats, &err) != 0)
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
+            break;
+        case 'o':
+            if (optarg[0] == '\0')
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: --out needs a folder name");
+            o->out = optarg;
+            break;
+        case 'p':
+            o->pinned_too = true;
+            break;
+        case 'n':
+            o->ranks = optarg;
+            break;
+        case 'k':
+            o->weak = optarg;
+            break;
+        case 'f':
+            o->precision = optarg;
+            break;
+        case 'h':
+            bench_usage(stdout);
+            return EXIT_SUCCESS;
+        default:
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: unknown or incomplete option '%s' (heat2d bench "
+                                       "--help)",
+                                       argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: unexpected argument '%s'",
+                                   argv[optind]);
+    return -1;
+}

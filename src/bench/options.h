@@ -1,0 +1,26 @@
+/* heat2d bench: its command line. */
+#ifndef HEAT2D_BENCH_OPTIONS_H
+#define HEAT2D_BENCH_OPTIONS_H
+
+#include "bench.h"
+
+#include <stdio.h>
+
+typedef struct bench_options {
+    const char *methods; /* NULL: every method that can run here */
+    const char *sizes;   /* NULL: the ladder for this machine */
+    const char *out;     /* NULL: results/HOST-RUN */
+    size_t warmups;
+    size_t repeats;
+    bool pinned_too;
+    const char *ranks;     /* NULL: distributed methods run as one plain process */
+    const char *weak;      /* NULL: strong scaling only */
+    const char *precision; /* NULL: f64 only */
+} bench_options;
+
+void bench_usage(FILE *stream);
+
+/* Returns -1 to go on, else the exit status (0 after --help). */
+int bench_parse_options(int argc, char **argv, bench_options *o);
+
+#endif /* HEAT2D_BENCH_OPTIONS_H */

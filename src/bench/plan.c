@@ -1,0 +1,410 @@
+/* heat2d bench: the plan. Which targets a command line names (methods,
+ * their -pinned twins, rank counts, precisions), which sizes, and which of
+ * the targets can run on this machine, asked of each method by a tiny run. */
+#define _GNU_SOURCE
+#include "plan.h"
+#include "run_state.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* mpirun's children's environment (bench_expand_ranks), kept for the run. */
+static char **mpi_env;
+
+void bench_add_note(bench_run_info *info, const char *fmt, ...)
+{
+    if (info->n_notes >= BENCH_MAX_NOTES)
+        return;
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(info->notes[info->n_notes], sizeof info->notes[0], fmt, args);
+    va_end(args);
+    info->n_notes++;
+}
+
+void bench_size_text(const bench_size *s, char sep, char *buf, size_t size)
+{
+    snprintf(buf, size, "%zux%zu%c%zu", s->nx, s->ny, sep, s->steps);
+}
+
+void bench_plan_release(void)
+{
+    free(mpi_env);
+    mpi_env = NULL;
+}
+
+/* Every method of the build, each followed by its -pinned twin. */
+int bench_all_targets(target_list *all)
+{
+    size_t count = heat2d_method_count();
+    all->items = calloc(2 * count + 1, sizeof *all->items);
+    if (all->items == NULL)
+        return -1;
+    all->n = 0;
+    for (size_t k = 0; k < count; ++k) {
+        const heat2d_method *m = heat2d_method_at(k);
+        bench_target *t = &all->items[all->n++];
+        t->method = m;
+        heat2d_method_label(t->label, sizeof t->label, m->name, false, 0, HEAT2D_F64);
+        if (m->has_pinned_variant) {
+            t = &all->items[all->n++];
+            t->method = m;
+            t->pinned = true;
+            heat2d_method_label(t->label, sizeof t->label, m->name, true, 0, HEAT2D_F64);
+        }
+    }
+    return 0;
+}
+
+static const bench_target *find_target(const target_list *all, const char *label, size_t len)
+{
+    for (size_t k = 0; k < all->n; ++k)
+        if (strlen(all->items[k].label) == len && strncmp(all->items[k].label, label, len) == 0)
+            return &all->items[k];
+    return NULL;
+}
+
+static bool has_target(const target_list *list, const bench_target *t)
+{
+    for (size_t k = 0; k < list->n; ++k)
+        if (list->items[k].method == t->method && list->items[k].pinned == t->pinned)
+            return true;
+    return false;
+}
+
+int bench_parse_methods(const char *text, const target_list *all, bool pinned_too,
+                        target_list *chosen)
+{
+    chosen->items = calloc(all->n, sizeof *chosen->items);
+    chosen->n = 0;
+    if (chosen->items == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        const bench_target *t = find_target(all, p, len);
+        if (t == NULL) {
+            char names[512] = "";
+            size_t used = 0;
+            for (size_t k = 0; k < all->n; ++k)
+                used +=
+                    (size_t)snprintf(names + used, used < sizeof names ? sizeof names - used : 0,
+                                     "%s%s", k ? ", " : "", all->items[k].label);
+            if (len == 0)
+                return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                           "bench: --methods '%s' has an empty name (this build "
+                                           "has: %s)",
+                                           text, names);
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: unknown method '%.*s' in --methods (this build has: "
+                                       "%s)",
+                                       (int)len, p, names);
+        }
+        /* Listed twice runs once, as in the original. */
+        if (!has_target(chosen, t))
+            chosen->items[chosen->n++] = *t;
+        if (pinned_too && t->method->has_pinned_variant && !t->pinned) {
+            const bench_target *twin = t + 1; /* all_targets puts it right after */
+            if (!has_target(chosen, twin))
+                chosen->items[chosen->n++] = *twin;
+        }
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    return 0;
+}
+
+int bench_parse_sizes(const char *text, bench_size **sizes, size_t *n)
+{
+    size_t items = 1;
+    for (const char *p = text; *p != '\0'; ++p)
+        items += *p == ',';
+    *sizes = calloc(items, sizeof **sizes);
+    *n = 0;
+    if (*sizes == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[128];
+        if (len >= sizeof item)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --sizes item too long: '%.40s...'", p);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (len == 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: empty size in --sizes '%s'",
+                                       text);
+        char *x = strchr(item, 'x');
+        char *colon = x != NULL ? strchr(x + 1, ':') : NULL;
+        if (x == NULL || colon == NULL)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --sizes '%s': expected NXxNY:STEPS, e.g. "
+                                       "1024x1024:300",
+                                       item);
+        *x = '\0';
+        *colon = '\0';
+        bench_size *s = &(*sizes)[*n];
+        heat2d_error err = {{0}};
+        if (heat2d_parse_size(item, "nx", &s->nx, &err) != 0 ||
+            heat2d_parse_size(x + 1, "ny", &s->ny, &err) != 0 ||
+            heat2d_parse_size(colon + 1, "steps", &s->steps, &err) != 0) {
+            *x = 'x';
+            *colon = ':';
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: --sizes '%s': %s", item,
+                                       err.message);
+        }
+        if (s->nx < HEAT2D_MIN_SIDE || s->ny < HEAT2D_MIN_SIDE)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --sizes '%zux%zu:%zu': nx and ny must be >= %d",
+                                       s->nx, s->ny, s->steps, HEAT2D_MIN_SIDE);
+        (*n)++;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    return 0;
+}
+
+/* A tiny run: can this method run here, and where do its kernels run? */
+static bool probe(const bench_target *t, char *device, size_t device_size, char *why,
+                  size_t why_size)
+{
+    bench_size tiny = {8, 8, 1};
+    bench_result res;
+    double process_s;
+    if (bench_run_child(t, &tiny, &res, &process_s, why, why_size) != 0)
+        return false;
+    snprintf(device, device_size, "%s", res.value[HEAT2D_FIELD_DEVICE]);
+    return true;
+}
+
+/* Which of the candidates can run here, and is there a GPU? A CUDA method
+ * needs one; rather than guess from drivers and device files, a tiny run of
+ * the method itself answers. Only the defaults drop a method that cannot
+ * run: one that was asked for is benchmarked anyway, so that its failure is
+ * reported and the exit status says so. */
+void bench_choose_runnable(const target_list *candidates, bool asked, target_list *runnable,
+                           bool *has_gpu, bench_run_info *info)
+{
+    char skipped[512] = "", skip_why[600] = "", distributed[256] = "", no_f32[256] = "";
+    size_t n_skipped = 0;
+    *has_gpu = false;
+    runnable->n = 0;
+    for (size_t k = 0; k < candidates->n; ++k) {
+        const bench_target *t = &candidates->items[k];
+        /* A distributed method is measured by its scaling over ranks, which
+         * takes mpirun; each trial here is one `heat2d run` process, which
+         * would give it one rank: a number that answers nothing. Asked for
+         * by name, it runs so (its single-rank overhead over cpu). */
+        if (t->method->distributed && !asked) {
+            size_t used = strlen(distributed);
+            snprintf(distributed + used, sizeof distributed - used, "%s%s", used ? ", " : "",
+                     t->label);
+            continue;
+        }
+        /* A method without a float path cannot run in f32; asked for by
+         * name, it runs and its refusal is reported. */
+        if (t->precision == HEAT2D_F32 && !t->method->distributed && t->method->solve_f32 == NULL &&
+            !asked) {
+            size_t used = strlen(no_f32);
+            snprintf(no_f32 + used, sizeof no_f32 - used, "%s%s", used ? ", " : "", t->label);
+            continue;
+        }
+        /* Asked for under mpirun, it runs anyway; a probe per rank count
+         * would only add mpirun starts. */
+        if (t->ranks > 0) {
+            runnable->items[runnable->n++] = *t;
+            continue;
+        }
+        char device[128] = "", why[600] = "";
+        bool ok = probe(t, device, sizeof device, why, sizeof why);
+        if (ok && device[0] != '\0' && strncmp(device, "host", 4) != 0)
+            *has_gpu = true;
+        if (!ok && t->method->gpu_only && !asked) {
+            size_t used = strlen(skipped);
+            snprintf(skipped + used, sizeof skipped - used, "%s%s", n_skipped ? ", " : "",
+                     t->label);
+            if (n_skipped++ == 0)
+                snprintf(skip_why, sizeof skip_why, "%s: %.500s", t->label, why);
+            continue;
+        }
+        runnable->items[runnable->n++] = *t;
+    }
+    if (n_skipped > 0)
+        bench_add_note(info, "Skipped %.200s: no usable GPU here (%.350s).", skipped, skip_why);
+    if (distributed[0] != '\0')
+        bench_add_note(info,
+                       "Not run by default: %.200s (distributed: measure them over P ranks with "
+                       "--methods NAME --ranks 1,2,4; --methods NAME alone runs one here as "
+                       "one rank).",
+                       distributed);
+    if (no_f32[0] != '\0')
+        bench_add_note(info, "Not run: %.200s (no f32 path in this build).", no_f32);
+}
+
+/* mpirun on PATH, as a shell would find it. */
+static bool find_on_path(const char *name, char *path, size_t size)
+{
+    const char *dirs = getenv("PATH");
+    if (dirs == NULL)
+        return false;
+    while (*dirs != '\0') {
+        size_t len = strcspn(dirs, ":");
+        if (len > 0 && (size_t)snprintf(path, size, "%.*s/%s", (int)len, dirs, name) < size &&
+            access(path, X_OK) == 0)
+            return true;
+        dirs += len + (dirs[len] == ':');
+    }
+    return false;
+}
+
+/* --ranks: every distributed target of chosen becomes one target per rank
+ * count, labelled METHOD-pP; the others stay as they are. Also finds mpirun
+ * and prepares its environment. Returns 0, else the exit status. */
+int bench_expand_ranks(const char *text, target_list *chosen)
+{
+    size_t counts[64], n_counts = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[32];
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        heat2d_error err = {{0}};
+        if (n_counts == sizeof counts / sizeof counts[0])
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --ranks lists more than %zu "
+                                       "rank counts",
+                                       sizeof counts / sizeof counts[0]);
+        if (len == 0 || len >= sizeof item ||
+            heat2d_parse_size(item, "--ranks", &counts[n_counts], &err) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --ranks '%s': each item must be a positive "
+                                       "integer, e.g. 1,2,4",
+                                       text);
+        bool dup = false;
+        for (size_t k = 0; k < n_counts; ++k)
+            dup = dup || counts[k] == counts[n_counts];
+        n_counts += !dup;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    size_t distributed = 0;
+    for (size_t k = 0; k < chosen->n; ++k)
+        distributed += chosen->items[k].method->distributed;
+    if (distributed == 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "bench: --ranks needs a distributed method in --methods "
+                                   "(e.g. --methods mpi-cpu)");
+    char mpirun_path[PATH_MAX], self_path[PATH_MAX];
+    if (!find_on_path("mpirun", mpirun_path, sizeof mpirun_path))
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "bench: --ranks needs mpirun on PATH (tools/setup.sh installs "
+                                   "openmpi-bin)");
+    ssize_t len = readlink(BENCH_SELF_EXE, self_path, sizeof self_path - 1);
+    if (len <= 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: cannot read %s: %s", BENCH_SELF_EXE,
+                                   strerror(errno));
+    self_path[len] = '\0';
+
+    /* Open MPI refuses to start as root without these; CI runs as root.
+     * Only mpirun's children get them. */
+    size_t n_env = 0;
+    while (environ[n_env] != NULL)
+        n_env++;
+    mpi_env = calloc(n_env + 3, sizeof *mpi_env);
+    bench_target *items = calloc(chosen->n + distributed * n_counts, sizeof *items);
+    if (mpi_env == NULL || items == NULL) {
+        free(items);
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    }
+    memcpy(mpi_env, environ, n_env * sizeof *mpi_env);
+    if (geteuid() == 0) {
+        mpi_env[n_env++] = "OMPI_ALLOW_RUN_AS_ROOT=1";
+        mpi_env[n_env++] = "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+    }
+    bench_set_launcher(mpirun_path, self_path, mpi_env);
+    size_t n = 0;
+    for (size_t k = 0; k < chosen->n; ++k) {
+        const bench_target *t = &chosen->items[k];
+        if (!t->method->distributed) {
+            items[n++] = *t;
+            continue;
+        }
+        for (size_t c = 0; c < n_counts; ++c) {
+            items[n] = *t;
+            items[n].ranks = counts[c];
+            heat2d_method_label(items[n].label, sizeof items[n].label, t->method->name, false,
+                                counts[c], t->precision);
+            n++;
+        }
+    }
+    free(chosen->items);
+    chosen->items = items;
+    chosen->n = n;
+    return 0;
+}
+
+/* --precision: every target becomes one target per precision, in the
+ * order listed, an f32 one labelled LABEL-f32. Returns 0, else the exit
+ * status. */
+int bench_expand_precision(const char *text, target_list *targets)
+{
+    heat2d_precision chosen[2];
+    size_t n_chosen = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[8];
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        heat2d_precision prec;
+        if (len == 0 || len >= sizeof item || heat2d_parse_precision(item, &prec, NULL) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --precision '%s': each item must be f64 or f32, "
+                                       "e.g. f64,f32",
+                                       text);
+        bool dup = false;
+        for (size_t k = 0; k < n_chosen; ++k)
+            dup = dup || chosen[k] == prec;
+        if (!dup)
+            chosen[n_chosen++] = prec;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    bench_target *items = calloc(targets->n * n_chosen + 1, sizeof *items);
+    if (items == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    size_t n = 0;
+    for (size_t k = 0; k < targets->n; ++k)
+        for (size_t c = 0; c < n_chosen; ++c) {
+            items[n] = targets->items[k];
+            items[n].precision = chosen[c];
+            heat2d_method_label(items[n].label, sizeof items[n].label, items[n].method->name,
+                                items[n].pinned, items[n].ranks, chosen[c]);
+            n++;
+        }
+    free(targets->items);
+    targets->items = items;
+    targets->n = n;
+    return 0;
+}
+
+/* Room for one runnable target per expanded one. Returns 0, else the exit
+ * status. */
+int bench_grow_runnable(target_list *runnable, size_t n)
+{
+    bench_target *grown = realloc(runnable->items, (n + 1) * sizeof *grown);
+    if (grown == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    runnable->items = grown;
+    return 0;
+}

@@ -1,0 +1,146 @@
+/* heat2d bench: the final field that field.png shows, and the plotting
+ * script (matplotlib) run over the folder. Plots are an extra: without them
+ * the numbers stand on their own, and a note says how to get the pictures. */
+#define _GNU_SOURCE
+#include "run_state.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FIELD_SIDE  256
+#define FIELD_STEPS 400
+
+static bool spawn_ok(char *const argv[])
+{
+    bench_capture cap;
+    if (bench_spawn(argv, &cap, NULL) != 0)
+        return false;
+    bool ok = bench_capture_ok(&cap);
+    bench_capture_free(&cap);
+    return ok;
+}
+
+/* HEAT2D_PYTHON, else python3 on PATH, else Debian's /usr/bin/python3: the
+ * first with matplotlib. A PATH python (pyenv, a venv) often lacks it. */
+static const char *find_python(char *tried, size_t tried_size)
+{
+    static const char *const defaults[] = {"python3", "/usr/bin/python3"};
+    const char *env = getenv("HEAT2D_PYTHON");
+    const char *const *candidates = defaults;
+    size_t n = 2;
+    if (env != NULL && env[0] != '\0') {
+        candidates = &env;
+        n = 1;
+    }
+    size_t used = 0;
+    tried[0] = '\0';
+    for (size_t k = 0; k < n; ++k) {
+        char *argv[] = {(char *)candidates[k], "-c", "import matplotlib", NULL};
+        if (spawn_ok(argv))
+            return candidates[k];
+        used += (size_t)snprintf(tried + used, used < tried_size ? tried_size - used : 0, "%s%s",
+                                 k ? ", " : "", candidates[k]);
+    }
+    return NULL;
+}
+
+/* tools/plot_bench.py next to this build (BUILD/bin/heat2d ->
+ * ../../tools), else under the working directory; HEAT2D_PLOT_SCRIPT wins. */
+static bool find_plot_script(char *path, size_t size)
+{
+    const char *env = getenv("HEAT2D_PLOT_SCRIPT");
+    if (env != NULL && env[0] != '\0') {
+        snprintf(path, size, "%s", env);
+        return access(path, R_OK) == 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t len = readlink(BENCH_SELF_EXE, exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char guess[PATH_MAX + 32];
+        snprintf(guess, sizeof guess, "%s/../../tools/plot_bench.py", dirname(exe));
+        /* Resolved, so that the note telling how to re-run it reads well. */
+        char resolved[PATH_MAX];
+        if (realpath(guess, resolved) != NULL && access(resolved, R_OK) == 0) {
+            snprintf(path, size, "%s", resolved);
+            return true;
+        }
+    }
+    snprintf(path, size, "tools/plot_bench.py");
+    return access(path, R_OK) == 0;
+}
+
+/* The final field that field.png shows: cpu, 256x256, 400 steps. */
+int bench_save_field(bench_state *st, char *path, size_t size)
+{
+    snprintf(path, size, "%s/field_%d.dat", st->info->dir, FIELD_SIDE);
+    char nx[16], steps[16];
+    snprintf(nx, sizeof nx, "%d", FIELD_SIDE);
+    snprintf(steps, sizeof steps, "%d", FIELD_STEPS);
+    char *argv[] = {BENCH_SELF_EXE, "run", "--method", "cpu", "--nx", nx, "--ny", nx,
+                    "--steps",      steps, "--save",   path,  NULL};
+    bench_capture cap;
+    heat2d_error err = {{0}};
+    char why[700];
+    if (bench_spawn(argv, &cap, &err) != 0) {
+        snprintf(why, sizeof why, "%s", err.message);
+    } else {
+        bool ok = bench_capture_ok(&cap);
+        if (!ok)
+            bench_capture_why(&cap, why, sizeof why);
+        bench_capture_free(&cap);
+        if (ok)
+            return 0;
+    }
+    bench_say(st, "the field for field.png failed: %s", why);
+    bench_add_note(st->info, "FAILED: the cpu run for field.png: %s", why);
+    st->failures++;
+    return -1;
+}
+
+/* Plots are an extra: without matplotlib the numbers stand on their own,
+ * and the note says how to get the pictures. */
+void bench_make_plots(bench_state *st, bool have_field, const char *field_path, char **plot_out)
+{
+    const char *dir = st->info->dir;
+    char tried[256], script[PATH_MAX + 64];
+    const char *python = find_python(tried, sizeof tried);
+    if (!find_plot_script(script, sizeof script)) {
+        bench_say(st, "plots skipped: tools/plot_bench.py not found (set HEAT2D_PLOT_SCRIPT)");
+        bench_add_note(st->info, "Plots skipped: tools/plot_bench.py not found.");
+        return;
+    }
+    if (python == NULL) {
+        bench_add_note(st->info,
+                       "Plots skipped (time_per_step.png, headline.png, field.png): no python "
+                       "with matplotlib (tried %s). Install: apt-get install python3-matplotlib; "
+                       "then: python3 %s %s",
+                       tried, script, dir);
+        bench_progress_clear(st);
+        printf("NOTE: %s\n", st->info->notes[st->info->n_notes - 1]);
+        return;
+    }
+    char *argv[] = {(char *)python, script, (char *)dir, NULL};
+    bench_capture cap;
+    heat2d_error err = {{0}};
+    char why[700];
+    if (bench_spawn(argv, &cap, &err) != 0) {
+        snprintf(why, sizeof why, "%s", err.message);
+    } else if (!bench_capture_ok(&cap)) {
+        bench_capture_why(&cap, why, sizeof why);
+        bench_capture_free(&cap);
+    } else {
+        *plot_out = cap.out;
+        free(cap.err);
+        /* The plot holds what a reader needs; 1.6 MB of text need not stay. */
+        if (have_field)
+            remove(field_path);
+        return;
+    }
+    bench_say(st, "plots failed: %s", why);
+    bench_add_note(st->info, "FAILED: %s %s: %s", python, script, why);
+    st->failures++;
+}

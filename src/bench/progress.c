@@ -1,0 +1,119 @@
+/* heat2d bench: progress on a terminal ("[k/n] size method trial, about T
+ * left"), the estimate behind it, and the lines that stay. */
+#include "run_state.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static double work_of(const bench_size *s)
+{
+    return (double)s->nx * (double)s->ny * (double)s->steps;
+}
+
+/* Predicted process time of one run of target t at size s, or a negative
+ * number when nothing is known yet. */
+static double predict(const bench_state *st, size_t t, size_t s)
+{
+    const target_stats *ts = &st->stats[t];
+    if (ts->runs == 0)
+        return -1.0;
+    if (ts->size_index == s && ts->size_runs > 0)
+        return ts->size_sum / (double)ts->size_runs;
+    /* Scaled from its last size by the work: optimistic across the cache
+     * edge, corrected as soon as the first run of the new size ends. */
+    return ts->overhead_sum / (double)ts->runs +
+           ts->last_total * work_of(&st->info->sizes[s]) / ts->last_work;
+}
+
+static double seconds_left(const bench_state *st)
+{
+    const bench_run_info *info = st->info;
+    size_t per_size = info->warmups + info->repeats;
+    double left = 0.0;
+    for (size_t s = st->size_index; s < info->n_sizes; ++s) {
+        double known = 0.0, unknown_runs = 0.0, known_runs = 0.0;
+        for (size_t t = 0; t < info->n_targets; ++t) {
+            size_t pending = per_size;
+            if (s == st->size_index)
+                pending = st->dropped[t] ? 0 : per_size - st->done[t];
+            double p = predict(st, t, s);
+            if (p < 0.0) {
+                unknown_runs += (double)pending;
+            } else {
+                known += p * (double)pending;
+                known_runs += (double)pending;
+            }
+        }
+        if (unknown_runs > 0.0 && known_runs == 0.0)
+            return -1.0; /* nothing to go on */
+        /* A method not run yet is taken to cost what the others do. */
+        left += known + (known_runs > 0.0 ? known / known_runs * unknown_runs : 0.0);
+    }
+    return left;
+}
+
+static void duration_text(double s, char *buf, size_t size)
+{
+    long whole = (long)(s + 0.5);
+    if (s < 1.0)
+        snprintf(buf, size, "<1 s");
+    else if (whole < 60)
+        snprintf(buf, size, "%ld s", whole);
+    else
+        snprintf(buf, size, "%ld min %02ld s", whole / 60, whole % 60);
+}
+
+void bench_progress_clear(bench_state *st)
+{
+    if (st->progress_shown) {
+        fputs("\r\033[K", stderr);
+        st->progress_shown = false;
+    }
+}
+
+void bench_progress_show(bench_state *st, const bench_target *t, const bench_size *s,
+                         const char *what)
+{
+    if (!st->tty)
+        return;
+    char size_text[96], left[48] = "estimating time left";
+    bench_size_text(s, '/', size_text, sizeof size_text);
+    double secs = seconds_left(st);
+    if (secs >= 0.0) {
+        char d[32];
+        duration_text(secs, d, sizeof d);
+        snprintf(left, sizeof left, "about %s left", d);
+    }
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s, %s", st->runs_done + 1, st->runs_total, size_text,
+            t->label, what, left);
+    fflush(stderr);
+    st->progress_shown = true;
+}
+
+void bench_say(bench_state *st, const char *fmt, ...)
+{
+    bench_progress_clear(st);
+    va_list args;
+    va_start(args, fmt);
+    fputs("heat2d: bench: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+void bench_progress_record(bench_state *st, size_t t, const bench_size *s, const bench_result *res,
+                           double process_s)
+{
+    target_stats *ts = &st->stats[t];
+    if (ts->size_index != st->size_index) {
+        ts->size_index = st->size_index;
+        ts->size_sum = 0.0;
+        ts->size_runs = 0;
+    }
+    ts->size_sum += process_s;
+    ts->size_runs++;
+    ts->last_total = res->total_s;
+    ts->last_work = work_of(s);
+    ts->overhead_sum += process_s > res->total_s ? process_s - res->total_s : 0.0;
+    ts->runs++;
+}

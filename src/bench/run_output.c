@@ -1,0 +1,101 @@
+/* heat2d bench: reading what one `heat2d run` printed, field by field as the
+ * trial schema lists them, and refusing output that does not hold up. */
+#include "child.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void trim(const char **begin, const char **end)
+{
+    while (*begin < *end && (**begin == ' ' || **begin == '\t'))
+        (*begin)++;
+    while (*end > *begin && ((*end)[-1] == ' ' || (*end)[-1] == '\t' || (*end)[-1] == '\r'))
+        (*end)--;
+}
+
+static void copy_value(char *slot, size_t slot_size, const char *begin, size_t len)
+{
+    if (len >= slot_size)
+        len = slot_size - 1;
+    memcpy(slot, begin, len);
+    slot[len] = '\0';
+}
+
+static int check_size(const char *key, const char *value, size_t want, heat2d_error *err)
+{
+    size_t got = 0;
+    if (value[0] == '\0')
+        return 0; /* older children may not print it; nothing to compare */
+    if (heat2d_parse_size(value, key, &got, NULL) != 0 || got != want)
+        return heat2d_fail(err, "it reported %s=%s, asked for %zu", key, value, want);
+    return 0;
+}
+
+/* A value well formed for its type; text is anything. */
+static int check_type(const heat2d_field_def *def, const char *v, heat2d_error *err)
+{
+    char *end = NULL;
+    errno = 0;
+    switch (def->type) {
+    case HEAT2D_COUNT:
+        if (v[0] == '-' || (strtoull(v, &end, 10), errno != 0) || *end != '\0')
+            return heat2d_fail(err, "%s=%s is not a count", def->key, v);
+        return 0;
+    case HEAT2D_REAL: {
+        double x = strtod(v, &end);
+        if (*end != '\0' || !isfinite(x))
+            return heat2d_fail(err, "%s=%s is not a finite number", def->key, v);
+        return 0;
+    }
+    case HEAT2D_TEXT:
+    case HEAT2D_DIMS:
+        return 0;
+    }
+    return 0;
+}
+
+int bench_parse_run(const char *text, size_t nx, size_t ny, size_t steps, bench_result *res,
+                    heat2d_error *err)
+{
+    memset(res, 0, sizeof *res);
+    char check[32] = "";
+    const char *line = text;
+    while (*line != '\0') {
+        const char *eol = strchr(line, '\n');
+        if (eol == NULL)
+            eol = line + strlen(line);
+        const char *eq = memchr(line, '=', (size_t)(eol - line));
+        if (eq != NULL) {
+            const char *kb = line, *ke = eq, *vb = eq + 1, *ve = eol;
+            trim(&kb, &ke);
+            trim(&vb, &ve);
+            const size_t klen = (size_t)(ke - kb), vlen = (size_t)(ve - vb);
+            if (klen == 5 && memcmp(kb, "CHECK", 5) == 0)
+                copy_value(check, sizeof check, vb, vlen);
+            for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k) {
+                const char *key = heat2d_trial_fields[k].key;
+                if (key != NULL && strlen(key) == klen && memcmp(key, kb, klen) == 0)
+                    copy_value(res->value[k], sizeof res->value[k], vb, vlen);
+            }
+        }
+        line = *eol == '\n' ? eol + 1 : eol;
+    }
+
+    if (strcmp(check, "PASS") != 0)
+        return heat2d_fail(err, "no CHECK=PASS in its output");
+    if (check_size("NX", res->value[HEAT2D_FIELD_NX], nx, err) != 0 ||
+        check_size("NY", res->value[HEAT2D_FIELD_NY], ny, err) != 0 ||
+        check_size("STEPS", res->value[HEAT2D_FIELD_STEPS], steps, err) != 0)
+        return -1;
+    for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k)
+        if (res->value[k][0] != '\0' && check_type(&heat2d_trial_fields[k], res->value[k], err))
+            return -1;
+    if (res->value[HEAT2D_FIELD_TOTAL_S][0] == '\0')
+        return heat2d_fail(err, "no TOTAL_S in its output");
+    res->total_s = strtod(res->value[HEAT2D_FIELD_TOTAL_S], NULL);
+    if (res->total_s < 0.0)
+        return heat2d_fail(err, "negative TOTAL_S=%s", res->value[HEAT2D_FIELD_TOTAL_S]);
+    return 0;
+}

@@ -1,0 +1,81 @@
+/* heat2d bench: the state of a running benchmark, which the trial loop,
+ * the progress line and the plots share. */
+#ifndef HEAT2D_BENCH_RUN_STATE_H
+#define HEAT2D_BENCH_RUN_STATE_H
+
+#include "bench.h"
+#include "child.h"
+
+#include <stdio.h>
+
+/* Every child runs this very binary, whatever PATH or the working directory
+ * say, so that a benchmark never mixes builds. */
+#define BENCH_SELF_EXE "/proc/self/exe"
+
+/* What the runs so far say about each target, for the time-left estimate. */
+typedef struct target_stats {
+    size_t size_index; /* of the sums below */
+    double size_sum;   /* process seconds at that size */
+    size_t size_runs;
+    double last_total; /* TOTAL_S of its latest run, and that run's work */
+    double last_work;
+    double overhead_sum; /* process start and exit: PROCESS_S - TOTAL_S */
+    size_t runs;
+} target_stats;
+
+typedef struct bench_state {
+    bench_run_info *info;
+    FILE *csv;
+    bool tty;
+    bool progress_shown;
+    bool *dropped;       /* per target, for the current size */
+    size_t *done;        /* runs (warm-ups and trials) per target at the current size */
+    target_stats *stats; /* per target */
+    size_t size_index;
+    size_t runs_done;
+    size_t runs_total;
+    size_t failures;
+    size_t rows; /* trials written to trials.csv by this run */
+    double started;
+} bench_state;
+
+/* ---- progress.c: the line a terminal sees, and the estimate of time left */
+
+void bench_progress_show(bench_state *st, const bench_target *t, const bench_size *s,
+                         const char *what);
+void bench_progress_clear(bench_state *st);
+/* What one finished run says about its target's cost. */
+void bench_progress_record(bench_state *st, size_t t, const bench_size *s, const bench_result *res,
+                           double process_s);
+/* A line that stays, "heat2d: bench: ...": a failure or the start of a size. */
+void bench_say(bench_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+/* ---- trials.c: the trials themselves */
+
+/* Where a distributed target runs from: mpirun's path, this binary's real
+ * path (under mpirun, /proc/self/exe would name the launcher's daemon, not
+ * heat2d) and the environment for mpirun's children. */
+void bench_set_launcher(const char *mpirun, const char *self, char **env);
+
+/* Runs `heat2d run` for t at s. Returns 0 with res and the process time,
+ * or -1 with why. */
+int bench_run_child(const bench_target *t, const bench_size *s, bench_result *res,
+                    double *process_s, char *why, size_t why_size);
+
+/* Every target at s: the warm-ups, then the trials with the order of
+ * methods rotated each trial. -1 only when trials.csv cannot be written. */
+int bench_trials_size(bench_state *st, const bench_size *s);
+/* --weak: each rank count at its own grid, after the sizes. */
+int bench_trials_weak(bench_state *st);
+/* How many targets --weak runs at a grid of their own. */
+size_t bench_weak_runs(const bench_run_info *info);
+
+/* ---- plots.c: the final field and the pictures */
+
+/* cpu's final field of 256x256 after 400 steps, which field.png shows. */
+int bench_save_field(bench_state *st, char *path, size_t size);
+/* Runs the plotting script over the folder; *plot_out receives its PLOT=
+ * lines. Without matplotlib or the script, a note says how to get them. */
+void bench_make_plots(bench_state *st, bool have_field, const char *field_path, char **plot_out);
+
+#endif /* HEAT2D_BENCH_RUN_STATE_H */

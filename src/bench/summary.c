@@ -1,0 +1,218 @@
+/* heat2d bench: summary.md, recomputed from every row of trials.csv: per
+ * size the medians, speedups, rates and transfers, the limits, the scaling,
+ * and the article's headline table. */
+#include "summary.h"
+#include "summary_tables.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void emit_size_table(FILE *f, const size_group *g)
+{
+    const bench_size *s = &g->size;
+    fprintf(f, "## %zux%zu, %zu steps\n\n", s->nx, s->ny, s->steps);
+    fputs("| method | device | trials | median TOTAL_S [s] (min–max) | speedup over cpu | Gcell/s "
+          "| GB/s | H2D per run | D2H per run |\n"
+          "|---|---|--:|--:|--:|--:|--:|--:|--:|\n",
+          f);
+    double cell_steps = (double)s->nx * (double)s->ny * (double)s->steps;
+    const cell *cpu = summary_find_cell(g, "cpu");
+    for (size_t k = 0; k < g->n_cells; ++k) {
+        const cell *c = &g->cells[k];
+        double med = summary_median(c->totals, c->n);
+        char speedup[32], h2d[64], d2h[64], gcells[32], gbytes[32];
+        summary_speedup_text(cpu, c, speedup, sizeof speedup);
+        summary_ratio_text(cell_steps / med / 1e9, gcells, sizeof gcells);
+        summary_ratio_text(cell_steps * 2.0 * (double)c->last->cell_bytes / med / 1e9, gbytes,
+                           sizeof gbytes);
+        summary_transfer_text(c, true, h2d, sizeof h2d);
+        summary_transfer_text(c, false, d2h, sizeof d2h);
+        fprintf(f, "| %s | %s | %zu | %.4g (%.4g–%.4g) | %s | %s | %s | %s | %s |\n", c->label,
+                c->device, c->n, med, c->totals[0], c->totals[c->n - 1], speedup, gcells, gbytes,
+                h2d, d2h);
+    }
+    fputc('\n', f);
+
+    /* The article's speedups: a host method over a per-step and a resident
+     * method, and per-step over resident within one family. */
+    bool any = false;
+    for (size_t a = 0; a < g->n_cells; ++a) {
+        const cell *ca = &g->cells[a];
+        for (size_t b = 0; b < g->n_cells; ++b) {
+            const cell *cb = &g->cells[b];
+            /* Within one precision: f32 over f64 is not the article's pair. */
+            if (!ca->style_known || !cb->style_known ||
+                ca->last->cell_bytes != cb->last->cell_bytes)
+                continue;
+            /* The article's names: cpu/each, cpu/resident, each/resident. */
+            char pair[80];
+            if (ca->style == HEAT2D_STYLE_HOST && cb->style == HEAT2D_STYLE_EACH)
+                snprintf(pair, sizeof pair, "%s/each", ca->label);
+            else if (ca->style == HEAT2D_STYLE_HOST && cb->style == HEAT2D_STYLE_RESIDENT)
+                snprintf(pair, sizeof pair, "%s/resident", ca->label);
+            else if (ca->style == HEAT2D_STYLE_EACH && cb->style == HEAT2D_STYLE_RESIDENT &&
+                     summary_same_family(ca->label, cb->label))
+                snprintf(pair, sizeof pair, "each/resident");
+            else
+                continue;
+            if (!any)
+                fputs("Speedups, median over median:\n\n", f);
+            any = true;
+            char ratio[32];
+            summary_ratio_text(summary_median(ca->totals, ca->n) /
+                                   summary_median(cb->totals, cb->n),
+                               ratio, sizeof ratio);
+            fprintf(f, "- %s: %s / %s = %s\n", pair, ca->label, cb->label, ratio);
+        }
+    }
+    if (any)
+        fputc('\n', f);
+
+    /* An OpenACC method that fell back to the host is the article's host
+     * mode, not a GPU number; say so where the number is. */
+    char host_acc[256] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < g->n_cells; ++k) {
+        const cell *c = &g->cells[k];
+        if (c->style_known && c->style != HEAT2D_STYLE_HOST && summary_on_host(c->device))
+            used += (size_t)snprintf(host_acc + used,
+                                     used < sizeof host_acc ? sizeof host_acc - used : 0, "%s%s",
+                                     used ? ", " : "", c->label);
+    }
+    if (used > 0)
+        fprintf(f,
+                "Ran on the host, not a GPU: %s (this build's OpenACC has no offload: the "
+                "article's host mode; nothing crosses to a device).\n\n",
+                host_acc);
+}
+
+static const size_group *headline_group(const size_group *groups, size_t n, bool *exact)
+{
+    const bench_size article = {2048, 2048, 500};
+    *exact = false;
+    for (size_t k = 0; k < n; ++k)
+        if (summary_same_size(&groups[k].size, &article)) {
+            *exact = true;
+            return &groups[k];
+        }
+    /* Otherwise the largest grid (the groups are sorted by cells, then
+     * steps). */
+    return n > 0 ? &groups[n - 1] : NULL;
+}
+
+static void emit_headline(FILE *f, const size_group *groups, size_t n)
+{
+    bool exact;
+    const size_group *g = headline_group(groups, n, &exact);
+    if (g == NULL)
+        return;
+    const bench_size *s = &g->size;
+    fprintf(f, "## Headline: %zux%zu, %zu steps\n\n", s->nx, s->ny, s->steps);
+    if (!exact)
+        fprintf(f, "The article's headline size, 2048x2048/500, was not run; this is the largest "
+                   "size that was. Full ladder: `heat2d bench --sizes "
+                   "128x128:50,512x512:200,1024x1024:300,2048x2048:500`.\n\n");
+    fputs("| method | device | median TOTAL_S [s] | speedup over cpu |\n|---|---|--:|--:|\n", f);
+    const cell *cpu = summary_find_cell(g, "cpu");
+    for (size_t k = 0; k < g->n_cells; ++k) {
+        const cell *c = &g->cells[k];
+        char speedup[32];
+        summary_speedup_text(cpu, c, speedup, sizeof speedup);
+        fprintf(f, "| %s | %s | %.4g | %s |\n", c->label, c->device,
+                summary_median(c->totals, c->n), speedup);
+    }
+    fputc('\n', f);
+}
+
+static void emit_summary(FILE *f, const bench_run_info *info, const size_group *groups,
+                         size_t n_groups, size_t n_rows, size_t n_runs, size_t skipped)
+{
+    fprintf(f, "# heat2d bench on %s\n\n", info->hostname);
+    fprintf(f,
+            "Run %s (%s): %zu method(s) x %zu size(s), %zu warm-up(s) and %zu trial(s) each, "
+            "every trial a fresh `heat2d run` process; the order of methods rotates each "
+            "trial. Times are TOTAL_S, the timed loop including data movement. Build and machine: "
+            "environment.txt; every trial: trials.csv.\n\n",
+            info->run_id, info->date, info->n_targets, info->n_sizes, info->warmups, info->repeats);
+    if (n_runs > 1)
+        fprintf(f,
+                "trials.csv in this folder holds %zu trials from %zu runs; the tables pool "
+                "them.\n\n",
+                n_rows, n_runs);
+    if (skipped > 0)
+        fprintf(f, "%zu incomplete row(s) of trials.csv (an interrupted write) are left out.\n\n",
+                skipped);
+    for (size_t k = 0; k < info->n_notes; ++k)
+        fprintf(f, "- %s\n%s", info->notes[k], k + 1 == info->n_notes ? "\n" : "");
+    if (n_groups == 0) {
+        fputs("No trial finished: nothing to tabulate.\n", f);
+        return;
+    }
+    fputs("Gcell/s is nx*ny*steps / median. GB/s counts the 16 bytes per cell-step that one "
+          "fp64 step must move at least (read u, write v): nx*ny*steps*16 / median; it can "
+          "exceed the memory's bandwidth only while the grid fits in cache.\n\n",
+          f);
+    bool any_f32 = false;
+    for (size_t k = 0; k < n_groups; ++k)
+        for (size_t c = 0; c < groups[k].n_cells; ++c)
+            any_f32 = any_f32 || groups[k].cells[c].last->cell_bytes != 8;
+    if (any_f32)
+        fputs("A -f32 row computed in single precision (bench --precision): its GB/s and "
+              "limits count 8 bytes per cell-step (4-byte cells).\n\n",
+              f);
+    static const char *const plots[][2] = {
+        {"time_per_step.png", "time per step against grid size"},
+        {"headline.png", "headline"},
+        {"field.png", "final field"},
+        {"scaling.png", "scaling efficiency over ranks"},
+    };
+    for (size_t k = 0; k < sizeof plots / sizeof plots[0]; ++k) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", info->dir, plots[k][0]);
+        if (access(path, R_OK) == 0)
+            fprintf(f, "![%s](%s)\n", plots[k][1], plots[k][0]);
+    }
+    fputc('\n', f);
+    limits lim;
+    summary_read_limits(info->dir, &lim);
+    for (size_t k = 0; k < n_groups; ++k) {
+        emit_size_table(f, &groups[k]);
+        summary_emit_limits(f, &groups[k], &lim);
+        summary_emit_scaling(f, &groups[k]);
+    }
+    summary_emit_weak(f, groups, n_groups);
+    emit_headline(f, groups, n_groups);
+}
+
+int bench_write_summary(const bench_run_info *info, FILE *echo, heat2d_error *err)
+{
+    trial_row *rows = NULL;
+    size_t n_rows = 0, skipped = 0;
+    if (bench_read_trials(info->dir, &rows, &n_rows, &skipped, err) != 0)
+        return -1;
+    summary_groups sg;
+    if (summary_group_rows(rows, n_rows, &sg, err) != 0) {
+        free(rows);
+        return -1;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.md", info->dir);
+    int rc = 0;
+    FILE *f = fopen(path, "we");
+    if (f == NULL) {
+        rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+    } else {
+        emit_summary(f, info, sg.groups, sg.n_groups, n_rows, sg.n_runs, skipped);
+        if (fflush(f) != 0 || ferror(f))
+            rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+        if (fclose(f) != 0 && rc == 0)
+            rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+    }
+    if (rc == 0 && echo != NULL)
+        emit_summary(echo, info, sg.groups, sg.n_groups, n_rows, sg.n_runs, skipped);
+    summary_groups_free(&sg);
+    free(rows);
+    return rc;
+}

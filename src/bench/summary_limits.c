@@ -1,0 +1,121 @@
+/* heat2d bench: each method's time loop set against the limit that bounds
+ * it, from the bandwidths that the same run measured (bandwidth.txt). */
+#include "summary_tables.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+void summary_read_limits(const char *dir, limits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/bandwidth.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return;
+    static const struct {
+        const char *key;
+        size_t offset;
+    } keys[] = {
+        {"HOST_COPY_GBS=", offsetof(limits, host_copy_gbs)},
+        {"DEVICE_COPY_GBS=", offsetof(limits, device_copy_gbs)},
+        {"H2D_PAGEABLE_GBS=", offsetof(limits, h2d_gbs)},
+        {"H2D_PINNED_GBS=", offsetof(limits, h2d_gbs) + sizeof(double)},
+        {"D2H_PAGEABLE_GBS=", offsetof(limits, d2h_gbs)},
+        {"D2H_PINNED_GBS=", offsetof(limits, d2h_gbs) + sizeof(double)},
+        {"BOTH_PINNED_GBS=", offsetof(limits, both_gbs)},
+    };
+    char line[256];
+    while (fgets(line, sizeof line, f) != NULL)
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
+            if (strncmp(line, keys[k].key, strlen(keys[k].key)) == 0)
+                *(double *)((char *)lim + keys[k].offset) =
+                    strtod(line + strlen(keys[k].key), NULL);
+    fclose(f);
+}
+
+/* One row of the limits table; a bound of 0 was not measured. */
+static void emit_limits_row(FILE *f, const char *label, double per_step, const char *gcells,
+                            const char *what, double bound)
+{
+    if (bound > 0.0)
+        fprintf(f, "| %s | %.4g ms | %s | %s | %.4g ms | %.0f%% |\n", label, per_step * 1e3, gcells,
+                what, bound * 1e3, 100.0 * bound / per_step);
+    else
+        fprintf(f, "| %s | %.4g ms | %s | %s | not measured | |\n", label, per_step * 1e3, gcells,
+                what);
+}
+
+/* Each method's time loop against the limit that bounds it: memory
+ * bandwidth for a method that keeps its arrays where it computes (2 cells a
+ * cell-step, read u and write v: 16 bytes in f64, 8 in f32), the
+ * host<->device copies for a method that moves both arrays every step. */
+void summary_emit_limits(FILE *f, const size_group *g, const limits *lim)
+{
+    const bench_size *s = &g->size;
+    double cells = (double)s->nx * (double)s->ny;
+    fputs("Against the limits measured in bandwidth.txt (loop: the time loop without entering "
+          "or leaving the device):\n\n"
+          "| method | loop per step | loop Gcell/s | bound | bound per step | % of bound |\n"
+          "|---|--:|--:|---|--:|--:|\n",
+          f);
+    for (size_t k = 0; k < g->n_cells; ++k) {
+        const cell *c = &g->cells[k];
+        if (c->n_loops == 0 || !c->style_known)
+            continue;
+        double per_step = summary_median(c->loops, c->n_loops) / (double)s->steps;
+        size_t cell_bytes = c->last->cell_bytes;
+        double array_gb = cells * (double)cell_bytes / 1e9;
+        double step_bytes = cells * 2.0 * (double)cell_bytes;
+        double bound = 0.0;
+        char what[96];
+        /* A per-step method whose copies run both directions at once. */
+        const bool overlapped =
+            c->style == HEAT2D_STYLE_EACH && !summary_on_host(c->device) && c->overlaps_copies;
+        if (overlapped) {
+            /* Both directions at once, from page-locked memory. */
+            if (lim->h2d_gbs[1] > 0.0 && lim->d2h_gbs[1] > 0.0) {
+                double up = array_gb / lim->h2d_gbs[1], down = array_gb / lim->d2h_gbs[1];
+                bound = up > down ? up : down;
+            }
+            snprintf(what, sizeof what, "max(S up, S down), pinned, overlapped");
+        } else if (c->style == HEAT2D_STYLE_EACH && !summary_on_host(c->device)) {
+            bool twin = false;
+            heat2d_label_method(c->last->method, &twin);
+            const int pinned = twin;
+            if (lim->h2d_gbs[pinned] > 0.0 && lim->d2h_gbs[pinned] > 0.0)
+                bound = array_gb / lim->h2d_gbs[pinned] + array_gb / lim->d2h_gbs[pinned];
+            snprintf(what, sizeof what, "S up + S down, %s", pinned ? "pinned" : "pageable");
+        } else if (summary_on_host(c->device)) {
+            if (lim->host_copy_gbs > 0.0)
+                bound = step_bytes / 1e9 / lim->host_copy_gbs;
+            snprintf(what, sizeof what, "host memory, %zu B/cell", 2 * cell_bytes);
+        } else {
+            /* A distributed GPU method says how many GPUs its ranks used
+             * ("... on 2 GPUs, ..."): they stream through their own memories
+             * at once, so the bound is one GPU's over that many. */
+            unsigned gpus = 1;
+            const char *on = strstr(c->device, " on ");
+            if (on == NULL || sscanf(on, " on %u GPU", &gpus) != 1 || gpus == 0)
+                gpus = 1;
+            if (lim->device_copy_gbs > 0.0)
+                bound = step_bytes / 1e9 / (lim->device_copy_gbs * gpus);
+            if (gpus > 1)
+                snprintf(what, sizeof what, "%u device memories, %zu B/cell", gpus, 2 * cell_bytes);
+            else
+                snprintf(what, sizeof what, "device memory, %zu B/cell", 2 * cell_bytes);
+        }
+        char gcells[32];
+        summary_ratio_text(cells / per_step / 1e9, gcells, sizeof gcells);
+        emit_limits_row(f, c->label, per_step, gcells, what, bound);
+        if (overlapped) {
+            /* The same step against what the link carries in each direction
+             * while the other is busy too: the floor that overlap can reach. */
+            emit_limits_row(f, c->label, per_step, gcells,
+                            "S at the rate of both directions at once, pinned",
+                            lim->both_gbs > 0.0 ? array_gb / lim->both_gbs : 0.0);
+        }
+    }
+    fputc('\n', f);
+}

@@ -1,0 +1,210 @@
+/* heat2d bench: the trials. Each is a fresh `heat2d run` process (under
+ * mpirun for a distributed target); warm-ups are not recorded; the order of
+ * methods rotates each trial, so that no method always runs on a machine
+ * warmed (or heated) by the same neighbour; a failing method is dropped at
+ * that size and the others go on; every trial is in trials.csv as soon as
+ * it ends. */
+#define _GNU_SOURCE
+#include "run_state.h"
+#include "trials_csv.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char launcher_mpirun[PATH_MAX];
+static char launcher_self[PATH_MAX];
+static char **launcher_env;
+
+void bench_set_launcher(const char *mpirun, const char *self, char **env)
+{
+    snprintf(launcher_mpirun, sizeof launcher_mpirun, "%s", mpirun);
+    snprintf(launcher_self, sizeof launcher_self, "%s", self);
+    launcher_env = env;
+}
+
+/* Runs `heat2d run` for t at s. Returns 0 with res and the process time,
+ * or -1 with why. */
+int bench_run_child(const bench_target *t, const bench_size *s, bench_result *res,
+                    double *process_s, char *why, size_t why_size)
+{
+    char nx[32], ny[32], steps[32], np[32];
+    char *precision = (char *)heat2d_precision_name(t->precision);
+    snprintf(nx, sizeof nx, "%zu", s->nx);
+    snprintf(ny, sizeof ny, "%zu", s->ny);
+    snprintf(steps, sizeof steps, "%zu", s->steps);
+    snprintf(np, sizeof np, "%zu", t->ranks);
+    /* Under mpirun (--oversubscribe: P may exceed the cores, a CI runner has
+     * 2, which the efficiency then shows instead of mpirun refusing to
+     * start), else this binary itself. */
+    char *argv[24];
+    size_t n = 0;
+    if (t->ranks > 0) {
+        char *launcher[] = {launcher_mpirun, "-q", "--oversubscribe", "-np", np, launcher_self};
+        memcpy(argv, launcher, sizeof launcher);
+        n = sizeof launcher / sizeof launcher[0];
+    } else {
+        argv[n++] = BENCH_SELF_EXE;
+    }
+    char *run_args[] = {"run",     "--method", (char *)t->method->name, "--nx",   nx, "--ny", ny,
+                        "--steps", steps,      "--precision",           precision};
+    memcpy(argv + n, run_args, sizeof run_args);
+    n += sizeof run_args / sizeof run_args[0];
+    if (t->ranks == 0 && t->pinned)
+        argv[n++] = "--pinned";
+    argv[n] = NULL;
+    bench_capture cap;
+    heat2d_error err = {{0}};
+    int spawned = t->ranks > 0 ? bench_spawn_env(argv, launcher_env, &cap, &err)
+                               : bench_spawn(argv, &cap, &err);
+    if (spawned != 0) {
+        snprintf(why, why_size, "%s", err.message);
+        return -1;
+    }
+    int rc = 0;
+    if (!bench_capture_ok(&cap)) {
+        bench_capture_why(&cap, why, why_size);
+        rc = -1;
+    } else if (bench_parse_run(cap.out, s->nx, s->ny, s->steps, res, &err) != 0) {
+        snprintf(why, why_size, "%s", err.message);
+        rc = -1;
+    } else if (strcmp(res->value[HEAT2D_FIELD_PRECISION], precision) != 0) {
+        snprintf(why, why_size, "it reported PRECISION=%s, asked for %s",
+                 res->value[HEAT2D_FIELD_PRECISION], precision);
+        rc = -1;
+    }
+    *process_s = cap.wall_s;
+    bench_capture_free(&cap);
+    return rc;
+}
+
+/* One warm-up (trial == 0) or one recorded trial. A failure drops the method
+ * for the rest of this size (its later numbers would be no better) and the
+ * benchmark goes on; -1 only when trials.csv cannot be written. */
+static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t trial, const char *what)
+{
+    const bench_target *target = &st->info->targets[t];
+    bench_progress_show(st, target, s, what);
+    bench_result res;
+    double process_s = 0.0;
+    char why[700];
+    int rc = bench_run_child(target, s, &res, &process_s, why, sizeof why);
+    if (bench_interrupted)
+        return 0; /* the child was ended on purpose: not a result, not a failure */
+    st->runs_done++;
+    st->done[t]++;
+    if (rc != 0) {
+        char size_text[96];
+        bench_size_text(s, '/', size_text, sizeof size_text);
+        bench_say(st, "%s %s %s failed: %s; %s is dropped at this size", target->label, size_text,
+                  what, why, target->label);
+        bench_add_note(st->info, "FAILED: %s at %s, %s: %s. Dropped at this size.", target->label,
+                       size_text, what, why);
+        st->dropped[t] = true;
+        st->failures++;
+        /* Its remaining runs at this size will not happen. */
+        st->runs_total -= st->info->warmups + st->info->repeats - st->done[t];
+        return 0;
+    }
+    bench_progress_record(st, t, s, &res, process_s);
+    if (trial == 0)
+        return 0;
+    heat2d_error err = {{0}};
+    st->rows++;
+    if (bench_csv_append(st->csv, st->info, target, trial, s, &res, process_s, &err) != 0) {
+        bench_progress_clear(st);
+        heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+        return -1;
+    }
+    return 0;
+}
+
+int bench_trials_size(bench_state *st, const bench_size *s)
+{
+    const bench_run_info *info = st->info;
+    size_t n = info->n_targets;
+    for (size_t t = 0; t < n; ++t) {
+        st->dropped[t] = false;
+        st->done[t] = 0;
+    }
+    char size_text[96];
+    bench_size_text(s, '/', size_text, sizeof size_text);
+    bench_say(st, "%s: %zu method(s), %zu warm-up(s) + %zu trial(s) each", size_text, n,
+              info->warmups, info->repeats);
+    for (size_t t = 0; t < n; ++t)
+        for (size_t w = 1; w <= info->warmups && !st->dropped[t]; ++w) {
+            char what[48];
+            snprintf(what, sizeof what, "warm-up %zu/%zu", w, info->warmups);
+            if (bench_interrupted)
+                return 0;
+            if (bench_one(st, t, s, 0, what) != 0)
+                return -1;
+        }
+    for (size_t trial = 1; trial <= info->repeats; ++trial) {
+        /* Trial k starts at method (k-1) mod n, as the original's rotation. */
+        for (size_t j = 0; j < n; ++j) {
+            size_t t = (trial - 1 + j) % n;
+            if (st->dropped[t])
+                continue;
+            if (bench_interrupted)
+                return 0;
+            char what[48];
+            snprintf(what, sizeof what, "trial %zu/%zu", trial, info->repeats);
+            if (bench_one(st, t, s, trial, what) != 0)
+                return -1; /* trials.csv cannot be written: stop */
+        }
+    }
+    return 0;
+}
+
+/* The grid of target t under --weak, false when it needs no run of its own:
+ * not a run under mpirun, or a size that --sizes measured already. */
+static bool weak_size(const bench_run_info *info, const bench_target *t, bench_size *s)
+{
+    if (info->weak == NULL || t->ranks == 0)
+        return false;
+    /* Only nx grows: simpler than following the method's own factorisation
+     * (which depends on the grid), and cells per rank stay nx*ny either
+     * way. */
+    *s = *info->weak;
+    s->nx *= t->ranks;
+    for (size_t k = 0; k < info->n_sizes; ++k)
+        if (info->sizes[k].nx == s->nx && info->sizes[k].ny == s->ny &&
+            info->sizes[k].steps == s->steps)
+            return false;
+    return true;
+}
+
+/* --weak: each rank count at its own grid, one target at a time, after the
+ * sizes (whose warm-up and rotation rules it follows for its one target). */
+int bench_trials_weak(bench_state *st)
+{
+    bench_run_info *info = st->info;
+    const bench_target *targets = info->targets;
+    size_t n_targets = info->n_targets;
+    int rc = 0;
+    st->size_index = info->n_sizes; /* no strong size left for the estimate */
+    for (size_t t = 0; t < n_targets && rc == 0 && !bench_interrupted; ++t) {
+        bench_size s;
+        if (!weak_size(info, &targets[t], &s))
+            continue;
+        /* bench_size_all runs every target of info: show it this one only,
+         * with slot 0 of the per-target state. */
+        info->targets = &targets[t];
+        info->n_targets = 1;
+        memset(&st->stats[0], 0, sizeof st->stats[0]);
+        rc = bench_trials_size(st, &s);
+        info->targets = targets;
+        info->n_targets = n_targets;
+    }
+    return rc;
+}
+
+size_t bench_weak_runs(const bench_run_info *info)
+{
+    size_t n = 0;
+    bench_size s;
+    for (size_t t = 0; t < info->n_targets; ++t)
+        n += weak_size(info, &info->targets[t], &s);
+    return n;
+}

@@ -1,0 +1,304 @@
+/* heat2d bench: trials.csv written, appended to and read back, its columns
+ * those of the trial schema. */
+#define _GNU_SOURCE
+#include "trials_csv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void header_text(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k)
+        if (heat2d_trial_fields[k].column != NULL)
+            used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%s%s",
+                                     used ? "," : "", heat2d_trial_fields[k].column);
+}
+
+/* Why a header that is not ours cannot take our rows. A proper prefix of
+ * ours is an older heat2d's; two of those are named by the option that
+ * brought their missing columns. */
+static void refuse_header(const char *path, const char *first, const char *header,
+                          heat2d_error *err)
+{
+    const size_t n = strlen(first);
+    if (n == 0 || strncmp(header, first, n) != 0 || header[n] != ',') {
+        heat2d_fail(err, "%s has other columns (another heat2d version?); choose another --out",
+                    path);
+        return;
+    }
+    size_t fields = 1;
+    for (const char *p = first; *p != '\0'; ++p)
+        fields += *p == ',';
+    if (fields == 27)
+        heat2d_fail(err,
+                    "%s has the columns of a heat2d before --ranks (no ranks, decomp, "
+                    "halo_bytes_per_step); choose another --out",
+                    path);
+    else if (fields == 30)
+        heat2d_fail(err,
+                    "%s has the columns of a heat2d before --precision (no precision); choose "
+                    "another --out",
+                    path);
+    else
+        heat2d_fail(err, "%s has the columns of an older heat2d (no %.300s); choose another --out",
+                    path, header + n + 1);
+}
+
+FILE *bench_csv_open(const char *dir, heat2d_error *err)
+{
+    char path[4200], header[2048];
+    snprintf(path, sizeof path, "%s/trials.csv", dir);
+    header_text(header, sizeof header);
+
+    bool is_new = true;
+    FILE *old = fopen(path, "r");
+    if (old != NULL) {
+        char first[2048] = "";
+        if (fgets(first, sizeof first, old) != NULL) {
+            is_new = false;
+            first[strcspn(first, "\r\n")] = '\0';
+            if (strcmp(first, header) != 0) {
+                fclose(old);
+                refuse_header(path, first, header, err);
+                return NULL;
+            }
+        }
+        fclose(old);
+    }
+    FILE *csv = fopen(path, "ae");
+    if (csv == NULL) {
+        heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (is_new)
+        fprintf(csv, "%s\n", header);
+    if (fflush(csv) != 0 || ferror(csv)) {
+        heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+        fclose(csv);
+        return NULL;
+    }
+    return csv;
+}
+
+static void csv_field(FILE *f, const char *text)
+{
+    if (strpbrk(text, ",\"\n\r") == NULL) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = text; *p != '\0'; ++p) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+    }
+    fputc('"', f);
+}
+
+int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *target,
+                     size_t trial, const bench_size *size, const bench_result *res,
+                     double process_s, heat2d_error *err)
+{
+    /* The bench's own fields; the child's as it printed them. A run under
+     * mpirun keeps its method's name and a precision its name without -f32:
+     * the ranks and precision columns tell those apart. */
+    bench_result row = *res;
+    heat2d_method_label(row.value[HEAT2D_FIELD_METHOD], sizeof row.value[0], target->method->name,
+                        target->pinned && target->ranks == 0, 0, HEAT2D_F64);
+    snprintf(row.value[HEAT2D_FIELD_TRIAL], sizeof row.value[0], "%zu", trial);
+    snprintf(row.value[HEAT2D_FIELD_NX], sizeof row.value[0], "%zu", size->nx);
+    snprintf(row.value[HEAT2D_FIELD_NY], sizeof row.value[0], "%zu", size->ny);
+    snprintf(row.value[HEAT2D_FIELD_STEPS], sizeof row.value[0], "%zu", size->steps);
+    snprintf(row.value[HEAT2D_FIELD_PROCESS_S], sizeof row.value[0], "%.9f", process_s);
+    snprintf(row.value[HEAT2D_FIELD_RUN], sizeof row.value[0], "%s", info->run_id);
+    snprintf(row.value[HEAT2D_FIELD_LABEL], sizeof row.value[0], "%s", target->label);
+    bool first = true;
+    for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k) {
+        if (heat2d_trial_fields[k].column == NULL)
+            continue;
+        if (!first)
+            fputc(',', csv);
+        first = false;
+        csv_field(csv, row.value[k]);
+    }
+    fputc('\n', csv);
+    if (fflush(csv) != 0 || ferror(csv))
+        return heat2d_fail(err, "cannot write %s/trials.csv: %s", info->dir, strerror(errno));
+    return 0;
+}
+
+/* Splits one CSV line in place into fields (RFC 4180 quoting); returns the
+ * number of fields. */
+static size_t split_csv(char *line, char **fields, size_t max)
+{
+    size_t n = 0;
+    char *p = line;
+    for (;;) {
+        if (n == max)
+            return max + 1;
+        char *w = p;
+        fields[n++] = w;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (*p == '\0')
+                    break;
+                if (*p == '"' && p[1] == '"') {
+                    *w++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *w++ = *p++;
+                }
+            }
+        } else {
+            while (*p != '\0' && *p != ',')
+                *w++ = *p++;
+        }
+        if (*p == ',') {
+            *w = '\0';
+            p++;
+            continue;
+        }
+        *w = '\0';
+        return n;
+    }
+}
+
+static unsigned long long to_count(const char *text)
+{
+    return text[0] != '\0' ? strtoull(text, NULL, 10) : 0;
+}
+
+/* Where each schema field stands in the file's header, -1 where it is
+ * missing (a folder of an older heat2d, read for its summary). */
+static void map_columns(char *header, int position[HEAT2D_N_FIELDS])
+{
+    char *fields[HEAT2D_N_FIELDS + 64];
+    const size_t max = sizeof fields / sizeof fields[0];
+    size_t nf = split_csv(header, fields, max);
+    if (nf > max)
+        nf = max;
+    for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k) {
+        position[k] = -1;
+        for (size_t c = 0; c < nf && heat2d_trial_fields[k].column != NULL; ++c)
+            if (strcmp(fields[c], heat2d_trial_fields[k].column) == 0)
+                position[k] = (int)c;
+    }
+}
+
+/* A row's text for a field, "" where its column is missing. */
+static const char *field_of(char **fields, const int position[HEAT2D_N_FIELDS], heat2d_field_id id)
+{
+    return position[id] >= 0 ? fields[position[id]] : "";
+}
+
+/* One complete row into r; false for a row that an interrupted write cut
+ * short, which is left out rather than trusted. */
+static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *r)
+{
+    memset(r, 0, sizeof *r);
+    char *end = NULL;
+    const char *total = field_of(fields, pos, HEAT2D_FIELD_TOTAL_S);
+    if (heat2d_parse_size(field_of(fields, pos, HEAT2D_FIELD_NX), "nx", &r->size.nx, NULL) != 0 ||
+        heat2d_parse_size(field_of(fields, pos, HEAT2D_FIELD_NY), "ny", &r->size.ny, NULL) != 0 ||
+        heat2d_parse_size(field_of(fields, pos, HEAT2D_FIELD_STEPS), "steps", &r->size.steps,
+                          NULL) != 0 ||
+        total[0] == '\0' || (r->total_s = strtod(total, &end), *end != '\0'))
+        return false;
+    snprintf(r->method, sizeof r->method, "%s", field_of(fields, pos, HEAT2D_FIELD_METHOD));
+    r->ranks = (size_t)to_count(field_of(fields, pos, HEAT2D_FIELD_RANKS));
+    snprintf(r->decomp, sizeof r->decomp, "%s", field_of(fields, pos, HEAT2D_FIELD_DECOMP));
+    r->halo_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_HALO_BYTES_PER_STEP));
+    const bool f32 = strcmp(field_of(fields, pos, HEAT2D_FIELD_PRECISION), "f32") == 0;
+    const heat2d_precision precision = f32 ? HEAT2D_F32 : HEAT2D_F64;
+    r->cell_bytes = heat2d_precision_bytes(precision);
+    heat2d_method_label(r->base, sizeof r->base, r->method, false, 0, precision);
+    const char *label = field_of(fields, pos, HEAT2D_FIELD_LABEL);
+    if (label[0] != '\0')
+        snprintf(r->label, sizeof r->label, "%s", label);
+    else /* a folder from before the label column */
+        heat2d_method_label(r->label, sizeof r->label, r->method, false, r->ranks, precision);
+    snprintf(r->device, sizeof r->device, "%s", field_of(fields, pos, HEAT2D_FIELD_DEVICE));
+    snprintf(r->transfers, sizeof r->transfers, "%s",
+             field_of(fields, pos, HEAT2D_FIELD_TRANSFERS));
+    snprintf(r->run, sizeof r->run, "%s", field_of(fields, pos, HEAT2D_FIELD_RUN));
+    r->loop_s = -1.0;
+    static const heat2d_field_id loop_fields[] = {HEAT2D_FIELD_DEVICE_LOOP_S,
+                                                  HEAT2D_FIELD_GPU_LOOP_S, HEAT2D_FIELD_CPU_LOOP_S,
+                                                  HEAT2D_FIELD_STEP_REGIONS_S};
+    for (size_t k = 0; k < sizeof loop_fields / sizeof loop_fields[0]; ++k) {
+        const char *text = field_of(fields, pos, loop_fields[k]);
+        if (text[0] != '\0') {
+            r->loop_s = strtod(text, NULL);
+            break;
+        }
+    }
+    r->h2d_count = to_count(field_of(fields, pos, HEAT2D_FIELD_H2D_COUNT));
+    r->h2d_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_H2D_BYTES));
+    r->d2h_count = to_count(field_of(fields, pos, HEAT2D_FIELD_D2H_COUNT));
+    r->d2h_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_D2H_BYTES));
+    return true;
+}
+
+int bench_read_trials(const char *dir, trial_row **rows_out, size_t *n_out, size_t *skipped,
+                      heat2d_error *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trials.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return heat2d_fail(err, "cannot read %s: %s", path, strerror(errno));
+    trial_row *rows = NULL;
+    size_t n = 0, cap = 0, header_fields = 0;
+    *skipped = 0;
+    char *line = NULL;
+    size_t line_cap = 0;
+    int position[HEAT2D_N_FIELDS];
+    bool first = true;
+    while (getline(&line, &line_cap, f) >= 0) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (first) {
+            first = false;
+            header_fields = 1;
+            for (const char *p = line; *p != '\0'; ++p)
+                header_fields += *p == ',';
+            map_columns(line, position);
+            continue;
+        }
+        char *fields[HEAT2D_N_FIELDS + 64];
+        const size_t max = sizeof fields / sizeof fields[0];
+        trial_row r;
+        if (split_csv(line, fields, max) != header_fields || !parse_row(fields, position, &r)) {
+            (*skipped)++;
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            trial_row *grown = realloc(rows, cap * sizeof *rows);
+            if (grown == NULL) {
+                free(rows);
+                free(line);
+                fclose(f);
+                return heat2d_fail(err, "out of memory reading %s", path);
+            }
+            rows = grown;
+        }
+        rows[n++] = r;
+    }
+    free(line);
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad) {
+        free(rows);
+        return heat2d_fail(err, "cannot read %s", path);
+    }
+    *rows_out = rows;
+    *n_out = n;
+    return 0;
+}

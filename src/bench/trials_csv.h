@@ -1,0 +1,49 @@
+/* heat2d bench: trials.csv, the record of every trial. Its columns are the
+ * trial schema's (trial_schema.h); the summary is recomputed from it, so that
+ * several runs into one folder end up in one set of tables. */
+#ifndef HEAT2D_TRIALS_CSV_H
+#define HEAT2D_TRIALS_CSV_H
+
+#include "bench.h"
+#include "child.h"
+
+/* Opens DIR/trials.csv for appending, writing the header when the file is
+ * new, and refusing a file whose header is not this version's (rows of more
+ * columns under an older header would make a file no CSV reader takes). */
+FILE *bench_csv_open(const char *dir, heat2d_error *err);
+
+/* One row: the child's fields in res, and the bench's own (method column,
+ * trial, size, process time, run id, label), flushed at once so that an
+ * interrupted benchmark keeps every finished trial. */
+int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *target,
+                     size_t trial, const bench_size *size, const bench_result *res,
+                     double process_s, heat2d_error *err);
+
+/* One row of trials.csv as the summary needs it. */
+typedef struct trial_row {
+    char label[64];    /* the label column: what the tables call the row */
+    char method[48];   /* the method column: NAME or NAME-pinned */
+    char base[56];     /* the method column and -f32: a method across ranks */
+    size_t cell_bytes; /* of one cell: 8 (f64) or 4 (f32) */
+    size_t ranks;      /* 0: not a distributed run */
+    char decomp[32];
+    unsigned long long halo_bytes;
+    char device[128];
+    char transfers[16];
+    char run[32];
+    bench_size size;
+    double total_s;
+    /* The time loop alone, without entering or leaving the device: the
+     * device's events where the method has them, else its host-timed loop
+     * phase; negative when the method reports none. */
+    double loop_s;
+    unsigned long long h2d_count, h2d_bytes, d2h_count, d2h_bytes;
+} trial_row;
+
+/* Every complete row of DIR/trials.csv (earlier runs into the same folder
+ * included), in file order, into *rows (release with free); *skipped counts
+ * the rows left out because an interrupted write cut them short. */
+int bench_read_trials(const char *dir, trial_row **rows, size_t *n, size_t *skipped,
+                      heat2d_error *err);
+
+#endif /* HEAT2D_TRIALS_CSV_H */
