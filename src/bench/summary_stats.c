@@ -189,12 +189,12 @@ int summary_group_rows(const trial_row *rows, size_t n_rows, summary_groups *out
         n_runs += !seen;
     }
 
-    out->groups = groups;
-    out->n_groups = n_groups;
-    out->cells = cells;
-    out->totals = totals;
-    out->loops = loops;
-    out->n_runs = n_runs;
+    *out = (summary_groups){.groups = groups,
+                            .n_groups = n_groups,
+                            .cells = cells,
+                            .totals = totals,
+                            .loops = loops,
+                            .n_runs = n_runs};
     return 0;
 }
 

@@ -1,0 +1,222 @@
+/* Unit tests of the bench library: the statistics of the summary (medians,
+ * ratios, speedups), trials.csv written and read back field for field, torn
+ * rows left out, headers of other versions refused, and the tables that
+ * summary.md draws from a CSV whose numbers are known. */
+#define _GNU_SOURCE /* mkdtemp */
+
+#include "summary.h"
+#include "summary_tables.h"
+#include "trials_csv.h"
+#include "unit_check.h"
+
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void test_median_and_ratios(void)
+{
+    const double one[] = {7.0}, odd[] = {1.0, 2.0, 9.0}, even[] = {1.0, 2.0, 4.0, 100.0};
+    check(summary_median(one, 1) == 7.0, "median of one value");
+    check(summary_median(odd, 3) == 2.0, "median of an odd count: the middle one");
+    check(summary_median(even, 4) == 3.0, "median of an even count: the mean of the middle two");
+    static const struct {
+        double ratio;
+        const char *text;
+    } cases[] = {{1234.4, "1234"}, {12.345, "12.3"},      {2.5, "2.50"},
+                 {0.05, "0.05"},   {0.001234, "0.00123"}, {100.0, "100"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        char buf[32];
+        summary_ratio_text(cases[k].ratio, buf, sizeof buf);
+        check(strcmp(buf, cases[k].text) == 0, "ratio %g written '%s', want '%s'", cases[k].ratio,
+              buf, cases[k].text);
+    }
+}
+
+/* A result as a child would have printed it. */
+static bench_result result(const char *total, const char *loop_key, const char *loop,
+                           const char *device, const char *precision)
+{
+    bench_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.value[HEAT2D_FIELD_TOTAL_S], sizeof r.value[0], "%s", total);
+    snprintf(r.value[HEAT2D_FIELD_MASS], sizeof r.value[0], "1.0000000000000000E+00");
+    snprintf(r.value[HEAT2D_FIELD_DEVICE], sizeof r.value[0], "%s", device);
+    snprintf(r.value[HEAT2D_FIELD_PRECISION], sizeof r.value[0], "%s", precision);
+    snprintf(r.value[HEAT2D_FIELD_TRANSFERS], sizeof r.value[0], "none");
+    snprintf(r.value[HEAT2D_FIELD_H2D_COUNT], sizeof r.value[0], "0");
+    snprintf(r.value[HEAT2D_FIELD_D2H_BYTES], sizeof r.value[0], "0");
+    for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k)
+        if (heat2d_trial_fields[k].key != NULL && strcmp(heat2d_trial_fields[k].key, loop_key) == 0)
+            snprintf(r.value[k], sizeof r.value[0], "%s", loop);
+    r.total_s = strtod(total, NULL);
+    return r;
+}
+
+static bench_target target(const char *name, heat2d_precision precision)
+{
+    bench_target t = {.method = heat2d_method_find(name), .precision = precision};
+    heat2d_method_label(t.label, sizeof t.label, name, false, 0, precision);
+    return t;
+}
+
+static bool starts_with(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+static void test_csv_round_trip(const char *dir)
+{
+    heat2d_error err = {{0}};
+    FILE *csv = bench_csv_open(dir, &err);
+    if (!check(csv != NULL, "trials.csv opens in %s: %s", dir, err.message))
+        return;
+    bench_run_info info = {.dir = dir, .run_id = "20261201-000000", .hostname = "test"};
+    const bench_target cpu = target("cpu", HEAT2D_F64), cpu32 = target("cpu", HEAT2D_F32);
+    const bench_size size = {24, 20, 5};
+    /* cpu: totals 3, 1, 2 (median 2); cpu-f32: 0.5 and 1 (median 0.75). */
+    const char *totals[] = {"3", "1", "2"};
+    for (size_t k = 0; k < 3; ++k) {
+        bench_result r = result(totals[k], "CPU_LOOP_S", "0.5", "host", "f64");
+        check(bench_csv_append(csv, &info, &cpu, k + 1, &size, &r, 4.0, &err) == 0,
+              "row %zu appended: %s", k, err.message);
+    }
+    const char *totals32[] = {"0.5", "1"};
+    for (size_t k = 0; k < 2; ++k) {
+        bench_result r = result(totals32[k], "CPU_LOOP_S", "0.25", "host", "f32");
+        check(bench_csv_append(csv, &info, &cpu32, k + 1, &size, &r, 1.5, &err) == 0,
+              "f32 row %zu appended: %s", k, err.message);
+    }
+    fclose(csv);
+
+    trial_row *rows = NULL;
+    size_t n = 0, skipped = 0;
+    if (!check(bench_read_trials(dir, &rows, &n, &skipped, &err) == 0, "read back: %s",
+               err.message))
+        return;
+    check(n == 5 && skipped == 0, "5 rows read back, none skipped: %zu, %zu", n, skipped);
+    if (n == 5) {
+        const trial_row *a = &rows[0], *f = &rows[4];
+        check(strcmp(a->label, "cpu") == 0 && strcmp(a->method, "cpu") == 0 &&
+                  strcmp(a->base, "cpu") == 0,
+              "f64 row: label %s, method %s, base %s", a->label, a->method, a->base);
+        check(strcmp(f->label, "cpu-f32") == 0 && strcmp(f->method, "cpu") == 0 &&
+                  strcmp(f->base, "cpu-f32") == 0,
+              "f32 row: label %s, method %s, base %s", f->label, f->method, f->base);
+        check(a->cell_bytes == 8 && f->cell_bytes == 4, "cell bytes 8 and 4: %zu, %zu",
+              a->cell_bytes, f->cell_bytes);
+        check(a->size.nx == 24 && a->size.ny == 20 && a->size.steps == 5, "size 24x20/5");
+        check(a->total_s == 3.0 && rows[1].total_s == 1.0 && f->total_s == 1.0,
+              "totals as written: %g %g %g", a->total_s, rows[1].total_s, f->total_s);
+        check(a->loop_s == 0.5 && f->loop_s == 0.25, "loop from CPU_LOOP_S: %g %g", a->loop_s,
+              f->loop_s);
+        check(strcmp(a->device, "host") == 0 && strcmp(a->run, "20261201-000000") == 0 &&
+                  a->ranks == 0,
+              "device %s, run %s, ranks %zu", a->device, a->run, a->ranks);
+    }
+    free(rows);
+
+    /* summary.md from those rows: medians, trials and the speedup over cpu. */
+    info.n_targets = 2;
+    info.n_sizes = 1;
+    info.repeats = 3;
+    check(bench_write_summary(&info, NULL, &err) == 0, "summary written: %s", err.message);
+    char path[4200], line[1024];
+    snprintf(path, sizeof path, "%s/summary.md", dir);
+    FILE *f = fopen(path, "r");
+    bool cpu_row = false, f32_row = false, headline = false;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        cpu_row = cpu_row || starts_with(line, "| cpu | host | 3 | 2 (1–3) | 1.00 |");
+        f32_row = f32_row || starts_with(line, "| cpu-f32 | host | 2 | 0.75 (0.5–1) | 2.67 |");
+        headline = headline || strcmp(line, "## Headline: 24x20, 5 steps\n") == 0;
+    }
+    if (f != NULL)
+        fclose(f);
+    check(cpu_row, "cpu: 3 trials, median 2 (1-3), speedup 1.00");
+    check(f32_row, "cpu-f32: 2 trials, median 0.75 (0.5-1), speedup 2/0.75 = 2.67");
+    check(headline, "headline at the largest size");
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f != NULL) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* A row cut short by an interrupted write is counted and left out. */
+static void test_torn_row(const char *dir)
+{
+    char path[4200], header[4096] = "";
+    heat2d_error err = {{0}};
+    FILE *csv = bench_csv_open(dir, &err);
+    if (!check(csv != NULL, "fresh trials.csv: %s", err.message))
+        return;
+    fclose(csv);
+    snprintf(path, sizeof path, "%s/trials.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (f != NULL) {
+        if (fgets(header, sizeof header, f) == NULL)
+            header[0] = '\0';
+        fclose(f);
+    }
+    char text[8192];
+    snprintf(text, sizeof text, "%scpu,1,24,20,5,0.1", header);
+    write_file(path, text);
+    trial_row *rows = NULL;
+    size_t n = 0, skipped = 0;
+    check(bench_read_trials(dir, &rows, &n, &skipped, &err) == 0 && n == 0 && skipped == 1,
+          "a torn row is skipped: %zu rows, %zu skipped", n, skipped);
+    free(rows);
+}
+
+/* A header that is not this version's is refused, the older ones by name. */
+static void test_other_headers(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trials.csv", dir);
+    heat2d_error err = {{0}};
+    write_file(path, "method,trial,nx\n");
+    check(bench_csv_open(dir, &err) == NULL && strstr(err.message, "older heat2d (no ny,") != NULL,
+          "a prefix of the header: '%s'", err.message);
+    write_file(path, "a,b,c\n");
+    check(bench_csv_open(dir, &err) == NULL && strstr(err.message, "has other columns") != NULL,
+          "another header: '%s'", err.message);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+int main(void)
+{
+    char base[] = "/tmp/heat2d-test-bench-XXXXXX";
+    if (mkdtemp(base) == NULL) {
+        perror("mkdtemp");
+        return 1;
+    }
+    const char *subs[] = {"csv", "torn", "headers"};
+    char dirs[3][sizeof base + 16];
+    for (size_t k = 0; k < 3; ++k) {
+        snprintf(dirs[k], sizeof dirs[k], "%s/%s", base, subs[k]);
+        if (mkdir(dirs[k], 0700) != 0) {
+            perror(dirs[k]);
+            return 1;
+        }
+    }
+    test_median_and_ratios();
+    test_csv_round_trip(dirs[0]);
+    test_torn_row(dirs[1]);
+    test_other_headers(dirs[2]);
+    if (nftw(base, remove_entry, 8, FTW_DEPTH | FTW_PHYS) != 0)
+        fprintf(stderr, "could not remove %s\n", base);
+    printf("test_bench_lib: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
