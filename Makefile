@@ -3,6 +3,7 @@
 #   make test           build and run the test suite
 #   make test-sanitize  the test suite again, built with AddressSanitizer and UBSan
 #   make fuzz           build the libFuzzer targets with clang, run each FUZZ_SECONDS
+#   make format-check   fail on any C, CUDA or header file that clang-format would change
 BUILD    ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -10,7 +11,7 @@ FUZZ_SECONDS ?= 20
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build test test-sanitize fuzz bench clean
+.PHONY: all setup build test test-sanitize fuzz format-check bench clean
 
 all: build
 
@@ -39,6 +40,10 @@ fuzz:
 	  -DHEAT2D_OPENACC=OFF -DHEAT2D_OMP=OFF -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF -DBUILD_TESTING=OFF
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_field fuzz_real fuzz_args
 	tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+format-check:
+	@tools/setup.sh format
+	tools/check_format.sh
 
 bench: build
 	$(BUILD)/bin/heat2d check

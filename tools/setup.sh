@@ -3,6 +3,7 @@
 # this user may install (root with apt-get); otherwise says what to install.
 #   tools/setup.sh        the build, the tests, the plots
 #   tools/setup.sh fuzz   and clang, for `make fuzz` (libFuzzer)
+#   tools/setup.sh format and clang-format, for `make format-check`
 set -euo pipefail
 
 need=()
@@ -15,6 +16,9 @@ command -v python3 >/dev/null || need+=(python3)         # the original's tools
 command -v valgrind >/dev/null || need+=(valgrind)       # the valgrind_cli test
 command -v mpicc >/dev/null || need+=(libopenmpi-dev)    # mpi-cpu (MPI headers, library)
 command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launcher
+if [ "${1:-}" = format ]; then
+  command -v clang-format >/dev/null || need+=(clang-format)
+fi
 if [ "${1:-}" = fuzz ]; then
   command -v clang >/dev/null || need+=(clang)            # libFuzzer, -fsanitize=fuzzer
   # libFuzzer's runtime is a package of its own, only recommended by clang.
