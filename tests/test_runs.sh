@@ -104,4 +104,30 @@ fi
 run "$bin/heat2d" methods
 expect_eq "$(head -n 1 <<<"$out" | awk '{print $1}')" "cpu" "methods lists cpu first"
 
+# The conventions of a command line: --version, and --help for heat2d and
+# every command on stdout with status 0; each usage names every option the
+# command takes.
+run "$bin/heat2d" --version
+expect_rc 0 "heat2d --version"
+expect_eq "$(grep -cE '^heat2d [0-9]+\.[0-9]+\.[0-9]+ \(.+\)$' <<<"$out")" 1 "--version: heat2d X.Y.Z (revision)"
+for c in run compare check info methods bench; do
+  run "$bin/heat2d" "$c" --help
+  expect_rc 0 "heat2d $c --help"
+  expect_eq "$err" "" "heat2d $c --help: nothing on stderr"
+  expect_eq "$(head -n 1 <<<"$out" | cut -d' ' -f1-3)" "usage: heat2d $c" "heat2d $c --help: its usage"
+done
+run "$bin/heat2d" run --help
+for o in --method --nx --ny --steps --alpha --precision --pinned --save; do
+  expect_out_has "$o" "run --help names $o"
+done
+run "$bin/heat2d" bench --help
+for o in --methods --sizes --warmups --repeats --out --pinned-too --ranks --weak --precision; do
+  expect_out_has "$o" "bench --help names $o"
+done
+run "$bin/heat2d" --help
+expect_rc 0 "heat2d --help"
+for o in --precision --ranks --weak --version; do
+  expect_out_has "$o" "heat2d --help names $o"
+done
+
 finish

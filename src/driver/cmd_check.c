@@ -394,6 +394,7 @@ int heat2d_cmd_check(int argc, char **argv)
         {"gpu", no_argument, NULL, 'g'},
         {"keep", required_argument, NULL, 'k'},
         {"precision", required_argument, NULL, 'P'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     check_state st = {0};
@@ -406,6 +407,8 @@ int heat2d_cmd_check(int argc, char **argv)
             st.gpu = true;
         else if (opt == 'k')
             keep = optarg;
+        else if (opt == 'h')
+            return heat2d_usage("check", stdout) == 0 ? EXIT_SUCCESS : HEAT2D_EXIT_FAILURE;
         else if (opt == 'P') {
             if (heat2d_parse_precision(optarg, &st.precision, &err) != 0)
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: %s", err.message);

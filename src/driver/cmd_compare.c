@@ -27,6 +27,7 @@ int heat2d_cmd_compare(int argc, char **argv)
     static const struct option options[] = {
         {"atol", required_argument, NULL, 'a'},
         {"rtol", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     heat2d_tolerance tol = {.atol = HEAT2D_DEFAULT_ATOL, .rtol = HEAT2D_DEFAULT_RTOL};
@@ -40,6 +41,8 @@ int heat2d_cmd_compare(int argc, char **argv)
             rc = heat2d_parse_nonneg_real(optarg, "--atol", &tol.atol, &err);
         else if (opt == 'r')
             rc = heat2d_parse_nonneg_real(optarg, "--rtol", &tol.rtol, &err);
+        else if (opt == 'h')
+            return heat2d_usage("compare", stdout) == 0 ? EXIT_SUCCESS : HEAT2D_EXIT_FAILURE;
         else
             return heat2d_report_error(
                 HEAT2D_EXIT_USAGE, "compare: unknown or incomplete option '%s'", argv[optind - 1]);

@@ -68,6 +68,8 @@ static int print_bandwidth(void)
 
 int heat2d_cmd_info(int argc, char **argv)
 {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+        return heat2d_usage("info", stdout) == 0 ? EXIT_SUCCESS : HEAT2D_EXIT_FAILURE;
     bool bandwidth = argc == 2 && strcmp(argv[1], "--bandwidth") == 0;
     if (argc > 1 && !bandwidth)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "info: unexpected argument '%s'", argv[1]);

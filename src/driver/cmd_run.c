@@ -9,15 +9,11 @@
 int heat2d_cmd_run(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"method", required_argument, NULL, 'm'},
-        {"nx", required_argument, NULL, 'x'},
-        {"ny", required_argument, NULL, 'y'},
-        {"steps", required_argument, NULL, 's'},
-        {"alpha", required_argument, NULL, 'a'},
-        {"save", required_argument, NULL, 'o'},
-        {"pinned", no_argument, NULL, 'p'},
-        {"precision", required_argument, NULL, 'P'},
-        {NULL, 0, NULL, 0},
+        {"method", required_argument, NULL, 'm'}, {"nx", required_argument, NULL, 'x'},
+        {"ny", required_argument, NULL, 'y'},     {"steps", required_argument, NULL, 's'},
+        {"alpha", required_argument, NULL, 'a'},  {"save", required_argument, NULL, 'o'},
+        {"pinned", no_argument, NULL, 'p'},       {"precision", required_argument, NULL, 'P'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     heat2d_config cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA};
     const char *method_name = NULL;
@@ -55,6 +51,9 @@ int heat2d_cmd_run(int argc, char **argv)
         case 'P':
             rc = heat2d_parse_precision(optarg, &cfg.precision, &err);
             break;
+        case 'h':
+            heat2d_usage("run", stdout);
+            return EXIT_SUCCESS;
         default:
             return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: unknown or incomplete option '%s'",
                                        argv[optind - 1]);

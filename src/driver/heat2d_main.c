@@ -1,5 +1,6 @@
 /* heat2d: one program, several subcommands, all built on libheat2d. */
 #define _POSIX_C_SOURCE 200809L /* SIGXFSZ */
+#include "build_info.h"
 #include "commands.h"
 
 #include <signal.h>
@@ -7,34 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmd_methods(int argc, char **argv)
+int heat2d_cmd_methods(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+        return heat2d_usage("methods", stdout) == 0 ? EXIT_SUCCESS : HEAT2D_EXIT_FAILURE;
+    if (argc > 1)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "methods: unexpected argument '%s'", argv[1]);
     static const char *const style_names[] = {"host", "each", "resident"};
     for (size_t k = 0; k < heat2d_method_count(); ++k) {
         const heat2d_method *m = heat2d_method_at(k);
         printf("%-14s %-16s %s\n", m->name, m->seed_name, style_names[m->style]);
     }
     return EXIT_SUCCESS;
-}
-
-static void usage(FILE *stream)
-{
-    fputs("usage: heat2d COMMAND [options]\n"
-          "\n"
-          "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A] [--save FILE]\n"
-          "           [--pinned]\n"
-          "  compare  REF CAND... [--atol A] [--rtol R]\n"
-          "  check    [--gpu] [--keep DIR]\n"
-          "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
-          "           [--out DIR] [--pinned-too]   (heat2d bench --help)\n"
-          "  methods  list the methods in this build\n"
-          "  info     [--bandwidth] how this build was made, the machine, its limits\n"
-          "\n"
-          "Every command prints KEY=VALUE lines; every failure exits non-zero with one\n"
-          "line on stderr.\n",
-          stream);
 }
 
 int main(int argc, char **argv)
@@ -48,16 +33,21 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(int, char **);
     } commands[] = {
-        {"run", heat2d_cmd_run},  {"compare", heat2d_cmd_compare}, {"check", heat2d_cmd_check},
-        {"methods", cmd_methods}, {"info", heat2d_cmd_info},       {"bench", heat2d_cmd_bench},
+        {"run", heat2d_cmd_run},     {"compare", heat2d_cmd_compare},
+        {"check", heat2d_cmd_check}, {"methods", heat2d_cmd_methods},
+        {"info", heat2d_cmd_info},   {"bench", heat2d_cmd_bench},
     };
     if (argc < 2) {
-        usage(stderr);
+        heat2d_usage_main(stderr);
         return HEAT2D_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
-        usage(stdout);
+        heat2d_usage_main(stdout);
+        return EXIT_SUCCESS;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("heat2d %s (%s)\n", heat2d_build_version(), heat2d_build_revision());
         return EXIT_SUCCESS;
     }
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; ++k)

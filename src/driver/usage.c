@@ -1,0 +1,78 @@
+/* The usage texts of heat2d and each of its commands, one place for all of
+ * them, printed by --help (stdout, exit 0) and after a bad command line. */
+#include "commands.h"
+
+#include <string.h>
+
+static const struct {
+    const char *command;
+    const char *text;
+} usages[] = {
+    {"run", "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
+            "                  [--precision f64|f32] [--pinned] [--save FILE]\n"
+            "\n"
+            "Runs one method on one grid and prints KEY=VALUE lines (the original's, then\n"
+            "heat2d's: device, transfers measured, phases, rates).\n"
+            "\n"
+            "  --method M      a method of this build (heat2d methods lists them)\n"
+            "  --nx, --ny N    grid sides, >= 5 (default 256)\n"
+            "  --steps N       time steps, >= 1 (default 80)\n"
+            "  --alpha A       diffusion number D*dt/dx^2, 0 < A <= 0.25 (default 0.1)\n"
+            "  --precision P   f64 (default) or f32\n"
+            "  --pinned        page-locked host buffers (methods with a -pinned twin)\n"
+            "  --save FILE     write the final field in the original's format\n"},
+    {"compare", "usage: heat2d compare REF CAND... [--atol A] [--rtol R]\n"
+                "\n"
+                "Compares each candidate field file with the reference, cell by cell:\n"
+                "|ref - cand| <= atol + rtol*|ref| (default atol 2e-12, rtol 2e-10).\n"
+                "Prints MAX_ABS_DIFF, WORST_INDEX, FAILURES per file and COMPARE=PASS, or\n"
+                "exits 1.\n"},
+    {"check", "usage: heat2d check [--gpu] [--precision f64|f32] [--keep DIR]\n"
+              "\n"
+              "Runs every method of this build against cpu, field for field (25x21 for 7,\n"
+              "8, 31 and 32 steps; with --gpu also 1024x768 and 130x98), the measured\n"
+              "transfers against the model, and the invariants (sine-mode decay, mass,\n"
+              "symmetry). Prints CPU_CHECK=PASS (GPU_CHECK=PASS with --gpu) or exits 1.\n"
+              "\n"
+              "  --gpu           the methods that run on a GPU, on the GPU\n"
+              "  --precision P   the methods in f64 (default) or f32\n"
+              "  --keep DIR      keep the field files in DIR\n"},
+    {"info", "usage: heat2d info [--bandwidth]\n"
+             "\n"
+             "How this build was made and the machine it runs on, as KEY=VALUE lines.\n"
+             "  --bandwidth     also measure the limits: host copy bandwidth and, with a\n"
+             "                  GPU, device copy and host<->device bandwidths\n"},
+    {"methods", "usage: heat2d methods\n"
+                "\n"
+                "Lists the methods of this build: name, the original's METHOD name, style.\n"},
+};
+
+int heat2d_usage(const char *command, FILE *stream)
+{
+    for (size_t k = 0; k < sizeof usages / sizeof usages[0]; ++k)
+        if (strcmp(usages[k].command, command) == 0) {
+            fputs(usages[k].text, stream);
+            return 0;
+        }
+    return -1;
+}
+
+void heat2d_usage_main(FILE *stream)
+{
+    fputs("usage: heat2d COMMAND [options]\n"
+          "       heat2d --version | --help | COMMAND --help\n"
+          "\n"
+          "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
+          "           [--precision f64|f32] [--pinned] [--save FILE]\n"
+          "  compare  REF CAND... [--atol A] [--rtol R]\n"
+          "  check    [--gpu] [--precision f64|f32] [--keep DIR]\n"
+          "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
+          "           [--out DIR] [--pinned-too] [--ranks LIST] [--weak NXxNY:STEPS]\n"
+          "           [--precision LIST]\n"
+          "  methods  list the methods in this build\n"
+          "  info     [--bandwidth] how this build was made, the machine, its limits\n"
+          "\n"
+          "Every command prints KEY=VALUE lines; every failure exits non-zero with one\n"
+          "line on stderr.\n",
+          stream);
+}
