@@ -1,14 +1,6 @@
 /* Exact binary <-> decimal conversion: the 192-bit products and the table of
  * powers of five that both the number parser and the %24.16E formatter use.
- * Internal; the helpers are inline because both run once per field value.
- *
- * Both directions rest on one argument: the exact real value lies in a known
- * interval [lo, hi]; rounding is monotonic, so when lo and hi round to the
- * same result, that result is the correctly rounded one. When they do not (an
- * exact halfway case such as 9007199254740993, or a value within about 2^-70
- * of one), or the input is outside what the fast path handles, the C library
- * does the conversion (strtod, snprintf), which is exact. The fast path is a
- * speed-up only; it can never change a result. */
+ * Internal; the helpers are inline because both run once per field value. */
 #ifndef HEAT2D_DECIMAL_H
 #define HEAT2D_DECIMAL_H
 
@@ -136,5 +128,21 @@ typedef struct pow5_entry {
 /* The table, indexed by q - POW5_MIN, or NULL while another thread is
  * building it (the caller then falls back to the C library). */
 const pow5_entry *heat2d_pow5_table(void);
+
+/* m * 5^q, for t the entry of q: the exact product lies in [*lo, *hi] times
+ * 2^(t->e), and is *lo itself when t->exact.
+ *
+ * Both directions rest on this: rounding is monotonic, so when lo and hi
+ * round to the same result, that result is the correctly rounded one. When
+ * they do not (an exact halfway case such as 9007199254740993, or a value
+ * within about 2^-70 of one), or the input is outside what the fast path
+ * handles, the C library does the conversion (strtod, snprintf), which is
+ * exact. The fast path is a speed-up only; it can never change a result. */
+static inline void pow5_bounds(const pow5_entry *t, uint64_t m, u192 *lo, u192 *hi)
+{
+    /* m * 5^q = m * (t + f) * 2^e with 0 <= f < 1. */
+    *lo = mul_64x128(m, t->hi, t->lo);
+    *hi = add_small(*lo, m);
+}
 
 #endif /* HEAT2D_DECIMAL_H */

@@ -49,18 +49,16 @@ static bool scaled_round(const pow5_entry *table, uint64_t m, int e2, int s, uin
 {
     if (s < POW5_MIN || s > POW5_MAX)
         return false;
+    /* m * 2^e2 * 10^s = m * 5^s * 2^(e2 + s), in [lo, hi] * 2^(e + e2 + s). */
     const pow5_entry *t = &table[s - POW5_MIN];
-    /* m * 2^e2 * 5^s * 2^s = m * (t + f) * 2^(e2 + e + s), 0 <= f < 1. */
-    u192 lo = mul_64x128(m, t->hi, t->lo);
     int shift = -(e2 + t->e + s);
     if (shift < 1 || shift > 190)
         return false;
+    u192 lo, hi;
+    pow5_bounds(t, m, &lo, &hi);
     uint64_t r = round_shift(&lo, shift);
-    if (!t->exact) {
-        u192 hi = add_small(lo, m);
-        if (round_shift(&hi, shift) != r)
-            return false;
-    }
+    if (!t->exact && round_shift(&hi, shift) != r)
+        return false;
     *out = r;
     return true;
 }

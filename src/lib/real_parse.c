@@ -60,16 +60,14 @@ bool heat2d_decimal_to_double(uint64_t w, int64_t q, double *out)
     const pow5_entry *table = heat2d_pow5_table();
     if (!table)
         return false;
+    /* w * 10^q = w * 5^q * 2^q, in [lo, hi] * 2^(e + q). */
     const pow5_entry *t = &table[q - POW5_MIN];
-    /* w * 10^q = w * 5^q * 2^q = w * (t + f) * 2^(e + q) with 0 <= f < 1. */
-    u192 lo = mul_64x128(w, t->hi, t->lo);
+    u192 lo, hi;
+    pow5_bounds(t, w, &lo, &hi);
     int scale = t->e + (int)q;
     uint64_t bits = round_to_double(&lo, scale);
-    if (!t->exact) {
-        u192 hi = add_small(lo, w);
-        if (round_to_double(&hi, scale) != bits)
-            return false;
-    }
+    if (!t->exact && round_to_double(&hi, scale) != bits)
+        return false;
     *out = double_from_bits(bits);
     return true;
 }
