@@ -135,31 +135,25 @@ const char *heat2d_scan_number_general(const char *p, const char *end, double *v
     bool dropped_nonzero = false;
     bool any_digit = false;
 
-    while (p < end && is_digit(*p)) {
+    /* Integer and fraction digits in one loop: the point, once, only
+     * switches whether a digit moves the exponent. */
+    bool in_fraction = false;
+    for (; p < end; ++p) {
+        if (*p == '.' && !in_fraction) {
+            in_fraction = true;
+            continue;
+        }
+        if (!is_digit(*p))
+            break;
         unsigned d = (unsigned)(*p - '0');
         any_digit = true;
         if (significant < MAX_FAST_DIGITS) {
             w = w * 10u + d;
             significant += (w != 0);
+            q -= in_fraction; /* a kept fraction digit: one less power of ten */
         } else {
-            ++q; /* digit left of the point not kept: one more power of ten */
+            q += !in_fraction; /* an integer digit not kept: one more */
             dropped_nonzero |= (d != 0);
-        }
-        ++p;
-    }
-    if (p < end && *p == '.') {
-        ++p;
-        while (p < end && is_digit(*p)) {
-            unsigned d = (unsigned)(*p - '0');
-            any_digit = true;
-            if (significant < MAX_FAST_DIGITS) {
-                w = w * 10u + d;
-                significant += (w != 0);
-                --q;
-            } else {
-                dropped_nonzero |= (d != 0);
-            }
-            ++p;
         }
     }
     const char *mant_end = p;
