@@ -17,7 +17,7 @@ enum { STREAM_CHUNK = 512 }; /* cells of a streaming run's buffer: 4 KiB in f64 
  * off (it is another target, and -ffp-contract=off forbids fusing anyway),
  * so both clones round every operation alike and give the same bits. On
  * the 2-core AMD EPYC development VM, omp against the copy bandwidth
- * (tools/issue5_omp_host.sh, 7 interleaved repeats;
+ * (tools/tuning/omp_vs_host_bandwidth.sh, 7 interleaved repeats;
  * results/vm-20261129-230041/omp_host.txt): 105% at 2048^2 where the
  * baseline-only build ran 94%, and 87% at 4096^2 against its 92%, a VM too
  * noisy to split the two there. A whole -mavx2 build ran omp at 2048^2

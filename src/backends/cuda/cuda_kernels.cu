@@ -6,7 +6,7 @@
  * keeping the S, centre and N values in registers as it goes, so a cell costs
  * three loads instead of five (the W and E loads hit L1, they belong to the
  * neighbouring threads of the same warp). On an H200 (copy bandwidth 4.21 TB/s,
- * so 263 Gcell/s at most) tools/issue5_kernel_sweep.cu measured at 8192^2:
+ * so 263 Gcell/s at most) tools/tuning/kernel_sweep.cu measured at 8192^2:
  * 128 x 2 threads with 8 rows each 244.3 Gcell/s (92.8% of the copy
  * bandwidth), 128 x 1 with 8 rows 244.2, with 4 rows 236.0, 16 rows 217.4,
  * 2 rows 213.0; W and E by warp shuffle instead of L1 233-218 (slower: the
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
                 size_t j_begin, size_t j_end, Real alpha)
 {
     /* Threads past the last column stay (clamped onto it, storing nothing)
-     * rather than return: the form tools/issue5_kernel_sweep.cu measured at
+     * rather than return: the form tools/tuning/kernel_sweep.cu measured at
      * 242 Gcell/s, where the same body after an early return ran at 230. */
     const size_t i_thread = (size_t)blockIdx.x * kBlockX + threadIdx.x;
     const bool active = i_thread < nx;
@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
  * rows.
  *
  * Four cells (nx a multiple of 4), each thread down kQuadRows rows:
- * tools/issue5_kernel_sweep.cu on an H200 at 8192^2 (its output was read on
+ * tools/tuning/kernel_sweep.cu on an H200 at 8192^2 (its output was read on
  * the device, not kept): 497.7 Gcell/s, 95.0% of the copy bandwidth over 8
  * bytes a cell, against two cells' 475.3 (90.7%); with 8 rows a thread
  * 463.8, with 128 x 1, 64 x 4, 64 x 2 or 32 x 4 threads 459-463. In the

@@ -11,7 +11,7 @@
  * machine's last-level caches); DEVICE says when streaming stores ran.
  * Plain stays the default until a many-core host shows the gain: on the
  * 2-core AMD EPYC development VM, which the kernel cannot saturate with
- * SSE2 code, streaming ran about 10% slower (tools/issue5_omp_host.sh
+ * SSE2 code, streaming ran about 10% slower (tools/tuning/omp_vs_host_bandwidth.sh
  * measures it).
  *
  * Where the pages are: the library writes the initial state on the main

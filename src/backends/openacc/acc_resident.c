@@ -66,7 +66,7 @@ typedef enum acc_schedule {
 static const char *const schedule_names[SCHEDULE_COUNT] = {
     "seed", "collapse", "gang-vector", "gang-worker", "args-gang-vector", "columns"};
 
-/* Measured on an H200 (tools/issue5_acc_device.sh, 8192x8192 x 200, GPU
+/* Measured on an H200 (tools/tuning/acc_schedules.sh, 8192x8192 x 200, GPU
  * loop, median of 3; results/NVIDIA-H200/tuning/acc_schedules.txt): columns
  * 188 Gcell/s (77% of cuda-resident's 244), args-gang-vector 181 (74%),
  * gang-vector 122 (50%), gang-worker 114, seed 74, collapse 70; at
