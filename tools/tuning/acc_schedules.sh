@@ -29,7 +29,7 @@ cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build-gpu}
 REPEATS=${REPEATS:-3}
 SIZES=${SIZES:-2048x2048:500 8192x8192:200}
-SCHEDULES=${SCHEDULES:-seed collapse gang-vector gang-worker}
+SCHEDULES=${SCHEDULES:-seed collapse gang-vector gang-worker args-gang-vector columns}
 h=$BUILD/bin/heat2d
 [ -x "$h" ] || { echo "acc_schedules: no $h (carry the offload build)" >&2; exit 1; }
 # The OpenACC runtime and its nvptx plugin, copied into the build.
