@@ -11,6 +11,7 @@
  * rule unchanged. Building and instantiating the graph is set-up: it counts
  * in ENTER_S, next to the allocation and the upload. Transfers: 1 upload and 1
  * download of S bytes, counted at the copy calls.
+ * Measurements: docs/performance.md, "cuda-graph".
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,6 +4,8 @@
  * only created: the kernel writes every cell of it, boundary included), the
  * steps ping-pong between the two device buffers, and only the buffer holding
  * the last step comes back. Transfers: 1 upload and 1 download of S bytes.
+ * The kernel is cuda_kernels.cu's.
+ * Measurements: docs/performance.md, "cuda-resident".
  */
 #include <stdbool.h>
 #include <stddef.h>

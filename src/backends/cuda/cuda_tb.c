@@ -13,6 +13,7 @@
  * parity; the read-back goes by the parity instead, like every other method:
  * the first host array after an even number of steps, the second after an
  * odd one.
+ * Measurements: docs/performance.md, "cuda-tb".
  */
 #include <stdbool.h>
 #include <stddef.h>
