@@ -1,5 +1,6 @@
 /* acc-each: the naive port. The data region sits inside the time loop, so
- * u goes up and v comes down on every step; in f32, 4-byte cells. */
+ * u goes up and v comes down on every step; in f32, 4-byte cells.
+ * Measurements: docs/performance.md, "acc-each". */
 #include "acc_runtime.h"
 #include "acc_stencil.h"
 
