@@ -10,9 +10,8 @@
  * default), stream, or auto (stream when the two arrays exceed the
  * machine's last-level caches); DEVICE says when streaming stores ran.
  * Plain stays the default until a many-core host shows the gain: on the
- * 2-core AMD EPYC development VM, which the kernel cannot saturate with
- * SSE2 code, streaming ran about 10% slower (tools/tuning/omp_vs_host_bandwidth.sh
- * measures it).
+ * 2-core development VM streaming was not consistently faster.
+ * Measurements: docs/performance.md, "omp".
  *
  * Where the pages are: the library writes the initial state on the main
  * thread before solve, so on a machine with several NUMA nodes every page
