@@ -26,8 +26,7 @@
  * H2D/D2H_COUNT and _BYTES are the blocks' uploads and downloads summed over
  * the ranks (with one rank, cuda-resident's 1 + 1 of nx*ny*8 bytes); halos
  * staged through host memory are counted apart, as H2D/D2H_OTHER.
- *
- * Compile-checked only so far: it has not yet run on a GPU. */
+ * Measurements: docs/performance.md, "mpi-cuda". */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,8 +215,8 @@ static int setup(const heat2d_mpi_layout *l, size_t halo_cells, bool aware, stat
      * allocation): the upload and read-back inside TOTAL_S then run at the
      * link's speed on every rank at once, where pageable copies go through
      * the driver's staging buffers and the ranks contend for the host's
-     * memory bandwidth (measured on 2 H200s: 8192^2 blocks, upload 54-74 ms
-     * pageable, which made weak scaling 94% with the loop itself at 99%). */
+     * memory bandwidth, which cost weak scaling several percent
+     * (docs/performance.md, "mpi-cuda"). */
     HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host, bytes));
     memset(st->host, 0, bytes);
     for (int k = 0; k < 2; ++k) {
