@@ -115,15 +115,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(each_solve_any, each_solve, each_solve_f32)
-
-const heat2d_method heat2d_method_cuda_each = {
-    .name = "cuda-each",
-    .seed_name = "CUDA_EACH_STEP",
-    .style = HEAT2D_STYLE_EACH,
-    .gpu_only = true,
-    .has_pinned_variant = true,
-    .prepare = each_prepare,
-    .solve = each_solve,
-    .solve_f32 = each_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_each, each_solve_any, .name = "cuda-each",
+                        .seed_name = "CUDA_EACH_STEP", .style = HEAT2D_STYLE_EACH, .gpu_only = true,
+                        .has_pinned_variant = true, .prepare = each_prepare);

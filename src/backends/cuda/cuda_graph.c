@@ -124,15 +124,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(graph_solve_any, graph_solve, graph_solve_f32)
-
-const heat2d_method heat2d_method_cuda_graph = {
-    .name = "cuda-graph",
-    .seed_name = "CUDA_GRAPH",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .prepare = graph_prepare,
-    .solve = graph_solve,
-    .solve_f32 = graph_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_graph, graph_solve_any, .name = "cuda-graph",
+                        .seed_name = "CUDA_GRAPH", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
+                        .prepare = graph_prepare);

@@ -357,16 +357,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(overlap_solve_any, overlap_solve, overlap_solve_f32)
-
-const heat2d_method heat2d_method_cuda_overlap = {
-    .name = "cuda-overlap",
-    .seed_name = "CUDA_OVERLAP",
-    .style = HEAT2D_STYLE_EACH,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .overlaps_copies = true,
-    .prepare = overlap_prepare,
-    .solve = overlap_solve,
-    .solve_f32 = overlap_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_overlap, overlap_solve_any, .name = "cuda-overlap",
+                        .seed_name = "CUDA_OVERLAP", .style = HEAT2D_STYLE_EACH, .gpu_only = true,
+                        .overlaps_copies = true, .prepare = overlap_prepare);

@@ -42,15 +42,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(resident_solve_any, resident_solve, resident_solve_f32)
-
-const heat2d_method heat2d_method_cuda_resident = {
-    .name = "cuda-resident",
-    .seed_name = "CUDA_RESIDENT",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .prepare = resident_prepare,
-    .solve = resident_solve,
-    .solve_f32 = resident_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_resident, resident_solve_any, .name = "cuda-resident",
+                        .seed_name = "CUDA_RESIDENT", .style = HEAT2D_STYLE_RESIDENT,
+                        .gpu_only = true, .prepare = resident_prepare);

@@ -84,15 +84,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(tb_solve_any, tb_solve, tb_solve_f32)
-
-const heat2d_method heat2d_method_cuda_tb = {
-    .name = "cuda-tb",
-    .seed_name = "CUDA_TB",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .prepare = tb_prepare,
-    .solve = tb_solve,
-    .solve_f32 = tb_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_tb, tb_solve_any, .name = "cuda-tb",
+                        .seed_name = "CUDA_TB", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
+                        .prepare = tb_prepare);

@@ -198,16 +198,6 @@ static int omp_loop(const heat2d_config *cfg, void *u, void *v, void **result, h
     return 0;
 }
 
-HEAT2D_PRECISION_SOLVERS(omp_loop, omp_solve, omp_solve_f32)
-
-const heat2d_method heat2d_method_omp = {
-    .name = "omp",
-    .seed_name = "CPU_OPENMP",
-    .style = HEAT2D_STYLE_HOST,
-    .gpu_only = false,
-    .has_pinned_variant = false,
-    .checks_each_step = true,
-    .prepare = omp_prepare,
-    .solve = omp_solve,
-    .solve_f32 = omp_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_omp, omp_loop, .name = "omp", .seed_name = "CPU_OPENMP",
+                        .style = HEAT2D_STYLE_HOST, .checks_each_step = true,
+                        .prepare = omp_prepare);

@@ -137,11 +137,6 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
 #define HEAT2D_ACC_REAL_SOURCE "acc_resident_real.h"
 #include "acc_precisions.h"
 
-const heat2d_method heat2d_method_acc_resident = {
-    .name = "acc-resident",
-    .seed_name = "ACC_PERSISTENT",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .prepare = acc_resident_prepare,
-    .solve = acc_resident_solve,
-    .solve_f32 = acc_resident_solve_f32,
-};
+HEAT2D_METHOD(heat2d_method_acc_resident, acc_resident_solve, acc_resident_solve_f32,
+              .name = "acc-resident", .seed_name = "ACC_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,
+              .prepare = acc_resident_prepare);
