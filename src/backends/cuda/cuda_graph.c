@@ -90,15 +90,11 @@ static int graph_solve_any(const heat2d_config *cfg, void *u, void *v, void **re
         goto fail;
 
     /* GPU_LOOP_S: the replays (an even batch: the buffers end as they
-     * began), then the remainder as plain launches. */
-    void *current = frame.dev_u;
-    void *next = frame.dev_v;
+     * began, the field in dev_u), then the remainder as plain launches. */
     for (size_t k = 0; k < replays; ++k)
         HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphLaunch(exec, stream), fail);
-    HEAT2D_CUDA_CHECK_GOTO(
-        err, heat2d_cuda_plain_steps(&current, &next, cfg->steps - replays * batch, cfg, stream),
-        fail);
-    if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
+    if (heat2d_cuda_resident_finish(&frame, cfg, frame.dev_u, cfg->steps - replays * batch, u, v,
+                                    result, rep, err) != 0)
         goto fail;
 
     /* The graph and its stream go after the arrays: every replay is done. */

@@ -74,8 +74,7 @@ static int tb_solve_any(const heat2d_config *cfg, void *u, void *v, void **resul
             next = swap;
         }
     }
-    HEAT2D_CUDA_CHECK_GOTO(err, heat2d_cuda_plain_steps(&current, &next, left, cfg, 0), fail);
-    if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
+    if (heat2d_cuda_resident_finish(&frame, cfg, current, left, u, v, result, rep, err) != 0)
         goto fail;
     return 0;
 
