@@ -79,7 +79,7 @@ static const char *const schedule_names[SCHEDULE_COUNT] = {
  * host compiler vectorises like cpu's (docs/performance.md, "acc-resident"). */
 #define HOST_DEFAULT_SCHEDULE SCHEDULE_GANG_VECTOR
 
-/* Chosen by acc_resident_prepare, read by acc_resident_solve. */
+/* Chosen by acc_resident_prepare, read by acc_resident_step. */
 static acc_schedule schedule = DEFAULT_SCHEDULE;
 
 /* Gangs for `rows` rows, `per_gang` rows each. Left to itself, libgomp
