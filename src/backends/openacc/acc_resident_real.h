@@ -10,8 +10,7 @@ static void FN(interior_collapse)(size_t nx, size_t ny, REAL alpha, const REAL *
 #pragma acc parallel loop collapse(2) present(u [0:n], v [0:n]) async(HEAT2D_ACC_QUEUE)
     for (size_t j = 1; j < ny - 1; ++j) {
         for (size_t i = 1; i < nx - 1; ++i) {
-            size_t k = j * nx + i;
-            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+            FN(heat2d_acc_update_cell)(u, v, nx, j * nx + i, alpha);
         }
     }
 }
@@ -26,8 +25,7 @@ static void FN(interior_gang_vector)(size_t nx, size_t ny, REAL alpha, const REA
     for (size_t j = 1; j < ny - 1; ++j) {
 #pragma acc loop vector
         for (size_t i = 1; i < nx - 1; ++i) {
-            size_t k = j * nx + i;
-            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+            FN(heat2d_acc_update_cell)(u, v, nx, j * nx + i, alpha);
         }
     }
 }
@@ -42,8 +40,7 @@ static void FN(interior_gang_worker)(size_t nx, size_t ny, REAL alpha, const REA
     for (size_t j = 1; j < ny - 1; ++j) {
 #pragma acc loop vector
         for (size_t i = 1; i < nx - 1; ++i) {
-            size_t k = j * nx + i;
-            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+            FN(heat2d_acc_update_cell)(u, v, nx, j * nx + i, alpha);
         }
     }
 }
