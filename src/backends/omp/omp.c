@@ -9,8 +9,8 @@
  * traffic from 24 bytes a cell to 16. HEAT2D_OMP_STORES chooses: plain (the
  * default), stream, or auto (stream when the two arrays exceed the
  * machine's last-level caches); DEVICE says when streaming stores ran.
- * Plain stays the default until a many-core host shows the gain: on the
- * 2-core development VM streaming was not consistently faster.
+ * Plain stays the default: streaming gains only on a field larger than
+ * the caches and loses on one that fits, where auto keeps plain stores.
  * Measurements: docs/performance.md, "omp".
  *
  * Where the pages are: the library writes the initial state on the main
