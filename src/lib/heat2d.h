@@ -263,6 +263,19 @@ typedef struct heat2d_method {
         return rc;                                                                                 \
     }
 
+/* A method descriptor VAR (const heat2d_method) with SOLVE and SOLVE_F32 as
+ * its solvers and the designated initializers that follow for the rest
+ * (.name, .seed_name, .style, .prepare, the flags that are true); a field
+ * not named is zero: NULL, or false. */
+#define HEAT2D_METHOD(VAR, SOLVE, SOLVE_F32, ...)                                                  \
+    const heat2d_method VAR = {.solve = SOLVE, .solve_f32 = SOLVE_F32, __VA_ARGS__}
+
+/* The same with both solvers made by HEAT2D_PRECISION_SOLVERS from ANY
+ * (named ANY_f64 and ANY_f32). */
+#define HEAT2D_PRECISION_METHOD(VAR, ANY, ...)                                                     \
+    HEAT2D_PRECISION_SOLVERS(ANY, ANY##_f64, ANY##_f32)                                            \
+    HEAT2D_METHOD(VAR, ANY##_f64, ANY##_f32, __VA_ARGS__)
+
 /* The transfer model of SPEC section 2 for a method: counts and bytes that
  * must cross for cfg. */
 void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,

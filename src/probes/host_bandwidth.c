@@ -1,6 +1,7 @@
 /* The host's memory bandwidth on all cores: the limit that bounds the cpu
  * and omp methods, measured the way they use memory (read one array, write
- * another, each thread on the part of the arrays it touched first). */
+ * another, each thread on the part of the arrays it touched first).
+ * Measurements: docs/performance.md, "Limits and probes". */
 #include "host_bandwidth.h"
 
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* cpu: the serial reference, faithful to the original's arithmetic; in f32
- * the same operations in float. */
+ * the same operations in float. The kernels are stencil_cpu_real.h's.
+ * Measurements: docs/performance.md, "cpu". */
 #include "heat2d.h"
 #include "stencil_cpu.h"
 
@@ -39,16 +40,5 @@ static int cpu_loop(const heat2d_config *cfg, void *u, void *v, void **result, h
     return 0;
 }
 
-HEAT2D_PRECISION_SOLVERS(cpu_loop, cpu_solve, cpu_solve_f32)
-
-const heat2d_method heat2d_method_cpu = {
-    .name = "cpu",
-    .seed_name = "CPU_REFERENCE",
-    .style = HEAT2D_STYLE_HOST,
-    .gpu_only = false,
-    .has_pinned_variant = false,
-    .checks_each_step = true,
-    .prepare = NULL,
-    .solve = cpu_solve,
-    .solve_f32 = cpu_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cpu, cpu_loop, .name = "cpu", .seed_name = "CPU_REFERENCE",
+                        .style = HEAT2D_STYLE_HOST, .checks_each_step = true);

@@ -59,10 +59,12 @@ int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat
     return 0;
 }
 
-int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg,
-                                const void *dev_result, void *u, void *v, void **result,
+int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg, void *current,
+                                size_t plain_steps, void *u, void *v, void **result,
                                 heat2d_report *rep, heat2d_error *err)
 {
+    void *next = current == r->dev_u ? r->dev_v : r->dev_u;
+    HEAT2D_CUDA_CHECK(err, heat2d_cuda_plain_steps(&current, &next, plain_steps, cfg, r->stream));
     /* GPU_LOOP_S: the host's view (launches, then the wait); the events give
      * the device's view of the same interval. */
     HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->loop_stop, r->stream));
@@ -75,7 +77,7 @@ int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cf
 
     /* READBACK_S: only the buffer of the last step. */
     void *host = cfg->steps % 2 == 0 ? u : v;
-    HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, dev_result, r->bytes, cudaMemcpyDeviceToHost));
+    HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, current, r->bytes, cudaMemcpyDeviceToHost));
     rep->d2h_count += 1;
     rep->d2h_bytes += r->bytes;
     const double t_exit = heat2d_now();

@@ -45,13 +45,15 @@ int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg
  * may return before it has); the loop's clocks start. */
 int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat2d_error *err);
 
-/* The loop ends (kernel faults surface here); dev_result, the buffer of the
- * last step, comes back into the host array that the step count's parity
+/* The loop's last plain_steps steps, launched plainly from current (dev_u
+ * or dev_v, the buffer the method's own passes ended in) on the loop's
+ * stream; then the loop ends (kernel faults surface here). The buffer of the
+ * last step comes back into the host array that the step count's parity
  * names, as the seed's `update self` does: v after an odd number of steps,
  * u after an even one; *result points at it. Then the device memory is
  * released. */
-int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg,
-                                const void *dev_result, void *u, void *v, void **result,
+int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg, void *current,
+                                size_t plain_steps, void *u, void *v, void **result,
                                 heat2d_report *rep, heat2d_error *err);
 
 /* After a failure: waits for queued work, then releases what is left. */

@@ -14,6 +14,7 @@
  * cudaHostRegister (PIN_S, inside the timed region, because a program that
  * wants pinned transfers pays for it), so the copies run at pinned bandwidth
  * without an extra host copy.
+ * Measurements: docs/performance.md, "cuda-each".
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,7 +47,7 @@ static int each_solve_any(const heat2d_config *cfg, void *u, void *v, void **res
     const double t_start = heat2d_now();
     if (cfg->pinned) {
         /* Small arrays may share a page; the runtime accepts registering
-         * both (measured on an H200 with driver 580). */
+         * both (tried on an H200 with driver 580). */
         HEAT2D_CUDA_CHECK_GOTO(err, cudaHostRegister(u, bytes, cudaHostRegisterDefault), fail);
         pinned_u = u;
         HEAT2D_CUDA_CHECK_GOTO(err, cudaHostRegister(v, bytes, cudaHostRegisterDefault), fail);
@@ -114,15 +115,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(each_solve_any, each_solve, each_solve_f32)
-
-const heat2d_method heat2d_method_cuda_each = {
-    .name = "cuda-each",
-    .seed_name = "CUDA_EACH_STEP",
-    .style = HEAT2D_STYLE_EACH,
-    .gpu_only = true,
-    .has_pinned_variant = true,
-    .prepare = each_prepare,
-    .solve = each_solve,
-    .solve_f32 = each_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_each, each_solve_any, .name = "cuda-each",
+                        .seed_name = "CUDA_EACH_STEP", .style = HEAT2D_STYLE_EACH, .gpu_only = true,
+                        .has_pinned_variant = true, .prepare = each_prepare);

@@ -11,6 +11,7 @@
  * rule unchanged. Building and instantiating the graph is set-up: it counts
  * in ENTER_S, next to the allocation and the upload. Transfers: 1 upload and 1
  * download of S bytes, counted at the copy calls.
+ * Measurements: docs/performance.md, "cuda-graph".
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,15 +90,11 @@ static int graph_solve_any(const heat2d_config *cfg, void *u, void *v, void **re
         goto fail;
 
     /* GPU_LOOP_S: the replays (an even batch: the buffers end as they
-     * began), then the remainder as plain launches. */
-    void *current = frame.dev_u;
-    void *next = frame.dev_v;
+     * began, the field in dev_u), then the remainder as plain launches. */
     for (size_t k = 0; k < replays; ++k)
         HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphLaunch(exec, stream), fail);
-    HEAT2D_CUDA_CHECK_GOTO(
-        err, heat2d_cuda_plain_steps(&current, &next, cfg->steps - replays * batch, cfg, stream),
-        fail);
-    if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
+    if (heat2d_cuda_resident_finish(&frame, cfg, frame.dev_u, cfg->steps - replays * batch, u, v,
+                                    result, rep, err) != 0)
         goto fail;
 
     /* The graph and its stream go after the arrays: every replay is done. */
@@ -123,15 +120,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(graph_solve_any, graph_solve, graph_solve_f32)
-
-const heat2d_method heat2d_method_cuda_graph = {
-    .name = "cuda-graph",
-    .seed_name = "CUDA_GRAPH",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .prepare = graph_prepare,
-    .solve = graph_solve,
-    .solve_f32 = graph_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_graph, graph_solve_any, .name = "cuda-graph",
+                        .seed_name = "CUDA_GRAPH", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
+                        .prepare = graph_prepare);

@@ -76,14 +76,12 @@
 /* Chunks per step. Enough to keep both engines busy (the pipeline above needs
  * about 4); each about 8 MiB, so that the fixed cost of a copy and of the
  * event waits around it (microseconds) stays small against its transfer
- * (150 us at 55 GB/s); at most 16, past which fill and drain are already a
- * small part of a run; and not below 1 MiB per chunk just to reach 4, where
- * those fixed costs would eat what the overlap saves. Measured on an H200
- * (tools/issue5_device.sh, step time over max(S/H2D, S/D2H)): 2048^2 (33.5
- * MB) with 1, 2, 4, 8, 16, 32 chunks 2.06, 1.61, 1.12, 1.16, 1.21, 1.34;
- * 8192^2 (537 MB) with 4, 8, 16, 32 chunks 1.110, 1.108, 1.110, 1.115.
+ * (about 150 us at 55 GB/s); at most 16, past which fill and drain are
+ * already a small part of a run; and not below 1 MiB per chunk just to reach
+ * 4, where those fixed costs would eat what the overlap saves.
  * HEAT2D_OVERLAP_CHUNKS overrides the choice. Either way a grid gets at most
- * ny chunks. */
+ * ny chunks.
+ * Measurements: docs/performance.md, "cuda-overlap". */
 #define OVERLAP_TARGET_CHUNK_BYTES ((size_t)8 << 20)
 #define OVERLAP_MIN_CHUNK_BYTES    ((size_t)1 << 20)
 #define OVERLAP_PIPELINE_CHUNKS    4
@@ -359,16 +357,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(overlap_solve_any, overlap_solve, overlap_solve_f32)
-
-const heat2d_method heat2d_method_cuda_overlap = {
-    .name = "cuda-overlap",
-    .seed_name = "CUDA_OVERLAP",
-    .style = HEAT2D_STYLE_EACH,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .overlaps_copies = true,
-    .prepare = overlap_prepare,
-    .solve = overlap_solve,
-    .solve_f32 = overlap_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_overlap, overlap_solve_any, .name = "cuda-overlap",
+                        .seed_name = "CUDA_OVERLAP", .style = HEAT2D_STYLE_EACH, .gpu_only = true,
+                        .overlaps_copies = true, .prepare = overlap_prepare);

@@ -6,6 +6,7 @@
  * pageable copy costs includes the driver's staging on the host. Medians,
  * after one warm-up, so that one slow sample (a first touch, a clock ramp)
  * does not set the number.
+ * Measurements: docs/performance.md, "Limits and probes".
  */
 #include <cstdlib>
 #include <cstring>

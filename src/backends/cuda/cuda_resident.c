@@ -4,15 +4,15 @@
  * only created: the kernel writes every cell of it, boundary included), the
  * steps ping-pong between the two device buffers, and only the buffer holding
  * the last step comes back. Transfers: 1 upload and 1 download of S bytes.
+ * The kernel is cuda_kernels.cu's.
+ * Measurements: docs/performance.md, "cuda-resident".
  */
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_check.h"
 #include "cuda_common.h"
-#include "cuda_kernels.h"
 #include "cuda_methods.h"
 
 static int resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
@@ -24,31 +24,18 @@ static int resident_solve_any(const heat2d_config *cfg, void *u, void *v, void *
                               heat2d_report *rep, heat2d_error *err)
 {
     heat2d_cuda_resident frame;
-    if (heat2d_cuda_resident_enter(&frame, cfg, u, 0, rep, err) != 0 ||
-        heat2d_cuda_resident_start(&frame, rep, err) != 0)
-        goto fail;
-    /* The steps ping-pong between the two device buffers. */
-    void *current = frame.dev_u;
-    void *next = frame.dev_v;
-    HEAT2D_CUDA_CHECK_GOTO(err, heat2d_cuda_plain_steps(&current, &next, cfg->steps, cfg, 0), fail);
-    if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
-        goto fail;
-    return 0;
-
-fail:
-    heat2d_cuda_resident_abandon(&frame);
-    return -1;
+    int rc = heat2d_cuda_resident_enter(&frame, cfg, u, 0, rep, err);
+    if (rc == 0)
+        rc = heat2d_cuda_resident_start(&frame, rep, err);
+    /* Every step a plain launch, ping-ponging from dev_u. */
+    if (rc == 0)
+        rc = heat2d_cuda_resident_finish(&frame, cfg, frame.dev_u, cfg->steps, u, v, result, rep,
+                                         err);
+    if (rc != 0)
+        heat2d_cuda_resident_abandon(&frame);
+    return rc;
 }
 
-HEAT2D_PRECISION_SOLVERS(resident_solve_any, resident_solve, resident_solve_f32)
-
-const heat2d_method heat2d_method_cuda_resident = {
-    .name = "cuda-resident",
-    .seed_name = "CUDA_RESIDENT",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .prepare = resident_prepare,
-    .solve = resident_solve,
-    .solve_f32 = resident_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_resident, resident_solve_any, .name = "cuda-resident",
+                        .seed_name = "CUDA_RESIDENT", .style = HEAT2D_STYLE_RESIDENT,
+                        .gpu_only = true, .prepare = resident_prepare);

@@ -13,6 +13,7 @@
  * parity; the read-back goes by the parity instead, like every other method:
  * the first host array after an even number of steps, the second after an
  * odd one.
+ * Measurements: docs/performance.md, "cuda-tb".
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -73,8 +74,7 @@ static int tb_solve_any(const heat2d_config *cfg, void *u, void *v, void **resul
             next = swap;
         }
     }
-    HEAT2D_CUDA_CHECK_GOTO(err, heat2d_cuda_plain_steps(&current, &next, left, cfg, 0), fail);
-    if (heat2d_cuda_resident_finish(&frame, cfg, current, u, v, result, rep, err) != 0)
+    if (heat2d_cuda_resident_finish(&frame, cfg, current, left, u, v, result, rep, err) != 0)
         goto fail;
     return 0;
 
@@ -83,15 +83,6 @@ fail:
     return -1;
 }
 
-HEAT2D_PRECISION_SOLVERS(tb_solve_any, tb_solve, tb_solve_f32)
-
-const heat2d_method heat2d_method_cuda_tb = {
-    .name = "cuda-tb",
-    .seed_name = "CUDA_TB",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .prepare = tb_prepare,
-    .solve = tb_solve,
-    .solve_f32 = tb_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_cuda_tb, tb_solve_any, .name = "cuda-tb",
+                        .seed_name = "CUDA_TB", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
+                        .prepare = tb_prepare);

@@ -25,7 +25,8 @@
  * nx*ny field, which it needs for the summary (MASS is summed in storage
  * order over the whole field, so that it is bit-identical to cpu's) and for
  * --save. It is allocated before the loop, so that a grid too large for
- * rank 0 fails at once rather than after the run. */
+ * rank 0 fails at once rather than after the run.
+ * Measurements: docs/performance.md, "mpi-cpu". */
 #include "mpi_common.h"
 #include "stencil_cpu.h"
 

@@ -26,8 +26,7 @@
  * H2D/D2H_COUNT and _BYTES are the blocks' uploads and downloads summed over
  * the ranks (with one rank, cuda-resident's 1 + 1 of nx*ny*8 bytes); halos
  * staged through host memory are counted apart, as H2D/D2H_OTHER.
- *
- * Compile-checked only so far: it has not yet run on a GPU. */
+ * Measurements: docs/performance.md, "mpi-cuda". */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,8 +215,8 @@ static int setup(const heat2d_mpi_layout *l, size_t halo_cells, bool aware, stat
      * allocation): the upload and read-back inside TOTAL_S then run at the
      * link's speed on every rank at once, where pageable copies go through
      * the driver's staging buffers and the ranks contend for the host's
-     * memory bandwidth (measured on 2 H200s: 8192^2 blocks, upload 54-74 ms
-     * pageable, which made weak scaling 94% with the loop itself at 99%). */
+     * memory bandwidth, which cost weak scaling several percent
+     * (docs/performance.md, "mpi-cuda"). */
     HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host, bytes));
     memset(st->host, 0, bytes);
     for (int k = 0; k < 2; ++k) {
@@ -289,6 +288,25 @@ static cudaError_t update(const heat2d_mpi_layout *l, heat2d_precision precision
         return cudaSuccess;
     return heat2d_mpi_cuda_update(precision, u, v, l->stride, a0 + 1, a1 + 1, b0 + 1, b1 + 1, alpha,
                                   stream);
+}
+
+/* Without CUDA-aware MPI: the packed halos between the device buffer and
+ * the pinned host one (down before the exchange, up after it), queued on
+ * stream and counted as the other transfers they are. */
+static cudaError_t stage_halos(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
+                               cudaStream_t stream, heat2d_report *rep)
+{
+    const cudaError_t rc = cudaMemcpyAsync(dst, src, bytes, kind, stream);
+    if (rc != cudaSuccess)
+        return rc;
+    if (kind == cudaMemcpyDeviceToHost) {
+        rep->d2h_other_count += 1;
+        rep->d2h_other_bytes += bytes;
+    } else {
+        rep->h2d_other_count += 1;
+        rep->h2d_other_bytes += bytes;
+    }
+    return cudaSuccess;
 }
 
 /* The own cells between the host's local array and a device array. */
@@ -393,14 +411,11 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
                                                        cudaMemcpyDeviceToDevice, st.halo),
                                        failed);
         }
-        if (!aware && n_edges > 0) {
+        if (!aware && n_edges > 0)
             HEAT2D_CUDA_CHECK_GOTO(err,
-                                   cudaMemcpyAsync(st.host_send, st.dev_send, halo_bytes,
-                                                   cudaMemcpyDeviceToHost, st.halo),
+                                   stage_halos(st.host_send, st.dev_send, halo_bytes,
+                                               cudaMemcpyDeviceToHost, st.halo, rep),
                                    failed);
-            rep->d2h_other_count += 1;
-            rep->d2h_other_bytes += halo_bytes;
-        }
         /* Inner cells: read no halo, so they need not wait for the
          * exchange. */
         HEAT2D_CUDA_CHECK_GOTO(err,
@@ -428,14 +443,11 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
             const double tw = heat2d_now();
             HEAT2D_MPI_CHECK_GOTO(err, MPI_Waitall(n_req, st.req, MPI_STATUSES_IGNORE), failed);
             halo_wait += heat2d_now() - tw;
-            if (!aware) {
+            if (!aware)
                 HEAT2D_CUDA_CHECK_GOTO(err,
-                                       cudaMemcpyAsync(st.dev_recv, st.host_recv, halo_bytes,
-                                                       cudaMemcpyHostToDevice, st.halo),
+                                       stage_halos(st.dev_recv, st.host_recv, halo_bytes,
+                                                   cudaMemcpyHostToDevice, st.halo, rep),
                                        failed);
-                rep->h2d_other_count += 1;
-                rep->h2d_other_bytes += halo_bytes;
-            }
             for (size_t k = 0; k < n_edges; ++k) {
                 const edge *e = &edges[k];
                 if (e->column)

@@ -9,10 +9,9 @@
  * traffic from 24 bytes a cell to 16. HEAT2D_OMP_STORES chooses: plain (the
  * default), stream, or auto (stream when the two arrays exceed the
  * machine's last-level caches); DEVICE says when streaming stores ran.
- * Plain stays the default until a many-core host shows the gain: on the
- * 2-core AMD EPYC development VM, which the kernel cannot saturate with
- * SSE2 code, streaming ran about 10% slower (tools/issue5_omp_host.sh
- * measures it).
+ * Plain stays the default: streaming gains only on a field larger than
+ * the caches and loses on one that fits, where auto keeps plain stores.
+ * Measurements: docs/performance.md, "omp".
  *
  * Where the pages are: the library writes the initial state on the main
  * thread before solve, so on a machine with several NUMA nodes every page
@@ -199,16 +198,6 @@ static int omp_loop(const heat2d_config *cfg, void *u, void *v, void **result, h
     return 0;
 }
 
-HEAT2D_PRECISION_SOLVERS(omp_loop, omp_solve, omp_solve_f32)
-
-const heat2d_method heat2d_method_omp = {
-    .name = "omp",
-    .seed_name = "CPU_OPENMP",
-    .style = HEAT2D_STYLE_HOST,
-    .gpu_only = false,
-    .has_pinned_variant = false,
-    .checks_each_step = true,
-    .prepare = omp_prepare,
-    .solve = omp_solve,
-    .solve_f32 = omp_solve_f32,
-};
+HEAT2D_PRECISION_METHOD(heat2d_method_omp, omp_loop, .name = "omp", .seed_name = "CPU_OPENMP",
+                        .style = HEAT2D_STYLE_HOST, .checks_each_step = true,
+                        .prepare = omp_prepare);

@@ -1,5 +1,6 @@
 /* acc-each: the naive port. The data region sits inside the time loop, so
- * u goes up and v comes down on every step; in f32, 4-byte cells. */
+ * u goes up and v comes down on every step; in f32, 4-byte cells.
+ * Measurements: docs/performance.md, "acc-each". */
 #include "acc_runtime.h"
 #include "acc_stencil.h"
 
@@ -11,11 +12,6 @@ static int acc_each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d
 #define HEAT2D_ACC_REAL_SOURCE "acc_each_real.h"
 #include "acc_precisions.h"
 
-const heat2d_method heat2d_method_acc_each = {
-    .name = "acc-each",
-    .seed_name = "ACC_EACH_STEP",
-    .style = HEAT2D_STYLE_EACH,
-    .prepare = acc_each_prepare,
-    .solve = acc_each_solve,
-    .solve_f32 = acc_each_solve_f32,
-};
+HEAT2D_METHOD(heat2d_method_acc_each, acc_each_solve, acc_each_solve_f32, .name = "acc-each",
+              .seed_name = "ACC_EACH_STEP", .style = HEAT2D_STYLE_EACH,
+              .prepare = acc_each_prepare);

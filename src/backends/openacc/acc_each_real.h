@@ -2,13 +2,10 @@
  * file twice, defining REAL (double or float), FN(name) (the name in that
  * precision) and ACC_FMA (fma or fmaf). No include guard, on purpose. */
 
-static int FN(acc_each_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
-                              heat2d_report *rep, heat2d_error *err)
+static REAL *FN(acc_each_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
+                               heat2d_report *rep)
 {
     size_t n = cfg->nx * cfg->ny;
-    const REAL alpha = (REAL)cfg->alpha;
-    if (heat2d_acc_transfers_start(err) != 0)
-        return -1;
     double t0 = heat2d_now();
     for (size_t step = 0; step < cfg->steps; ++step) {
 #pragma acc data copyin(u [0:n]) copyout(v [0:n])
@@ -21,8 +18,11 @@ static int FN(acc_each_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL *
         v = swap;
     }
     heat2d_report_phase(rep, "STEP_REGIONS_S", heat2d_now() - t0);
-    if (heat2d_acc_transfers_stop(rep, n * sizeof(REAL), err) != 0)
-        return -1;
-    *result = u;
-    return 0;
+    return u;
+}
+
+static int FN(acc_each_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
+                              heat2d_report *rep, heat2d_error *err)
+{
+    return FN(heat2d_acc_solve)(FN(acc_each_loop), cfg, u, v, result, rep, err);
 }

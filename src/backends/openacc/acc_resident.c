@@ -13,15 +13,13 @@
  *   host variable (the arrays in present clauses, nx, alpha), GCC 12's
  *   libgomp maps the arguments afresh: it allocates device memory for the
  *   block of argument addresses, copies it up, and on an async queue adds a
- *   stream callback that frees it once the kernel is done. On an H200 that
- *   cost about 80 us per launch at 2048x2048 (gang-vector: 113 us a step,
- *   the same kernel without arguments 31) and held 8192x8192 to 50% of
- *   cuda-resident. So the arguments live in device
+ *   stream callback that frees it once the kernel is done, which costs more
+ *   than a step's kernel at 2048x2048. So the arguments live in device
  *   memory instead (FN(resident_args), an `acc declare create` variable,
  *   written once per run by a kernel); each direction of the ping-pong is
- *   its own kernel, and a launch maps nothing: 6 us per launch, hidden
- *   behind the kernel before it. Compilers that pass kernel arguments by
- *   value (NVHPC) gain nothing from this and lose nothing either.
+ *   its own kernel, and a launch maps nothing, its cost hidden behind the
+ *   kernel before it. Compilers that pass kernel arguments by value (NVHPC)
+ *   gain nothing from this and lose nothing either.
  *
  * - The loop schedule (HEAT2D_ACC_SCHEDULE, below). GCC 12 maps the
  *   original's `parallel loop collapse(2)` to one gang-vector loop over all
@@ -39,7 +37,9 @@
  *   so from then on both arrays hold 0 there, exactly what rewriting them
  *   would store. (v is created on the device, not copied, so its boundary
  *   starts as whatever the allocation held; step 1 reads only u's, as the
- *   original does.) */
+ *   original does.)
+ *
+ * Measurements: docs/performance.md, "acc-resident". */
 #include "acc_runtime.h"
 #include "acc_stencil.h"
 
@@ -66,27 +66,20 @@ typedef enum acc_schedule {
 static const char *const schedule_names[SCHEDULE_COUNT] = {
     "seed", "collapse", "gang-vector", "gang-worker", "args-gang-vector", "columns"};
 
-/* Measured on an H200 (tools/issue5_acc_device.sh, 8192x8192 x 200, GPU
- * loop, median of 3; results/NVIDIA-H200/tuning/acc_schedules.txt): columns
- * 188 Gcell/s (77% of cuda-resident's 244), args-gang-vector 181 (74%),
- * gang-vector 122 (50%), gang-worker 114, seed 74, collapse 70; at
- * 2048x2048 x 500 columns 160, args-gang-vector 136, gang-vector 37.
- * Columns of 16 rows ran 164 at 8192x8192 against 187 for 8 (fewer gangs
- * to hide latency; tuning/acc_column_rows.txt). A
- * tile(32,4) schedule was dropped: it computed a wrong field at 25x21/7
- * (max_abs_diff 0.122 against cpu; right at 1001x703) and ran at 8% of
- * cuda-resident. */
+/* columns is the fastest schedule on a GPU, and 8 rows a lane beat 16
+ * (fewer gangs to hide latency); the row schedules, collapse and the seed's
+ * kernel stay selectable for comparison. A tile(32,4) schedule was dropped:
+ * it computed a wrong field at 25x21/7.
+ * Measurements: docs/performance.md, "acc-resident". */
 #define DEFAULT_SCHEDULE SCHEDULE_COLUMNS
 /* Where the kernels run on the host (a build without offload), one thread
  * runs every gang and lane in turn, and a lane's walk down its column
- * reloads the arguments after every store (they might alias the field):
- * columns ran 39.4 ms a step at 2048x2048 on the 2-core development VM
- * (make bench at e5239e9, a run whose folder was not kept), against 4.9
- * for gang-vector, whose rows the host compiler vectorises like cpu's
- * (results/vm-20261129-213525; 5.4 in results/vm-20261129-230041). */
+ * reloads the arguments after every store (they might alias the field), so
+ * columns runs several times slower there than gang-vector, whose rows the
+ * host compiler vectorises like cpu's (docs/performance.md, "acc-resident"). */
 #define HOST_DEFAULT_SCHEDULE SCHEDULE_GANG_VECTOR
 
-/* Chosen by acc_resident_prepare, read by acc_resident_solve. */
+/* Chosen by acc_resident_prepare, read by acc_resident_step. */
 static acc_schedule schedule = DEFAULT_SCHEDULE;
 
 /* Gangs for `rows` rows, `per_gang` rows each. Left to itself, libgomp
@@ -144,11 +137,6 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
 #define HEAT2D_ACC_REAL_SOURCE "acc_resident_real.h"
 #include "acc_precisions.h"
 
-const heat2d_method heat2d_method_acc_resident = {
-    .name = "acc-resident",
-    .seed_name = "ACC_PERSISTENT",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .prepare = acc_resident_prepare,
-    .solve = acc_resident_solve,
-    .solve_f32 = acc_resident_solve_f32,
-};
+HEAT2D_METHOD(heat2d_method_acc_resident, acc_resident_solve, acc_resident_solve_f32,
+              .name = "acc-resident", .seed_name = "ACC_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,
+              .prepare = acc_resident_prepare);

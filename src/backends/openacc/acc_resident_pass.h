@@ -25,9 +25,9 @@ static void PASS(args_gang_vector)(int gangs)
 /* Columns: blocks of ACC_COLUMN_ROWS rows by ACC_COLUMN_WIDTH columns over
  * the gangs; each vector lane walks its column down the block's rows,
  * keeping the row below and its own cell in registers from one row to the
- * next, so that each row is read about once instead of three times. The
- * gangs are as many as libgomp fits to the device (8448 on an H200, each
- * taking about 8 of 65536 blocks at 8192x8192): the count measured. */
+ * next, so that each row is read about once instead of three times. No
+ * num_gangs clause: the gangs are as many as libgomp fits to the device,
+ * the launch that was measured (docs/performance.md, "acc-resident"). */
 static void PASS(args_columns)(void)
 {
 #pragma acc parallel loop gang collapse(2) vector_length(ACC_COLUMN_WIDTH) async(HEAT2D_ACC_QUEUE)

@@ -10,8 +10,7 @@ static void FN(interior_collapse)(size_t nx, size_t ny, REAL alpha, const REAL *
 #pragma acc parallel loop collapse(2) present(u [0:n], v [0:n]) async(HEAT2D_ACC_QUEUE)
     for (size_t j = 1; j < ny - 1; ++j) {
         for (size_t i = 1; i < nx - 1; ++i) {
-            size_t k = j * nx + i;
-            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+            FN(heat2d_acc_update_cell)(u, v, nx, j * nx + i, alpha);
         }
     }
 }
@@ -26,8 +25,7 @@ static void FN(interior_gang_vector)(size_t nx, size_t ny, REAL alpha, const REA
     for (size_t j = 1; j < ny - 1; ++j) {
 #pragma acc loop vector
         for (size_t i = 1; i < nx - 1; ++i) {
-            size_t k = j * nx + i;
-            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+            FN(heat2d_acc_update_cell)(u, v, nx, j * nx + i, alpha);
         }
     }
 }
@@ -42,14 +40,13 @@ static void FN(interior_gang_worker)(size_t nx, size_t ny, REAL alpha, const REA
     for (size_t j = 1; j < ny - 1; ++j) {
 #pragma acc loop vector
         for (size_t i = 1; i < nx - 1; ++i) {
-            size_t k = j * nx + i;
-            v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+            FN(heat2d_acc_update_cell)(u, v, nx, j * nx + i, alpha);
         }
     }
 }
 
 /* The launch arguments of the argument-free kernels, in device memory (see
- * acc_resident.c): written once per run by a kernel in acc_resident_solve.
+ * acc_resident.c): written once per run by a kernel in acc_resident_loop.
  * Only the device's copy holds them; the host's stays zero on a GPU. */
 typedef struct FN(acc_resident_args) {
     REAL *array[2]; /* the device addresses of u and v */
@@ -129,13 +126,10 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         FN(zero_edges)(nx, ny, to);
 }
 
-static int FN(acc_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
-                                  heat2d_report *rep, heat2d_error *err)
+static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
+                                   heat2d_report *rep)
 {
     size_t n = cfg->nx * cfg->ny;
-    const REAL alpha = (REAL)cfg->alpha;
-    if (heat2d_acc_transfers_start(err) != 0)
-        return -1;
     double t0 = heat2d_now();
 #pragma acc enter data copyin(u [0:n]) create(v [0:n])
     /* The argument-free kernels' arguments: even steps read array[0] (u)
@@ -178,12 +172,15 @@ static int FN(acc_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, RE
 #pragma acc exit data delete (u [0:n], v [0:n])
     double t_end = heat2d_now();
 
-    if (heat2d_acc_transfers_stop(rep, n * sizeof(REAL), err) != 0)
-        return -1;
     heat2d_report_phase(rep, "ENTER_S", t_enter - t0);
     heat2d_report_phase(rep, "GPU_LOOP_S", t_loop - t_enter);
     heat2d_report_phase(rep, "READBACK_S", t_back - t_loop);
     heat2d_report_phase(rep, "EXIT_S", t_end - t_back);
-    *result = from;
-    return 0;
+    return from;
+}
+
+static int FN(acc_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
+                                  heat2d_report *rep, heat2d_error *err)
+{
+    return FN(heat2d_acc_solve)(FN(acc_resident_loop), cfg, u, v, result, rep, err);
 }

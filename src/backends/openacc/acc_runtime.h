@@ -1,5 +1,6 @@
-/* What the OpenACC methods share: the device check and the transfer
- * counters, read from the runtime's own profiling events. */
+/* What the OpenACC methods share: the device check, the transfer counters,
+ * read from the runtime's own profiling events, and the solve that counts
+ * them around a method's loop. */
 #ifndef HEAT2D_ACC_RUNTIME_H
 #define HEAT2D_ACC_RUNTIME_H
 
@@ -22,5 +23,10 @@ int heat2d_acc_transfers_start(heat2d_error *err);
  * rep->acc_*. Copies of array_bytes are the arrays; other copies (the
  * runtime's own, such as kernel arguments) are counted apart. */
 int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_error *err);
+
+/* The solve of a method, the transfers counted around its loop, in each
+ * precision: heat2d_acc_solve for f64, heat2d_acc_solve_f32 for f32. */
+#define HEAT2D_ACC_REAL_SOURCE "acc_solve_real.h"
+#include "acc_precisions.h"
 
 #endif

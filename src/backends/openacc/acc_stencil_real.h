@@ -10,6 +10,16 @@ static inline REAL FN(heat2d_acc_update)(REAL c, REAL w, REAL e, REAL s, REAL n,
     return c + p;
 }
 
+/* Interior cell k of v from its neighbours in u, rows of nx cells: the
+ * body of acc-resident's row and collapse schedules. (The step below keeps
+ * its own store: merged with the boundary's 0, it compiles to one store.) */
+#pragma acc routine seq
+static inline void FN(heat2d_acc_update_cell)(const REAL *restrict u, REAL *restrict v, size_t nx,
+                                              size_t k, REAL alpha)
+{
+    v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+}
+
 /* One step over every cell, written as the original writes it: one
  * collapsed loop, boundary cells set to 0, interior cells updated.
  * Synchronous: the host waits for the kernel before it goes on. */

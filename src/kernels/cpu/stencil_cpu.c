@@ -15,13 +15,8 @@ enum { STREAM_CHUNK = 512 }; /* cells of a streaming run's buffer: 4 KiB in f64 
  * baseline (SSE2), and the loader picks the one this CPU runs (GCC's and
  * Clang's target_clones). AVX2 halves the instructions per cell; FMA stays
  * off (it is another target, and -ffp-contract=off forbids fusing anyway),
- * so both clones round every operation alike and give the same bits. On
- * the 2-core AMD EPYC development VM, omp against the copy bandwidth
- * (tools/issue5_omp_host.sh, 7 interleaved repeats;
- * results/vm-20261129-230041/omp_host.txt): 105% at 2048^2 where the
- * baseline-only build ran 94%, and 87% at 4096^2 against its 92%, a VM too
- * noisy to split the two there. A whole -mavx2 build ran omp at 2048^2
- * about 12% faster than the baseline (heat2d run, 4 runs each). */
+ * so both clones round every operation alike and give the same bits.
+ * Measurements: docs/performance.md, "cpu", "omp". */
 #if defined(__x86_64__) && !defined(__AVX2__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define HOST_KERNEL __attribute__((target_clones("avx2", "default")))

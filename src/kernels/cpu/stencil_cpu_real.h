@@ -77,11 +77,10 @@ HOST_KERNEL bool FN(heat2d_cpu_step_rows)(size_t nx, size_t ny, size_t j_begin, 
  * itself, a chunk at a time into a buffer that stays in the L1 cache, and
  * the buffer is then streamed to out: the arithmetic is the one loop every
  * host method shares (the same bits by construction), vectorised as the
- * compiler vectorises it (a hand-written SSE2 version of it ran 25% slower
- * on an AMD EPYC, whatever its stores), and the extra copy costs L1
- * bandwidth only. A streaming store must be 16-byte aligned: cells before
- * the first aligned vector go straight to out, and the cells after the last
- * whole vector are copied with ordinary stores. */
+ * compiler vectorises it (a hand-written SSE2 version was slower:
+ * docs/performance.md, "omp"), and the extra copy costs L1 bandwidth only. A streaming store must
+ * be 16-byte aligned: cells before the first aligned vector go straight to out, and the cells after
+ * the last whole vector are copied with ordinary stores. */
 static REAL_BITS FN(update_run_stream)(const REAL *restrict centre, const REAL *restrict south,
                                        const REAL *restrict north, REAL *restrict out,
                                        size_t i_begin, size_t i_end, REAL alpha)

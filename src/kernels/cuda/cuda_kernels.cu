@@ -5,13 +5,10 @@
  * bandwidth over 16. Each thread walks kRows consecutive rows down one column,
  * keeping the S, centre and N values in registers as it goes, so a cell costs
  * three loads instead of five (the W and E loads hit L1, they belong to the
- * neighbouring threads of the same warp). On an H200 (copy bandwidth 4.21 TB/s,
- * so 263 Gcell/s at most) tools/issue5_kernel_sweep.cu measured at 8192^2:
- * 128 x 2 threads with 8 rows each 244.3 Gcell/s (92.8% of the copy
- * bandwidth), 128 x 1 with 8 rows 244.2, with 4 rows 236.0, 16 rows 217.4,
- * 2 rows 213.0; W and E by warp shuffle instead of L1 233-218 (slower: the
- * extra edge loads and shuffles cost more issue slots than the L1 hits);
- * evict-first stores no change (236.1); one cell per thread 212-216.
+ * neighbouring threads of the same warp). The block shape and row count are
+ * the fastest of the shapes swept; W and E by warp shuffle, more or fewer
+ * rows and evict-first stores were slower or no better.
+ * Measurements: docs/performance.md, "cuda-resident".
  *
  * Arithmetic: the build passes --fmad=false, and the expression below keeps
  * the SPEC's left-to-right order, ((((uW + uE) + uS) + uN) - 4u), so every
@@ -47,7 +44,7 @@ __device__ __forceinline__ void wait_for_previous_step()
 
 /* kRowRange false: the whole grid, rows 0..ny-1 (j_begin and j_end are
  * ignored, so the compiler drops them and this instantiation is the kernel
- * measured above). kRowRange true: only rows j_begin..j_end-1 of v, reading u
+ * the sweep measured). kRowRange true: only rows j_begin..j_end-1 of v, reading u
  * rows j_begin-1..j_end (clipped to the grid): cuda-overlap computes a step
  * chunk by chunk while other chunks of u are still being uploaded. The
  * arithmetic is the same expression in both. */
@@ -57,8 +54,8 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
                 size_t j_begin, size_t j_end, Real alpha)
 {
     /* Threads past the last column stay (clamped onto it, storing nothing)
-     * rather than return: the form tools/issue5_kernel_sweep.cu measured at
-     * 242 Gcell/s, where the same body after an early return ran at 230. */
+     * rather than return: the same body after an early return measured
+     * slower (docs/performance.md, "cuda-resident"). */
     const size_t i_thread = (size_t)blockIdx.x * kBlockX + threadIdx.x;
     const bool active = i_thread < nx;
     const size_t i = active ? i_thread : nx - 1;
@@ -99,18 +96,11 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
 
 /* fp32, kWidth cells a thread, read and written as one float2 or float4.
  *
- * Two cells (nx even): a warp moves 256 bytes a row as in fp64 (one float
- * per thread moved 128 and measured 391-407 Gcell/s at 8192^2 on an H200,
- * 74-77% of the copy bandwidth over 8 bytes a cell), each thread down kRows
- * rows.
- *
- * Four cells (nx a multiple of 4), each thread down kQuadRows rows:
- * tools/issue5_kernel_sweep.cu on an H200 at 8192^2 (its output was read on
- * the device, not kept): 497.7 Gcell/s, 95.0% of the copy bandwidth over 8
- * bytes a cell, against two cells' 475.3 (90.7%); with 8 rows a thread
- * 463.8, with 128 x 1, 64 x 4, 64 x 2 or 32 x 4 threads 459-463. In the
- * bench (results/NVIDIA-H200/summary.md) cuda-resident-f32 runs 504
- * Gcell/s, 96%.
+ * Two cells (nx even): a warp moves 256 bytes a row as in fp64, where one
+ * float a thread moves 128 and stays well under the copy bandwidth. Four
+ * cells (nx a multiple of 4), each thread down kQuadRows rows: the fastest
+ * of the vector widths, row counts and block shapes measured.
+ * Measurements: docs/performance.md, "cuda-resident".
  *
  * W of the first cell and E of the last are the neighbouring vectors'
  * cells, loaded singly (L1 hits). Same order of operations as step_kernel,

@@ -26,12 +26,9 @@ extern "C" {
  * dependent: launch it programmatically dependent on the kernel queued
  * before it on stream (Hopper's programmatic dependent launch), so that its
  * launch overlaps that kernel's tail; after a copy or an event wait it
- * changes nothing. Measured on an H200 against the same build without it
- * (loop time, median of 3, interleaved): cuda-resident 8192^2 x 1000 f64
- * 274.7 -> 273.2 ms, f32 142.8 -> 141.2, 2048^2 x 1000 f64 20.2 -> 18.9.
- * False for a stream being captured into a graph: in cuda-graph it cost
- * 2048^2 f32 6.9 -> 7.4 ms and 512^2 f64 11.1 -> 11.9, and gained under
- * 0.3% at 8192^2. */
+ * changes nothing. False for a stream being captured into a graph, where
+ * it measured slower.
+ * Measurements: docs/performance.md, "cuda-resident", "cuda-graph". */
 cudaError_t heat2d_cuda_step(heat2d_precision precision, const void *u, void *v, size_t nx,
                              size_t ny, double alpha, bool dependent, cudaStream_t stream);
 

@@ -1,10 +1,10 @@
 /* Temporal blocking: T Jacobi steps per pass through device memory.
  *
  * A single step reads u and writes v once, 16 bytes a cell in fp64, so no
- * single-step kernel beats copy bandwidth / 16 (about 262 Gcell/s on an H200).
- * Here one pass does T steps, and device memory sees each cell about once
- * in and once out per pass; the limit moves to the FP64 units (7 operations a
- * cell-step, no FMA, 64 a clock per SM on Hopper).
+ * single-step kernel beats copy bandwidth / 16. Here one pass does T steps,
+ * and device memory sees each cell about once in and once out per pass; the
+ * limit moves to the FP64 units (7 operations a cell-step, no FMA, 64 a
+ * clock per SM on Hopper).
  *
  * Scheme (2.5-D streaming, one warp per work item, no block-wide barrier):
  *
@@ -39,14 +39,11 @@
  * (3.5e-18 at most in the checks), not bit-identical. The variants without
  * FMA (the build passes --fmad=false) are bit-identical to cpu.
  *
- * Why FMA: the kernel is latency-bound. At T = 6 without FMA, 12 warps an SM
- * gave 895 Gcell/s at 8192^2 x 1000 steps with DRAM 49% busy, FP64 pipe 44%,
- * issue slots 60%, 4.3 cycles between a warp's instructions (ncu): each row
- * is a chain through all T levels, and only 12 warps (158 registers each, 96
- * of them the levels' state) hide it. FMA shortens each level's chain from
- * five dependent FP64 operations to three and frees registers, which buys a
- * seventh level at the same 12 warps: 7m6f measured 1014 Gcell/s (66.2 ms
- * for 8192^2 x 1000, loop only) against 963 for 6m6f and 895 for 6m6.
+ * Why FMA: the kernel is latency-bound. Each row is a chain through all T
+ * levels, and only 12 warps an SM hide it (the levels' state fills the
+ * registers). FMA shortens each level's chain from five dependent FP64 operations to
+ * three and frees registers, which buys a seventh level at the same 12 warps.
+ * Measurements: docs/performance.md, "cuda-tb".
  */
 #include <climits>
 #include <cstdlib>
@@ -369,13 +366,10 @@ struct Variant {
 
 /* The main variant first, then the shallower passes for the remainder.
  * Names: depth, m (moves) or r (rotation), blocks an SM holds, f for FMA.
- * Measured on an H200 at 8192^2 x 1000 steps (loop only, Gcell/s, two runs
- * each agreeing within 0.3%): 7m6f 1014, 6m6f 963, 8r4f 917, 6m6 895, 8r4
- * 830, 8m6f 809 (spills at the 168-register cap); and, tried and dropped
- * earlier: 10m4 799, 8m4 753, 6r4 821; branch-free levels (6m6 718, 8r4 796,
- * 6r4 745); a skewed scheme whose levels are independent within a row but
- * need a third row of state (6: 760, 5: 671, 7: 588, 4 at 12 warps: 706).
- * The 12 warps an SM of the m6 variants beat every 8-warp variant. */
+ * 7m6f is the fastest variant measured; the 12 warps an SM of the m6
+ * variants beat every 8-warp variant, and 8m6f spills at their 168-register
+ * cap.
+ * Measurements: docs/performance.md, "cuda-tb". */
 const Variant kVariants[] = {
     HEAT2D_TB_VARIANT("7m6f", 7, false, 6, true), HEAT2D_TB_VARIANT("6m6f", 6, false, 6, true),
     HEAT2D_TB_VARIANT("6m6", 6, false, 6, false), HEAT2D_TB_VARIANT("8r4f", 8, true, 4, true),

@@ -32,8 +32,8 @@ typedef struct heat2d_cuda_tb_plan {
  * of the next ones, and a last single step with heat2d_cuda_step. The main
  * pass is 7 steps deep (variant 7m6f); HEAT2D_CUDA_TB_VARIANT (a tuning
  * knob) selects another main variant by name, e.g. 6m6, the bit-identical
- * 6-deep kernel without FMA (895 against 1014 Gcell/s at 8192^2 on an
- * H200). */
+ * 6-deep kernel without FMA (docs/performance.md, "cuda-tb", compares
+ * them). */
 unsigned heat2d_cuda_tb_depths(unsigned *depths, unsigned capacity);
 
 /* Loads the temporal-blocking kernels into the current context now rather

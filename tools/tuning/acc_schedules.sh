@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Issue 5, items 7 and 8, on the GPU machine in one command (about 2-3
-# minutes): acc-resident's loop schedules against cuda-resident, each
-# schedule's field against cpu's, and omp against the host's bandwidth.
+# acc-resident's loop schedules on the GPU machine in one command (about 2-3
+# minutes): each schedule against cuda-resident, each schedule's field
+# against cpu's, and omp against the host's bandwidth.
 #
-#   tools/issue5_acc_device.sh                   # every stage
-#   tools/issue5_acc_device.sh check timing      # some stages, in order
-#   BUILD=build-h8-gpu REPEATS=3 tools/issue5_acc_device.sh
+#   tools/tuning/acc_schedules.sh                   # every stage
+#   tools/tuning/acc_schedules.sh check timing      # some stages, in order
+#   BUILD=build-gpu REPEATS=3 SCHEDULES="gang-vector columns" tools/tuning/acc_schedules.sh
 #
-# On the device machine (carry the offload build, built here):
-#   run carry=[build-h8-gpu]: tools/issue5_acc_device.sh 2>&1 | tee $OUT/issue5.txt
+# Needs an OpenACC offload build (tools/gpu_bench.sh makes one in build-gpu
+# when GCC's nvptx compiler is installed). A build made on another machine
+# can be carried along: its lib/ holds the OpenACC runtime and nvptx plugin,
+# which this script puts on LD_LIBRARY_PATH.
+# results/NVIDIA-H200/tuning/acc_schedules.txt holds one run's output.
 #
 # Stages:
 #   launch  how libgomp launches each schedule's kernel (GOMP_DEBUG):
@@ -20,15 +23,15 @@
 #   timing  GPU_LOOP_S of cuda-resident and of acc-resident with each
 #           schedule, REPEATS runs each, interleaved; medians as ms/step,
 #           Gcell/s and % of cuda-resident's Gcell/s
-#   omp     tools/issue5_omp_host.sh on this host's cores
+#   omp     tools/tuning/omp_vs_host_bandwidth.sh on this host's cores
 set -euo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build-h8-gpu}
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build-gpu}
 REPEATS=${REPEATS:-3}
 SIZES=${SIZES:-2048x2048:500 8192x8192:200}
-SCHEDULES=${SCHEDULES:-seed collapse gang-vector gang-worker}
+SCHEDULES=${SCHEDULES:-seed collapse gang-vector gang-worker args-gang-vector columns}
 h=$BUILD/bin/heat2d
-[ -x "$h" ] || { echo "issue5_acc_device: no $h (carry the offload build)" >&2; exit 1; }
+[ -x "$h" ] || { echo "acc_schedules: no $h (carry the offload build)" >&2; exit 1; }
 # The OpenACC runtime and its nvptx plugin, copied into the build.
 export LD_LIBRARY_PATH="$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # A missing device is an error, never a silent fall-back to the host.
@@ -133,7 +136,7 @@ stage_timing() {
 stage_omp() {
   echo "## omp against the host copy bandwidth"
   REPEATS=${OMP_REPEATS:-3} SIZES=${OMP_SIZES:-4096x4096:50 8192x8192:20} \
-    tools/issue5_omp_host.sh "$BUILD/bin"
+    tools/tuning/omp_vs_host_bandwidth.sh "$BUILD/bin"
 }
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
@@ -142,6 +145,6 @@ stages=${*:-launch check timing omp}
 for stage in $stages; do
   case $stage in
     launch | check | timing | omp) "stage_$stage" ;;
-    *) echo "issue5_acc_device: unknown stage '$stage' (launch, check, timing, omp)" >&2; exit 1 ;;
+    *) echo "acc_schedules: unknown stage '$stage' (launch, check, timing, omp)" >&2; exit 1 ;;
   esac
 done

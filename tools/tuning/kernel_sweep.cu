@@ -7,7 +7,7 @@
  * two cells per thread with vector loads, streaming (evict-first) stores.
  * Every variant's field is compared with the reference variant's.
  *
- *   nvcc -O3 -arch=sm_90 --fmad=false -o sweep tools/issue5_kernel_sweep.cu
+ *   nvcc -O3 -arch=sm_90 --fmad=false -o sweep tools/tuning/kernel_sweep.cu
  *   ./sweep [N [STEPS [dense|point]]]        (default 8192 200 dense)
  *
  * Prints COPY_GBS (cudaMemcpy device to device, read + write bytes, as

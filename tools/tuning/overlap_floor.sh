@@ -1,42 +1,44 @@
 #!/usr/bin/env bash
-# Issue 5, item 6, in one device call: is cuda-overlap right on the GPU, and
-# is its step within 1.1 x max(S/H2D, S/D2H), the floor of a per-step method
-# whose two copy directions overlap?
+# cuda-overlap on the GPU in one command: is it right, and is its step
+# within 1.1 x max(S/H2D, S/D2H), the floor of a per-step method whose two
+# copy directions overlap? And how do the chunk count and the link's
+# concurrent bandwidth bear on that?
 #
-#   BUILD=build-h7 tools/issue5_device.sh            # all stages
-#   BUILD=build-h7 tools/issue5_device.sh timing     # some stages, in order
+#   BUILD=build-gpu tools/tuning/overlap_floor.sh            # all stages
+#   BUILD=build-gpu tools/tuning/overlap_floor.sh timing     # some stages, in order
 #
 # Stages: build (only when BUILD has no heat2d with cuda-overlap: then a
-# CUDA-only build in build-issue5), limits (heat2d info --bandwidth and the
-# concurrent-copy probe tools/issue5_bidir_probe.cu), check (heat2d check
+# CUDA-only build in build-overlap), limits (heat2d info --bandwidth and the
+# concurrent-copy probe tools/tuning/bidir_copy_probe.cu), check (heat2d check
 # --gpu, cuda-overlap's lines), fields (full fields against cpu with
 # tolerance 0, several chunk counts), sanitize (compute-sanitizer memcheck
 # and initcheck), timing (cuda-each --pinned against cuda-overlap,
 # REPEATS fresh processes each, alternating), sweep (HEAT2D_OVERLAP_CHUNKS),
-# summary (per step against the floor; ISSUE5_ITEM6=PASS when the median is
-# within 1.1 x at both sizes). About 2-3 minutes on an H200 after the build.
+# summary (per step against the floor; OVERLAP_WITHIN_FLOOR=PASS when the
+# median is within 1.1 x at both sizes). About 2-3 minutes on an H200 after
+# the build. results/NVIDIA-H200/overlap/ holds one run's output.
 #
-# Logs and CSVs go to OUT_DIR (default: the device tool's $OUT, else
-# /tmp/issue5); field files to a scratch folder that is removed at exit.
-# Exit status 1 when a correctness stage failed; the timing verdict is
+# Logs and CSVs go to OUT_DIR (default: $OUT when set, else
+# /tmp/heat2d-overlap); field files to a scratch folder that is removed at
+# exit. Exit status 1 when a correctness stage failed; the timing verdict is
 # printed, not turned into an exit status.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-BUILD=${BUILD:-build-issue5}
-OUT_DIR=${OUT_DIR:-${OUT:-/tmp/issue5}}
+cd "$(dirname "$0")/../.." || exit 1
+BUILD=${BUILD:-build-overlap}
+OUT_DIR=${OUT_DIR:-${OUT:-/tmp/heat2d-overlap}}
 REPEATS=${REPEATS:-3}
 SIZES=${SIZES:-2048x2048:200 8192x8192:50}
 mkdir -p "$OUT_DIR"
-scratch=$(mktemp -d /tmp/issue5-XXXXXX)
+scratch=$(mktemp -d /tmp/heat2d-overlap-XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 failures=0
 
 die() {
-  echo "issue5: $*" >&2
+  echo "overlap_floor: $*" >&2
   exit 1
 }
 bad() {
-  echo "issue5: FAIL: $*" | tee -a "$OUT_DIR/failures.txt" >&2
+  echo "overlap_floor: FAIL: $*" | tee -a "$OUT_DIR/failures.txt" >&2
   failures=$((failures + 1))
 }
 # KEY=VALUE of a run's output file.
@@ -56,7 +58,7 @@ stage_build() {
   fi
   # A build carried from another machine may not run here (other
   # libraries); build afresh, CUDA only, in a folder of its own.
-  BUILD=build-issue5
+  BUILD=build-overlap
   h=$BUILD/bin/heat2d
   rm -rf "$BUILD"
   if ! cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHEAT2D_CUDA=ON -DHEAT2D_OPENACC=OFF \
@@ -73,13 +75,13 @@ stage_limits() {
   "$h" info --bandwidth >"$OUT_DIR/bandwidth.txt" 2>&1 || bad "heat2d info --bandwidth"
   grep -E '^(DEVICE_COPY|H2D_PINNED|D2H_PINNED|BOTH_PINNED)_GBS=' "$OUT_DIR/bandwidth.txt"
   if command -v nvcc >/dev/null; then
-    if nvcc -O2 -arch=sm_90 -o "$scratch/bidir" tools/issue5_bidir_probe.cu 2>"$OUT_DIR/bidir_build.log"; then
+    if nvcc -O2 -arch=sm_90 -o "$scratch/bidir" tools/tuning/bidir_copy_probe.cu 2>"$OUT_DIR/bidir_build.log"; then
       "$scratch/bidir" | tee "$OUT_DIR/bidir.txt"
     else
-      echo "issue5: probe did not build ($OUT_DIR/bidir_build.log)"
+      echo "overlap_floor: probe did not build ($OUT_DIR/bidir_build.log)"
     fi
   else
-    echo "issue5: no nvcc: concurrent-copy probe skipped"
+    echo "overlap_floor: no nvcc: concurrent-copy probe skipped"
   fi
 }
 
@@ -148,7 +150,7 @@ stage_fields() {
 stage_sanitize() {
   stamp sanitize
   if ! command -v compute-sanitizer >/dev/null; then
-    echo "issue5: no compute-sanitizer: stage skipped"
+    echo "overlap_floor: no compute-sanitizer: stage skipped"
     return
   fi
   local tool chunks log=$OUT_DIR/sanitizer.txt
@@ -259,7 +261,7 @@ stage_summary() {
         }
         printf "\nratio: loop per step (STEP_REGIONS_S / steps, median) over max(S/H2D, S/D2H); goal <= 1.1\n"
         printf "vs concurrent: the same over S at the rate each direction keeps while the other runs too\n"
-        if (verdicts > 0) print (passes == verdicts ? "ISSUE5_ITEM6=PASS" : "ISSUE5_ITEM6=FAIL") " (" passes + 0 "/" verdicts " sizes within 1.1x)"
+        if (verdicts > 0) print (passes == verdicts ? "OVERLAP_WITHIN_FLOOR=PASS" : "OVERLAP_WITHIN_FLOOR=FAIL") " (" passes + 0 "/" verdicts " sizes within 1.1x)"
       }' | tee "$OUT_DIR/summary.txt"
 }
 
@@ -276,7 +278,7 @@ for stage in $stages; do
 done
 stamp "done"
 if [ "$failures" -gt 0 ] || [ -s "$OUT_DIR/failures.txt" ]; then
-  echo "ISSUE5_CORRECTNESS=FAIL (see $OUT_DIR/failures.txt)"
+  echo "OVERLAP_CORRECTNESS=FAIL (see $OUT_DIR/failures.txt)"
   exit 1
 fi
-echo "ISSUE5_CORRECTNESS=PASS"
+echo "OVERLAP_CORRECTNESS=PASS"

@@ -3,9 +3,9 @@
 # copy probe (heat2d info --bandwidth) and omp's loop, interleaved repeat by
 # repeat so that a noisy machine disturbs both alike, then medians.
 #
-#   tools/issue5_omp_host.sh [BIN_DIR]            # default build/bin
-#   REPEATS=7 SIZES="4096x4096:50" tools/issue5_omp_host.sh build-h8/bin
-#   BASE=/path/to/old/heat2d tools/issue5_omp_host.sh   # cpu and omp of an older binary too
+#   tools/tuning/omp_vs_host_bandwidth.sh [BIN_DIR]       # default build/bin
+#   REPEATS=7 SIZES="4096x4096:50" tools/tuning/omp_vs_host_bandwidth.sh build-gpu/bin
+#   BASE=/path/to/old/heat2d tools/tuning/omp_vs_host_bandwidth.sh   # omp of an older binary too
 #
 # Variants are NAME:VAR=VALUE,VAR=VALUE (environment of the run); the
 # defaults compare ordinary stores with streaming stores, each with threads
@@ -17,7 +17,7 @@
 # uses ordinary stores, so it moves 24 bytes per 16 counted, as the plain
 # kernel does; streaming stores move 16 and can pass 100%.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${1:-build/bin}
 h=$BIN/heat2d
 REPEATS=${REPEATS:-5}
@@ -25,7 +25,7 @@ SIZES=${SIZES:-4096x4096:50 8192x8192:20}
 VARIANTS_SET=${VARIANTS:+1}
 VARIANTS=${VARIANTS:-plain:HEAT2D_OMP_STORES=plain plain-bound:HEAT2D_OMP_STORES=plain,OMP_PROC_BIND=close,OMP_PLACES=cores stream:HEAT2D_OMP_STORES=stream stream-bound:HEAT2D_OMP_STORES=stream,OMP_PROC_BIND=close,OMP_PLACES=cores}
 BASE=${BASE:-}
-[ -x "$h" ] || { echo "issue5_omp_host: no $h" >&2; exit 1; }
+[ -x "$h" ] || { echo "omp_vs_host_bandwidth: no $h" >&2; exit 1; }
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

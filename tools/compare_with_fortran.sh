@@ -4,17 +4,18 @@
 #     at 1024x1024/300, alternating, 5 runs each, median TOTAL_S;
 #   - heat2d compare against the original compare_fields.py on two
 #     2048x2048 fields.
-# Writes results/baseline-<host>/baseline.txt. Needs gfortran, python3 and
-# the original's sources (default ../shared/seed/fortran-reference).
-#   usage: tools/baseline.sh [BUILD_DIR] [SEED_DIR]
+# Writes results/baseline-<host>/baseline.txt (results/baseline-vm/ holds
+# one run). Needs gfortran, python3 and the original's sources (default
+# ../shared/seed/fortran-reference).
+#   usage: tools/compare_with_fortran.sh [BUILD_DIR] [SEED_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-seed=$(cd "${2:-../shared/seed/fortran-reference}" 2>/dev/null && pwd) || { echo "baseline: original sources not found" >&2; exit 1; }
+seed=$(cd "${2:-../shared/seed/fortran-reference}" 2>/dev/null && pwd) || { echo "compare_with_fortran: original sources not found" >&2; exit 1; }
 bin=$build/bin
-[ -x "$bin/cpu_reference" ] || { echo "baseline: build first (make build)" >&2; exit 1; }
-[ -f "$seed/reference_cpu.f90" ] || { echo "baseline: original sources not found at $seed" >&2; exit 1; }
-command -v gfortran >/dev/null || { echo "baseline: gfortran not found" >&2; exit 1; }
+[ -x "$bin/cpu_reference" ] || { echo "compare_with_fortran: build first (make build)" >&2; exit 1; }
+[ -f "$seed/reference_cpu.f90" ] || { echo "compare_with_fortran: original sources not found at $seed" >&2; exit 1; }
+command -v gfortran >/dev/null || { echo "compare_with_fortran: gfortran not found" >&2; exit 1; }
 
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

@@ -7,7 +7,7 @@
  * the concurrent case, so that a cuda-overlap step time above the floor can
  * be told apart from a link that cannot do better.
  *
- *   nvcc -O2 -o bidir tools/issue5_bidir_probe.cu && ./bidir [MiB]
+ *   nvcc -O2 -o bidir tools/tuning/bidir_copy_probe.cu && ./bidir [MiB]
  *
  * Prints KEY=VALUE lines in GB/s (1e9 bytes): medians of 7 after a warm-up,
  * of cudaMemcpyAsync between cudaMallocHost and cudaMalloc buffers of MiB
