@@ -4,10 +4,10 @@
 #     at 1024x1024/300, alternating, 5 runs each, median TOTAL_S;
 #   - heat2d compare against the original compare_fields.py on two
 #     2048x2048 fields.
-# Writes results/baseline-<host>/baseline.txt (results/baseline-vm/ holds
-# one run). Needs gfortran, python3 and the original's sources (default
+# Writes OUT_FILE (default results/compare_with_fortran-<host>.txt; the
+# development VM's run is results/dev-vm/compare_with_fortran.txt). Needs gfortran, python3 and the original's sources (default
 # ../shared/seed/fortran-reference).
-#   usage: tools/compare_with_fortran.sh [BUILD_DIR] [SEED_DIR]
+#   usage: tools/compare_with_fortran.sh [BUILD_DIR] [SEED_DIR] [OUT_FILE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -19,8 +19,8 @@ command -v gfortran >/dev/null || { echo "compare_with_fortran: gfortran not fou
 
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-out=results/baseline-$(hostname -s)
-mkdir -p "$out"
+out=${3:-results/compare_with_fortran-$(hostname -s).txt}
+mkdir -p "$(dirname "$out")"
 (cd "$w" && gfortran -O3 -std=f2018 -J. "$seed/diffusion_common.f90" "$seed/reference_cpu.f90" -o f_cpu)
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -68,4 +68,4 @@ total() { sed -n 's/^TOTAL_S= *//p'; }
   echo "PYTHON_COMPARE_MEDIAN_S=$py"
   echo "HEAT2D_COMPARE_MEDIAN_S=$hc"
   echo "COMPARE_SPEEDUP=$(awk -v p="$py" -v h="$hc" 'BEGIN {printf "%.1f", p / h}')"
-} | tee "$out/baseline.txt"
+} | tee "$out"

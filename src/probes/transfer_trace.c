@@ -1,3 +1,5 @@
+/* The CUPTI trace of host<->device copies: every copy the CUDA driver made,
+ * whichever runtime asked for it, counted, summed and timed. */
 #include "transfer_trace.h"
 
 #include <cupti.h>

@@ -1,3 +1,6 @@
+/* The OpenACC methods' runtime side: the check that compute regions really
+ * run on the device, and the transfers the runtime reported (its profiling
+ * events) and the driver traced (CUPTI). */
 #include "acc_runtime.h"
 
 #include <acc_prof.h>
