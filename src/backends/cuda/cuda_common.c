@@ -17,8 +17,11 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
     /* Loading the kernels counts as context set-up: the runtime otherwise
      * loads them lazily at the first launch, inside the timed loop. */
     const double t0 = heat2d_now();
-    if (heat2d_cuda_open_device(who, rep->device, sizeof rep->device, NULL, &rep->context_s, err) !=
-        0)
+    int device = 0;
+    char code[96];
+    if (heat2d_cuda_open_device(who, rep->device, sizeof rep->device, &device, &rep->context_s,
+                                err) != 0 ||
+        heat2d_cuda_code_for(who, device, code, sizeof code, err) != 0)
         return -1;
     HEAT2D_CUDA_CHECK(err, heat2d_cuda_load_kernels());
     rep->context_s = heat2d_now() - t0;

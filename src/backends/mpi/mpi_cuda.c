@@ -34,6 +34,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda_check.h"
+#include "cuda_device.h"
 #include "mpi_common.h"
 #include "mpi_cuda_kernels.h"
 
@@ -79,6 +80,9 @@ static int open_device(int local_rank, int local_ranks, int *node_gpus, heat2d_r
     *node_gpus = local_ranks < count ? local_ranks : count;
     HEAT2D_CUDA_CHECK(err, cudaSetDevice(device));
     HEAT2D_CUDA_CHECK(err, cudaFree(NULL));
+    char code[96];
+    if (heat2d_cuda_code_for(WHO, device, code, sizeof code, err) != 0)
+        return -1;
     HEAT2D_CUDA_CHECK(err, heat2d_mpi_cuda_load_kernels());
     rep->context_s = heat2d_now() - t0;
     struct cudaDeviceProp prop;

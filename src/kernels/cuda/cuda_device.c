@@ -1,6 +1,10 @@
-/* Choosing the GPU and creating its context, outside any timed region. */
+/* Choosing the GPU and creating its context, outside any timed region, and
+ * saying which of the build's code the GPU runs. */
+#define _GNU_SOURCE /* dlopen */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cuda_runtime_api.h>
 
@@ -28,6 +32,17 @@ static int select_device(const char *who, int count, int *device, heat2d_error *
     return 0;
 }
 
+/* The runtime reports a missing driver as one too old for it; the driver's
+ * library itself tells the two apart. */
+static bool driver_installed(void)
+{
+    void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (driver == NULL)
+        return false;
+    dlclose(driver);
+    return true;
+}
+
 int heat2d_cuda_open_device(const char *who, char *name, size_t name_size, int *device_out,
                             double *context_s, heat2d_error *err)
 {
@@ -39,6 +54,11 @@ int heat2d_cuda_open_device(const char *who, char *name, size_t name_size, int *
     /* A missing driver or device shows up here, as an error code; the user
      * asked for the GPU, so say so and stop, never fall back to the host. */
     const cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc != cudaSuccess && !driver_installed())
+        return heat2d_fail(err,
+                           "%s: no CUDA device: this machine has no NVIDIA driver (libcuda.so.1 "
+                           "not found)",
+                           who);
     if (rc != cudaSuccess)
         return heat2d_fail(err, "%s: no CUDA device: %s", who, cudaGetErrorString(rc));
     if (count <= 0)
@@ -58,4 +78,69 @@ int heat2d_cuda_open_device(const char *who, char *name, size_t name_size, int *
     if (device_out != NULL)
         *device_out = device;
     return 0;
+}
+
+#ifndef HEAT2D_CUDA_SASS
+#define HEAT2D_CUDA_SASS "unknown"
+#endif
+#ifndef HEAT2D_CUDA_PTX
+#define HEAT2D_CUDA_PTX "unknown"
+#endif
+
+/* The best architecture in list (comma-separated numbers) that code for cc
+ * can use, 0 if none: SASS runs on its own major version at a minor version
+ * at least its own, PTX is JIT-compiled for any newer device. */
+static int best_in(const char *list, int cc, bool sass)
+{
+    int best = 0;
+    for (const char *p = list; *p != '\0';) {
+        char *end = NULL;
+        const long arch = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        const bool fits = sass ? arch / 10 == cc / 10 && arch <= cc : arch <= cc;
+        if (fits && arch > best)
+            best = (int)arch;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return best;
+}
+
+int heat2d_cuda_capability(int device, int *major, int *minor, heat2d_error *err)
+{
+    HEAT2D_CUDA_CHECK(err,
+                      cudaDeviceGetAttribute(major, cudaDevAttrComputeCapabilityMajor, device));
+    HEAT2D_CUDA_CHECK(err,
+                      cudaDeviceGetAttribute(minor, cudaDevAttrComputeCapabilityMinor, device));
+    return 0;
+}
+
+int heat2d_cuda_code_for(const char *who, int device, char *text, size_t size, heat2d_error *err)
+{
+    int major = 0, minor = 0;
+    if (heat2d_cuda_capability(device, &major, &minor, err) != 0)
+        return -1;
+    const int cc = 10 * major + minor;
+    if (strcmp(HEAT2D_CUDA_SASS, "unknown") == 0) {
+        snprintf(text, size, "unknown (built for native or all architectures)");
+        return 0;
+    }
+    const int sass = best_in(HEAT2D_CUDA_SASS, cc, true);
+    const int ptx = best_in(HEAT2D_CUDA_PTX, cc, false);
+    if (sass > 0) {
+        snprintf(text, size, "SASS sm_%d", sass);
+        return 0;
+    }
+    if (ptx > 0) {
+        snprintf(text, size, "PTX compute_%d, JIT-compiled by the driver", ptx);
+        return 0;
+    }
+    struct cudaDeviceProp prop;
+    HEAT2D_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, device));
+    return heat2d_fail(err,
+                       "%s: this build has no code for the %s (compute capability %d.%d): it "
+                       "carries SASS for %s and PTX for %s; rebuild with "
+                       "-DCMAKE_CUDA_ARCHITECTURES=%d",
+                       who, prop.name, major, minor, HEAT2D_CUDA_SASS,
+                       HEAT2D_CUDA_PTX[0] != '\0' ? HEAT2D_CUDA_PTX : "none", cc);
 }

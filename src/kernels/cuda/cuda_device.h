@@ -20,6 +20,15 @@ extern "C" {
 int heat2d_cuda_open_device(const char *who, char *name, size_t name_size, int *device,
                             double *context_s, heat2d_error *err);
 
+/* The device's compute capability, major.minor. */
+int heat2d_cuda_capability(int device, int *major, int *minor, heat2d_error *err);
+
+/* Which of this build's code the device runs, into text: "SASS sm_XY" or
+ * "PTX compute_XY, JIT-compiled by the driver"; -1 with "WHO: this build
+ * has no code for ... rebuild with -DCMAKE_CUDA_ARCHITECTURES=XY" when it
+ * has none that the device can run. */
+int heat2d_cuda_code_for(const char *who, int device, char *text, size_t size, heat2d_error *err);
+
 #ifdef __cplusplus
 }
 #endif
