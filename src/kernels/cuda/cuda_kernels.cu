@@ -177,6 +177,26 @@ __global__ void __launch_bounds__(kBlockX *kBlockY)
 /* The grid of blocks for nx columns and rows rows, gridDim.y capped at
  * CUDA's limit (the kernel loops over the rest); false when gridDim.x would
  * overflow, which no grid that fits in memory reaches. */
+/* Programmatic dependent launch exists from compute capability 9.0 on; an
+ * older GPU gets ordinary launches (and the kernels' wait compiles to
+ * nothing there). Asked once per device. */
+bool device_launches_dependent()
+{
+    constexpr int kDevices = 64;
+    static signed char known[kDevices]; /* 0 unknown, 1 yes, -1 no */
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kDevices)
+        return false;
+    if (known[device] == 0) {
+        int major = 0;
+        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) !=
+            cudaSuccess)
+            return false;
+        known[device] = major >= 9 ? 1 : -1;
+    }
+    return known[device] > 0;
+}
+
 bool launch_shape(size_t nx, size_t rows, unsigned rows_per_thread, dim3 *grid)
 {
     const size_t grid_x = (nx + kBlockX - 1) / kBlockX;
@@ -209,7 +229,7 @@ cudaError_t launch(Kernel kernel, size_t columns, unsigned rows_per_thread, cons
     cudaLaunchAttribute attribute = {};
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
-    if (dependent) {
+    if (dependent && device_launches_dependent()) {
         config.attrs = &attribute;
         config.numAttrs = 1;
     }

@@ -138,6 +138,34 @@ __device__ __forceinline__ void level_step(const Real (&c_old)[kCells], const Re
     part[kCells - 1] = (c_new[kCells - 2] + east) + c_old[kCells - 1];
 }
 
+/* Copies into the ring: asynchronous (cp.async, from compute capability 8.0
+ * on), the wait keeping `pending` groups of them in flight; on an older GPU
+ * a plain load and store, which is complete at once, so that committing and
+ * waiting are nothing. A cell outside the grid is written 0 either way. */
+template <typename Real>
+__device__ __forceinline__ void copy_to_ring(Real *slot, const Real *p, bool ok)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    __pipeline_memcpy_async(slot, p, sizeof(Real), ok ? 0 : sizeof(Real));
+#else
+    *slot = ok ? *p : Real(0);
+#endif
+}
+
+__device__ __forceinline__ void commit_copies()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    __pipeline_commit();
+#endif
+}
+
+template <int pending> __device__ __forceinline__ void wait_copies()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    __pipeline_wait_prior(pending);
+#endif
+}
+
 /* What a warp needs to know about its work item. Row numbers inside the item
  * ("stream indices": stream index rr is grid row js - T + rr, js the first
  * output row) are ints, as a segment is at most kMaxSegRows rows; the
@@ -177,10 +205,10 @@ template <typename Real> __device__ __forceinline__ void issue_row(const Item<Re
             /* Zero fill outside the grid; the source is then not read, but
              * keep it a valid address. */
             const Real *p = ok ? reinterpret_cast<const Real *>(from + kLaneBytes * q) : it.valid;
-            __pipeline_memcpy_async(slot + 32 * q, p, sizeof(Real), ok ? 0 : sizeof(Real));
+            copy_to_ring(slot + 32 * q, p, ok);
         }
     }
-    __pipeline_commit();
+    commit_copies();
 }
 
 /* Waits for stream row rr in the ring (queueing row rr + kRing - 1) and
@@ -192,8 +220,8 @@ __device__ __forceinline__ void next_input(const Item<Real> &it, int rr, Real (&
      * with it (and with the stage row, read at the end of the last pass). */
     __syncwarp();
     issue_row(it, rr + kRing - 1);
-    __pipeline_wait_prior(kRing - 1); /* this lane's copies of row rr have landed */
-    __syncwarp();                     /* and so have everyone's */
+    wait_copies<kRing - 1>(); /* this lane's copies of row rr have landed */
+    __syncwarp();             /* and so have everyone's */
     load4(it.ring + (rr & (kRing - 1)) * kStripCols + kCells * it.lane, row);
 }
 
@@ -281,7 +309,7 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
                     c0[t][k] = c1[t][k];
         }
     }
-    __pipeline_wait_prior(0);
+    wait_copies<0>();
 }
 
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
