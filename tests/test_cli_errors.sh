@@ -298,4 +298,18 @@ expect_failure 1 "$(r "HEAT2D_FAULT_NAN_AT_STEP=11 is past the run's 10 steps")"
 expect_failure 1 "$(r "HEAT2D_FAULT_NAN_AT_STEP must be a positive integer, got 'x'")" \
   env HEAT2D_FAULT_NAN_AT_STEP=x "$h" run --method cpu --nx 30 --ny 20 --steps 10
 
+# An offload build on a machine without a GPU refuses to run its OpenACC
+# methods on the host unless asked to by name (ACC_DEVICE_TYPE=host).
+if [ "$("$bin/heat2d" info | sed -n 's/^OPENACC=//p')" = "nvptx offload" ] &&
+  ! nvidia-smi -L >/dev/null 2>&1; then
+  run env -u ACC_DEVICE_TYPE "$bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
+  expect_rc 1 "offload build, no GPU: acc-resident refused"
+  expect_err_lines 1 "offload build, no GPU: one line"
+  if grep -qE '^heat2d: run: acc-resident: (no CUDA device: |OpenACC kernels ran on the host, not a GPU)' <<<"$err"; then ok; else
+    ko "offload build, no GPU: the line names the missing GPU: $err"; fi
+  run env ACC_DEVICE_TYPE=host "$bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
+  expect_rc 0 "offload build, ACC_DEVICE_TYPE=host: runs on the host"
+  expect_eq "$(key DEVICE)" "host" "offload build, ACC_DEVICE_TYPE=host: DEVICE=host"
+fi
+
 finish

@@ -47,8 +47,20 @@ static const char *find_python(char *tried, size_t tried_size)
     return NULL;
 }
 
-/* tools/plot_bench.py next to this build (BUILD/bin/heat2d ->
- * ../../tools), else under the working directory; HEAT2D_PLOT_SCRIPT wins. */
+/* An existing, readable file, resolved so that the note telling how to
+ * re-run the script reads well. */
+static bool readable(const char *guess, char *path, size_t size)
+{
+    char resolved[PATH_MAX];
+    if (realpath(guess, resolved) == NULL || access(resolved, R_OK) != 0)
+        return false;
+    snprintf(path, size, "%s", resolved);
+    return true;
+}
+
+/* The plotting script: HEAT2D_PLOT_SCRIPT; else where an installed heat2d
+ * keeps it (PREFIX/bin/heat2d -> PREFIX/share/heat2d); else in the source
+ * tree this build was made from; else under the working directory. */
 static bool find_plot_script(char *path, size_t size)
 {
     const char *env = getenv("HEAT2D_PLOT_SCRIPT");
@@ -56,19 +68,16 @@ static bool find_plot_script(char *path, size_t size)
         snprintf(path, size, "%s", env);
         return access(path, R_OK) == 0;
     }
-    char exe[PATH_MAX];
+    char exe[PATH_MAX], guess[PATH_MAX + 64];
     ssize_t len = readlink(BENCH_SELF_EXE, exe, sizeof exe - 1);
     if (len > 0) {
         exe[len] = '\0';
-        char guess[PATH_MAX + 32];
-        snprintf(guess, sizeof guess, "%s/../../tools/plot_bench.py", dirname(exe));
-        /* Resolved, so that the note telling how to re-run it reads well. */
-        char resolved[PATH_MAX];
-        if (realpath(guess, resolved) != NULL && access(resolved, R_OK) == 0) {
-            snprintf(path, size, "%s", resolved);
+        snprintf(guess, sizeof guess, "%s/" HEAT2D_INSTALL_DATADIR "/plot_bench.py", dirname(exe));
+        if (readable(guess, path, size))
             return true;
-        }
     }
+    if (readable(HEAT2D_SOURCE_DIR "/tools/plot_bench.py", path, size))
+        return true;
     snprintf(path, size, "tools/plot_bench.py");
     return access(path, R_OK) == 0;
 }
@@ -109,8 +118,9 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
     char tried[256], script[PATH_MAX + 64];
     const char *python = find_python(tried, sizeof tried);
     if (!find_plot_script(script, sizeof script)) {
-        bench_say(st, "plots skipped: tools/plot_bench.py not found (set HEAT2D_PLOT_SCRIPT)");
-        bench_add_note(st->info, "Plots skipped: tools/plot_bench.py not found.");
+        bench_say(st, "plots skipped: plot_bench.py not found (set HEAT2D_PLOT_SCRIPT)");
+        bench_add_note(st->info, "Plots skipped: plot_bench.py not found (neither installed "
+                                 "beside heat2d nor in its source tree).");
         return;
     }
     if (python == NULL) {
