@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs what heat2d's build, tests and plots need, when it is missing and
-# this user may install (root with apt-get); otherwise says what to install.
+# this user may install (root with apt-get: Debian, Ubuntu); otherwise says
+# what to install. With an NVIDIA GPU (nvidia-smi lists one) it also installs
+# GCC's nvptx offload compiler for the distribution's GCC, so that OpenACC
+# runs on the GPU. Without a package registry it says what is missing and
+# lets the build go on with what is here.
 #   tools/setup.sh        the build, the tests, the plots
 #   tools/setup.sh fuzz   and clang, for `make fuzz` (libFuzzer)
 #   tools/setup.sh format and clang-format, for `make format-check`
-set -euo pipefail
+set -uo pipefail
 
 need=()
 command -v cmake >/dev/null || need+=(cmake)
@@ -12,34 +16,74 @@ command -v cc >/dev/null || need+=(gcc)
 command -v gfortran >/dev/null || need+=(gfortran)       # the original, for the bit-exact tests
 command -v python3 >/dev/null || need+=(python3)         # the original's tools
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || need+=(python3-matplotlib)  # plots
-[ -f /usr/lib/gcc/x86_64-linux-gnu/12/include/openacc.h ] || need+=(gcc-12)
 command -v valgrind >/dev/null || need+=(valgrind)       # the valgrind_cli test
 command -v mpicc >/dev/null || need+=(libopenmpi-dev)    # mpi-cpu (MPI headers, library)
 command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launcher
-if [ "${1:-}" = format ]; then
-  command -v clang-format >/dev/null || need+=(clang-format)
+
+# The distribution's GCC: its OpenACC header, and with a GPU its offload
+# compiler and the runtime's plugin (gcc-12-offload-nvptx on Debian 12,
+# gcc-13-offload-nvptx on Ubuntu 24.04).
+gcc_major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
+if command -v gcc >/dev/null && [ ! -f "$(gcc -print-file-name=include/openacc.h)" ]; then
+  need+=("gcc-$gcc_major")
 fi
-if [ "${1:-}" = fuzz ]; then
+if [ -n "$gcc_major" ] && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+  if ! echo 'int main(void){return 0;}' |
+    gcc -x c -fopenacc -foffload=nvptx-none -o /dev/null - 2>/dev/null; then
+    need+=("gcc-$gcc_major-offload-nvptx")
+  fi
+  # -print-file-name answers with the bare name when it finds nothing.
+  if [ ! -f "$(gcc -print-file-name=libgomp-plugin-nvptx.so.1)" ] &&
+    ! ldconfig -p 2>/dev/null | grep -q libgomp-plugin-nvptx.so.1; then
+    need+=(libgomp-plugin-nvptx1)
+  fi
+fi
+
+case "${1:-}" in
+format)
+  command -v clang-format >/dev/null || need+=(clang-format)
+  ;;
+fuzz)
   command -v clang >/dev/null || need+=(clang)            # libFuzzer, -fsanitize=fuzzer
   # libFuzzer's runtime is a package of its own, only recommended by clang.
   if ! command -v clang >/dev/null ||
     [ ! -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] &&
     [ ! -f "$(clang -print-resource-dir 2>/dev/null)/lib/linux/libclang_rt.fuzzer-x86_64.a" ]; then
-    need+=(libclang-rt-14-dev)
+    need+=("libclang-rt-$(clang --version 2>/dev/null | sed -n 's/.*version \([0-9]*\).*/\1/p' | head -n 1 | sed 's/^$/14/')-dev")
   fi
-fi
+  ;;
+esac
+
+# What cannot be done without: the build needs cmake and a C compiler,
+# fuzzing clang, the format check clang-format.
+essential() {
+  command -v cmake >/dev/null && command -v cc >/dev/null || return 1
+  [ "${1:-}" != fuzz ] || command -v clang >/dev/null || return 1
+  [ "${1:-}" != format ] || command -v clang-format >/dev/null || return 1
+}
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "setup: installing ${need[*]}" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-else
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
   echo "setup: missing ${need[*]}; install with: sudo apt-get install ${need[*]}" >&2
-  # The build itself needs only cmake and a C compiler; fuzzing needs clang.
-  command -v cmake >/dev/null && command -v cc >/dev/null || exit 1
-  [ "${1:-}" != fuzz ] || command -v clang >/dev/null || exit 1
+  essential "${1:-}"
+  exit
 fi
+export DEBIAN_FRONTEND=noninteractive
+echo "setup: installing ${need[*]}" >&2
+if ! apt-get update -qq >/dev/null 2>&1; then
+  echo "setup: no package registry reachable (apt-get update failed); missing ${need[*]}; the build goes on with what is here" >&2
+  essential "${1:-}"
+  exit
+fi
+if ! apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null 2>&1; then
+  # One at a time, so that a package this distribution lacks does not keep
+  # the others out; say which.
+  failed=()
+  for p in "${need[@]}"; do
+    apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1 || failed+=("$p")
+  done
+  echo "setup: could not install ${failed[*]}; the build goes on with what is here" >&2
+fi
+essential "${1:-}"

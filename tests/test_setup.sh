@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# tools/setup.sh on a machine without a package registry: it names what is
+# missing and lets the build go on when cmake and a C compiler are there, and
+# fails only when they are not. apt-get is a stand-in that cannot reach any
+# registry; PATH holds only the tools the case needs.
+# usage: test_setup.sh SOURCE_DIR
+set -e
+. "$(dirname "$0")/lib.sh"
+src=$1
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIP: setup.sh installs only as root; the no-registry path needs root"; exit 77
+fi
+
+fake_path() { # DIR TOOL...: DIR holds links to the tools and a failing apt-get
+  local dir=$1
+  shift
+  mkdir -p "$dir"
+  for t in "$@"; do
+    p=$(command -v "$t") && ln -sf "$p" "$dir/$t"
+  done
+  printf '#!/bin/sh\necho "E: no registry" >&2\nexit 100\n' >"$dir/apt-get"
+  chmod +x "$dir/apt-get"
+}
+basics="bash id grep sed cut head cat ldconfig"
+
+fake_path "$w/with" $basics cmake cc gcc python3
+run env PATH="$w/with" bash "$src/tools/setup.sh"
+expect_rc 0 "no registry, cmake and cc here: the build goes on"
+expect_err_has "no package registry reachable (apt-get update failed); missing " "says it cannot install"
+expect_err_has "gfortran" "names gfortran as missing"
+expect_err_has "the build goes on with what is here" "says the build goes on"
+
+fake_path "$w/without" $basics
+run env PATH="$w/without" bash "$src/tools/setup.sh"
+expect_rc 1 "no registry and no cmake: the build cannot go on"
+expect_err_has "missing cmake gcc" "names cmake and gcc"
+finish
