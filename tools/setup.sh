@@ -8,6 +8,8 @@
 #   tools/setup.sh        the build, the tests, the plots
 #   tools/setup.sh fuzz   and clang, for `make fuzz` (libFuzzer)
 #   tools/setup.sh format and clang-format, for `make format-check`
+#   tools/setup.sh offload  and GCC's nvptx offload compiler even with no GPU
+#                         visible (an image built for GPU hosts: Dockerfile)
 set -uo pipefail
 
 need=()
@@ -19,6 +21,8 @@ command -v python3 >/dev/null || need+=(python3)         # the original's tools
 command -v valgrind >/dev/null || need+=(valgrind)       # the valgrind_cli test
 command -v mpicc >/dev/null || need+=(libopenmpi-dev)    # mpi-cpu (MPI headers, library)
 command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launcher
+command -v docker-compose >/dev/null || [ "${1:-}" = offload ] ||
+  need+=(docker-compose)                                 # the container recipe's test
 
 # The distribution's GCC: its OpenACC header, and with a GPU its offload
 # compiler and the runtime's plugin (gcc-12-offload-nvptx on Debian 12,
@@ -27,7 +31,7 @@ gcc_major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
 if command -v gcc >/dev/null && [ ! -f "$(gcc -print-file-name=include/openacc.h)" ]; then
   need+=("gcc-$gcc_major")
 fi
-if [ -n "$gcc_major" ] && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+if [ -n "$gcc_major" ] && { [ "${1:-}" = offload ] || nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }; then
   if ! echo 'int main(void){return 0;}' |
     gcc -x c -fopenacc -foffload=nvptx-none -o /dev/null - 2>/dev/null; then
     need+=("gcc-$gcc_major-offload-nvptx")
