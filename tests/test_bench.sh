@@ -149,6 +149,25 @@ expect_err_has "trial 1/2 failed: run: grid 3000000x3000000 needs" "the child's 
 expect_eq "$(($(wc -l <"$w/f/trials.csv") - 1))" 4 "the other size still ran"
 expect_eq "$(grep -c '^- FAILED: ' "$w/f/summary.md")" 2 "summary lists the failures"
 
+# ---- the time budget: a method's runs at a size stop at --budget seconds ---
+# (after one trial; no warm-up once a run is known not to fit); the summary
+# says which. A budget no run fits in leaves one trial a method and size.
+run "$h" bench --methods cpu --sizes 16x16:3,24x20:5 --repeats 3 --warmups 1 --budget 0.000001 \
+  --out "$w/budget"
+expect_rc 0 "bench --budget"
+expect_eq "$(awk -F, 'NR > 1 {print $3 "x" $4 "/" $2}' "$w/budget/trials.csv" | paste -sd' ')" \
+  "16x16/1 24x20/1" "one trial a size within a budget no run fits"
+expect_eq "$(grep -c '^- Fewer trials at 16x16/3, .*: cpu 1 of 3\. Every trial: heat2d bench --full\.$' "$w/budget/summary.md")" 1 \
+  "the summary names the cut at the first size"
+expect_eq "$(grep -c '^- Fewer trials at 24x20/5, .*: cpu 1 of 3 (no warm-up)\. Every trial: heat2d bench --full\.$' "$w/budget/summary.md")" 1 \
+  "and at the second, without its warm-up"
+expect_eq "$(grep -c '^BENCH_BUDGET_S=1e-06$' "$w/budget/environment.txt")" 1 "environment.txt records the budget"
+run "$h" bench --methods cpu --sizes 16x16:3 --repeats 3 --warmups 0 --budget 0.000001 --full \
+  --out "$w/full"
+expect_rc 0 "bench --full"
+expect_eq "$(($(wc -l <"$w/full/trials.csv") - 1))" 3 "--full: every trial"
+expect_eq "$(grep -c '^- Fewer trials' "$w/full/summary.md" || true)" 0 "--full: nothing cut"
+
 # ---- refusals: one line, the right status, nothing written ------------------------
 touch "$w/file"
 run "$h" bench --sizes 16x16:3 --out "$w/file/sub"
@@ -175,6 +194,7 @@ refuse "unknown method 'nosuch' in --methods" --methods cpu,nosuch
 refuse "unknown method 'cpu-pinned' in --methods" --methods cpu-pinned
 refuse "--methods 'cpu,' has an empty name" --methods cpu,
 refuse "--repeats must be a positive integer, got '0'" --repeats 0
+refuse "--budget must be a non-negative number" --budget -1
 refuse "--warmups must be a non-negative integer, got '-1'" --warmups -1
 refuse "unknown or incomplete option '--bogus'" --bogus
 refuse "unexpected argument 'extra'" extra

@@ -42,6 +42,10 @@ typedef struct bench_run_info {
     size_t n_sizes;
     size_t warmups;
     size_t repeats;
+    /* Seconds of runs one target may take at one size, 0 for no limit: a
+     * target whose runs there take longer gets fewer trials (at least one)
+     * and no warm-up, and a note says so. */
+    double budget_s;
     /* --weak: the grid per rank, NULL without; at P ranks the grid is
      * (nx*P)xNY for STEPS steps, so that cells per rank stay the same. */
     const bench_size *weak;

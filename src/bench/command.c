@@ -76,15 +76,14 @@ static int run_bench(bench_run_info *info, FILE *csv)
         .info = info,
         .csv = csv,
         .tty = isatty(STDERR_FILENO) == 1,
-        .dropped = calloc(info->n_targets + 1, sizeof(bool)),
-        .done = calloc(info->n_targets + 1, sizeof(size_t)),
+        .at = calloc(info->n_targets + 1, sizeof(target_at_size)),
         .stats = calloc(info->n_targets + 1, sizeof(target_stats)),
         .runs_total = (info->n_targets * info->n_sizes + bench_weak_runs(info)) *
                       (info->warmups + info->repeats),
         .started = heat2d_now(),
     };
     int status = EXIT_SUCCESS;
-    if (st.dropped == NULL || st.done == NULL || st.stats == NULL)
+    if (st.at == NULL || st.stats == NULL)
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
     for (size_t s = 0; s < info->n_sizes && status == EXIT_SUCCESS && !bench_interrupted; ++s) {
         st.size_index = s;
@@ -93,8 +92,7 @@ static int run_bench(bench_run_info *info, FILE *csv)
     }
     if (status == EXIT_SUCCESS && !bench_interrupted && bench_trials_weak(&st) != 0)
         status = HEAT2D_EXIT_FAILURE;
-    free(st.dropped);
-    free(st.done);
+    free(st.at);
     free(st.stats);
     if (status != EXIT_SUCCESS)
         return status;
@@ -207,6 +205,7 @@ int bench_command(int argc, char **argv)
         snprintf(info.hostname, sizeof info.hostname, "unknown-host");
     info.warmups = opt.warmups;
     info.repeats = opt.repeats;
+    info.budget_s = opt.budget_s;
     info.weak = weak;
 
     /* The folder next: a benchmark that cannot keep its numbers should not

@@ -141,7 +141,8 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
         bench_size_text(&info->sizes[k], ':', s, sizeof s);
         fprintf(f, "%s%s", k ? "," : "", s);
     }
-    fprintf(f, "\nBENCH_WARMUPS=%zu\nBENCH_REPEATS=%zu\n", info->warmups, info->repeats);
+    fprintf(f, "\nBENCH_WARMUPS=%zu\nBENCH_REPEATS=%zu\nBENCH_BUDGET_S=%g\n", info->warmups,
+            info->repeats, info->budget_s);
     for (size_t k = 0; k < info->n_notes; ++k)
         fprintf(f, "BENCH_NOTE=%s\n", info->notes[k]);
 

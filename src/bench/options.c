@@ -11,7 +11,7 @@ void bench_usage(FILE *stream)
 {
     fputs("usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
           "                    [--repeats K] [--out DIR] [--pinned-too] [--ranks LIST]\n"
-          "                    [--weak NXxNY:STEPS] [--precision LIST]\n"
+          "                    [--weak NXxNY:STEPS] [--precision LIST] [--budget S | --full]\n"
           "\n"
           "  --methods LIST  comma-separated; default: every method this build and machine\n"
           "                  can run, with a -pinned twin of each method that has one\n"
@@ -20,6 +20,10 @@ void bench_usage(FILE *stream)
           "                  without one: " BENCH_CPU_LADDER "\n"
           "  --warmups K     unrecorded runs per method and size (default 1)\n"
           "  --repeats K     recorded trials per method and size (default 5)\n"
+          "  --budget S      seconds of runs a method may take at a size (default 60): one\n"
+          "                  that would take longer gets fewer trials (at least one) and no\n"
+          "                  warm-up, and the summary says so; 0 for no limit\n"
+          "  --full          every warm-up and trial at every size (--budget 0)\n"
           "  --ranks LIST    comma-separated rank counts, e.g. 1,2,4: each distributed method\n"
           "                  in --methods runs under mpirun -np P for each P (strong scaling)\n"
           "  --weak SIZE     with --ranks: weak scaling too, SIZE per rank: at P ranks the\n"
@@ -42,6 +46,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         {"sizes", required_argument, NULL, 's'},
         {"warmups", required_argument, NULL, 'w'},
         {"repeats", required_argument, NULL, 'r'},
+        {"budget", required_argument, NULL, 'b'},
+        {"full", no_argument, NULL, 'F'},
         {"out", required_argument, NULL, 'o'},
         {"pinned-too", no_argument, NULL, 'p'},
         {"ranks", required_argument, NULL, 'n'},
@@ -50,7 +56,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    *o = (bench_options){.warmups = 1, .repeats = 5};
+    *o = (bench_options){.warmups = 1, .repeats = 5, .budget_s = BENCH_DEFAULT_BUDGET_S};
     heat2d_error err = {{0}};
     opterr = 0;
     int opt;
@@ -71,6 +77,13 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                                            "bench: --warmups must be a non-negative integer, got "
                                            "'%s'",
                                            optarg);
+            break;
+        case 'b':
+            if (heat2d_parse_nonneg_real(optarg, "--budget", &o->budget_s, &err) != 0)
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
+            break;
+        case 'F':
+            o->budget_s = 0.0;
             break;
         case 'r':
             if (heat2d_parse_size(optarg, "--repeats", &o->repeats, &err) != 0)

@@ -12,11 +12,17 @@ typedef struct bench_options {
     const char *out;     /* NULL: results/HOST-RUN */
     size_t warmups;
     size_t repeats;
+    double budget_s; /* --budget, 0 with --full */
     bool pinned_too;
     const char *ranks;     /* NULL: distributed methods run as one plain process */
     const char *weak;      /* NULL: strong scaling only */
     const char *precision; /* NULL: f64 only */
 } bench_options;
+
+/* Seconds of runs one method may take at one size by default: the whole
+ * default ladder then runs in minutes on a GPU host, where the serial and
+ * pageable per-step methods take about a minute a run at 8192^2. */
+#define BENCH_DEFAULT_BUDGET_S 60.0
 
 void bench_usage(FILE *stream);
 

@@ -10,38 +10,53 @@ static double work_of(const bench_size *s)
     return (double)s->nx * (double)s->ny * (double)s->steps;
 }
 
-/* Predicted process time of one run of target t at size s, or a negative
- * number when nothing is known yet. */
-static double predict(const bench_state *st, size_t t, size_t s)
+double bench_progress_predict(const bench_state *st, size_t t, const bench_size *s,
+                              size_t size_index)
 {
     const target_stats *ts = &st->stats[t];
     if (ts->runs == 0)
         return -1.0;
-    if (ts->size_index == s && ts->size_runs > 0)
+    if (ts->size_index == size_index && ts->size_runs > 0)
         return ts->size_sum / (double)ts->size_runs;
     /* Scaled from its last size by the work: optimistic across the cache
      * edge, corrected as soon as the first run of the new size ends. */
-    return ts->overhead_sum / (double)ts->runs +
-           ts->last_total * work_of(&st->info->sizes[s]) / ts->last_work;
+    return ts->overhead_sum / (double)ts->runs + ts->last_total * work_of(s) / ts->last_work;
+}
+
+/* The runs still to come of target t at the size_index-th size, with the
+ * time budget's cut where the prediction says it will bite. */
+static double pending_runs(const bench_state *st, size_t t, size_t size_index, double predicted)
+{
+    const bench_run_info *info = st->info;
+    const target_at_size *at = size_index == st->size_index ? &st->at[t] : NULL;
+    if (at != NULL && (at->dropped || at->cut))
+        return 0.0;
+    double runs = (double)(info->warmups + info->repeats) - (at != NULL ? (double)at->done : 0.0);
+    if (info->budget_s > 0.0 && predicted > 0.0) {
+        const double spent = at != NULL ? at->spent : 0.0;
+        double fit = (info->budget_s - spent) / predicted;
+        if (fit < 1.0)
+            fit = at != NULL && at->trials > 0 ? 0.0 : 1.0;
+        if (runs > fit)
+            runs = fit;
+    }
+    return runs > 0.0 ? runs : 0.0;
 }
 
 static double seconds_left(const bench_state *st)
 {
     const bench_run_info *info = st->info;
-    size_t per_size = info->warmups + info->repeats;
     double left = 0.0;
     for (size_t s = st->size_index; s < info->n_sizes; ++s) {
         double known = 0.0, unknown_runs = 0.0, known_runs = 0.0;
         for (size_t t = 0; t < info->n_targets; ++t) {
-            size_t pending = per_size;
-            if (s == st->size_index)
-                pending = st->dropped[t] ? 0 : per_size - st->done[t];
-            double p = predict(st, t, s);
+            const double p = bench_progress_predict(st, t, &info->sizes[s], s);
+            const double pending = pending_runs(st, t, s, p);
             if (p < 0.0) {
-                unknown_runs += (double)pending;
+                unknown_runs += pending;
             } else {
-                known += p * (double)pending;
-                known_runs += (double)pending;
+                known += p * pending;
+                known_runs += pending;
             }
         }
         if (unknown_runs > 0.0 && known_runs == 0.0)

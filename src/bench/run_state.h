@@ -23,15 +23,24 @@ typedef struct target_stats {
     size_t runs;
 } target_stats;
 
+/* Where a target stands at the size being run. */
+typedef struct target_at_size {
+    bool dropped;   /* it failed: no more runs at this size */
+    bool cut;       /* its trials stopped at the time budget */
+    bool no_warmup; /* its warm-ups skipped: one run costs too much */
+    size_t done;    /* runs, warm-ups and trials */
+    size_t trials;  /* recorded trials */
+    double spent;   /* process seconds of its runs */
+} target_at_size;
+
 typedef struct bench_state {
     bench_run_info *info;
     FILE *csv;
     bool tty;
     bool progress_shown;
-    bool *dropped;       /* per target, for the current size */
-    size_t *done;        /* runs (warm-ups and trials) per target at the current size */
+    target_at_size *at;  /* per target, for the current size */
     target_stats *stats; /* per target */
-    size_t size_index;
+    size_t size_index;   /* info->n_sizes for the --weak grids */
     size_t runs_done;
     size_t runs_total;
     size_t failures;
@@ -47,6 +56,10 @@ void bench_progress_clear(bench_state *st);
 /* What one finished run says about its target's cost. */
 void bench_progress_record(bench_state *st, size_t t, const bench_size *s, const bench_result *res,
                            double process_s);
+/* Predicted process time of one run of target t at s, the size_index-th
+ * size (info->n_sizes: a --weak grid); negative when nothing is known. */
+double bench_progress_predict(const bench_state *st, size_t t, const bench_size *s,
+                              size_t size_index);
 /* A line that stays, "heat2d: bench: ...": a failure or the start of a size. */
 void bench_say(bench_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
 

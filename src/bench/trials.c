@@ -91,8 +91,10 @@ static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t tria
     int rc = bench_run_child(target, s, &res, &process_s, why, sizeof why);
     if (bench_interrupted)
         return 0; /* the child was ended on purpose: not a result, not a failure */
+    target_at_size *at = &st->at[t];
     st->runs_done++;
-    st->done[t]++;
+    at->done++;
+    at->spent += process_s;
     if (rc != 0) {
         char size_text[96];
         bench_size_text(s, '/', size_text, sizeof size_text);
@@ -100,15 +102,14 @@ static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t tria
                   what, why, target->label);
         bench_add_note(st->info, "FAILED: %s at %s, %s: %s. Dropped at this size.", target->label,
                        size_text, what, why);
-        st->dropped[t] = true;
+        at->dropped = true;
         st->failures++;
-        /* Its remaining runs at this size will not happen. */
-        st->runs_total -= st->info->warmups + st->info->repeats - st->done[t];
         return 0;
     }
     bench_progress_record(st, t, s, &res, process_s);
     if (trial == 0)
         return 0;
+    at->trials++;
     heat2d_error err = {{0}};
     st->rows++;
     if (bench_csv_append(st->csv, st->info, target, trial, s, &res, process_s, &err) != 0) {
@@ -119,24 +120,75 @@ static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t tria
     return 0;
 }
 
+/* The time budget, before a warm-up of target t: skipped when the runs it
+ * would have at this size cannot all fit (the one run that remains is where
+ * a warm-up matters least and costs most). */
+static bool warm_up_fits(bench_state *st, size_t t, const bench_size *s)
+{
+    const bench_run_info *info = st->info;
+    const double p = bench_progress_predict(st, t, s, st->size_index);
+    if (info->budget_s <= 0.0 || p < 0.0 ||
+        p * (double)(info->warmups + info->repeats) <= info->budget_s)
+        return true;
+    st->at[t].no_warmup = true;
+    return false;
+}
+
+/* The time budget, before a trial of target t: after one recorded trial, no
+ * more once the next would take its runs past the budget. */
+static bool trial_fits(bench_state *st, size_t t, const bench_size *s)
+{
+    target_at_size *at = &st->at[t];
+    const double p = bench_progress_predict(st, t, s, st->size_index);
+    if (st->info->budget_s <= 0.0 || at->trials == 0 || p < 0.0 ||
+        at->spent + p <= st->info->budget_s)
+        return true;
+    at->cut = true;
+    return false;
+}
+
+/* One note a size for the targets the budget cut, with their trials. */
+static void note_budget(bench_state *st, const bench_size *s)
+{
+    const bench_run_info *info = st->info;
+    char list[400] = "";
+    size_t used = 0;
+    for (size_t t = 0; t < info->n_targets && used < sizeof list; ++t) {
+        const target_at_size *at = &st->at[t];
+        if (at->dropped || (!at->cut && !at->no_warmup))
+            continue;
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s %zu of %zu%s",
+                                 used ? ", " : "", info->targets[t].label, at->trials,
+                                 info->repeats, at->no_warmup ? " (no warm-up)" : "");
+    }
+    if (used == 0)
+        return;
+    char size_text[96];
+    bench_size_text(s, '/', size_text, sizeof size_text);
+    bench_add_note(st->info,
+                   "Fewer trials at %s, where a method's runs would take more than the %g s "
+                   "budget a method and size: %s. Every trial: heat2d bench --full.",
+                   size_text, info->budget_s, list);
+}
+
 int bench_trials_size(bench_state *st, const bench_size *s)
 {
     const bench_run_info *info = st->info;
     size_t n = info->n_targets;
-    for (size_t t = 0; t < n; ++t) {
-        st->dropped[t] = false;
-        st->done[t] = 0;
-    }
+    for (size_t t = 0; t < n; ++t)
+        st->at[t] = (target_at_size){0};
     char size_text[96];
     bench_size_text(s, '/', size_text, sizeof size_text);
     bench_say(st, "%s: %zu method(s), %zu warm-up(s) + %zu trial(s) each", size_text, n,
               info->warmups, info->repeats);
     for (size_t t = 0; t < n; ++t)
-        for (size_t w = 1; w <= info->warmups && !st->dropped[t]; ++w) {
+        for (size_t w = 1; w <= info->warmups && !st->at[t].dropped; ++w) {
             char what[48];
             snprintf(what, sizeof what, "warm-up %zu/%zu", w, info->warmups);
             if (bench_interrupted)
                 return 0;
+            if (!warm_up_fits(st, t, s))
+                break;
             if (bench_one(st, t, s, 0, what) != 0)
                 return -1;
         }
@@ -144,7 +196,7 @@ int bench_trials_size(bench_state *st, const bench_size *s)
         /* Trial k starts at method (k-1) mod n, as the original's rotation. */
         for (size_t j = 0; j < n; ++j) {
             size_t t = (trial - 1 + j) % n;
-            if (st->dropped[t])
+            if (st->at[t].dropped || st->at[t].cut || !trial_fits(st, t, s))
                 continue;
             if (bench_interrupted)
                 return 0;
@@ -154,6 +206,10 @@ int bench_trials_size(bench_state *st, const bench_size *s)
                 return -1; /* trials.csv cannot be written: stop */
         }
     }
+    /* The count of runs shown stays true: what was skipped will not run. */
+    for (size_t t = 0; t < n; ++t)
+        st->runs_total -= info->warmups + info->repeats - st->at[t].done;
+    note_budget(st, s);
     return 0;
 }
 
