@@ -44,7 +44,8 @@ int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_
     fprintf(f, "# heat2d info --bandwidth, run %s (%s)\n", info->run_id, info->date);
     /* Only the measurements; the build and machine are in environment.txt. */
     for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
-        if (strstr(line, "_GBS=") != NULL || strncmp(line, "HOST_COPY_THREADS=", 18) == 0 ||
+        if (strstr(line, "_GBS=") != NULL || strstr(line, "_TFLOPS=") != NULL ||
+            strncmp(line, "HOST_COPY_THREADS=", 18) == 0 ||
             strncmp(line, "GPU_BANDWIDTH=", 14) == 0)
             fprintf(f, "%s\n", line);
     free(text);

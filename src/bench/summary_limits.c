@@ -25,6 +25,8 @@ void summary_read_limits(const char *dir, limits *lim)
         {"D2H_PAGEABLE_GBS=", offsetof(limits, d2h_gbs)},
         {"D2H_PINNED_GBS=", offsetof(limits, d2h_gbs) + sizeof(double)},
         {"BOTH_PINNED_GBS=", offsetof(limits, both_gbs)},
+        {"FP64_FMA_TFLOPS=", offsetof(limits, fp_tflops)},
+        {"FP32_FMA_TFLOPS=", offsetof(limits, fp_tflops) + sizeof(double)},
     };
     char line[256];
     while (fgets(line, sizeof line, f) != NULL)
@@ -47,10 +49,44 @@ static void emit_limits_row(FILE *f, const char *label, double per_step, const c
                 what);
 }
 
-/* Each method's time loop against the limit that bounds it: memory
- * bandwidth for a method that keeps its arrays where it computes (2 cells a
- * cell-step, read u and write v: 16 bytes in f64, 8 in f32), the
- * host<->device copies for a method that moves both arrays every step. */
+/* A method that keeps its arrays on the GPU: the tighter of two bounds.
+ * Memory: read u and write v once a pass, a pass doing pass_steps steps.
+ * Arithmetic: the FP instructions a cell-update issues, at the measured FMA
+ * rate (an add or a multiply issues as fast as a fused multiply-add, which
+ * the rate counts as 2 FLOP); on GPUs with slow FP64 this one binds. */
+static double device_bound(const limits *lim, const trial_row *r, double cells, unsigned gpus,
+                           char *what, size_t what_size)
+{
+    const size_t cell_bytes = r->cell_bytes;
+    const unsigned pass = r->pass_steps > 0 ? r->pass_steps : 1;
+    const unsigned ops = r->fp_ops_per_cell > 0 ? r->fp_ops_per_cell : 7;
+    const double tflops = lim->fp_tflops[cell_bytes == 4 ? 1 : 0];
+    const double memory =
+        lim->device_copy_gbs > 0.0
+            ? cells * 2.0 * (double)cell_bytes / (double)pass / 1e9 / (lim->device_copy_gbs * gpus)
+            : 0.0;
+    const double arithmetic =
+        tflops > 0.0 ? cells * (double)ops / (tflops * 1e12 / 2.0) / (double)gpus : 0.0;
+    char where[48] = "device memory";
+    if (gpus > 1)
+        snprintf(where, sizeof where, "%u device memories", gpus);
+    if (arithmetic > memory) {
+        snprintf(what, what_size, "%s arithmetic, %u instructions/cell",
+                 cell_bytes == 4 ? "FP32" : "FP64", ops);
+        return arithmetic;
+    }
+    if (pass > 1)
+        snprintf(what, what_size, "%s, %zu B/cell a %u-step pass", where, 2 * cell_bytes, pass);
+    else
+        snprintf(what, what_size, "%s, %zu B/cell", where, 2 * cell_bytes);
+    return memory;
+}
+
+/* Each method's time loop against the limit that bounds it: for a method
+ * that keeps its arrays on the GPU the tighter of memory and arithmetic, on
+ * the host its memory (read u, write v: 16 bytes a cell in f64, 8 in f32),
+ * and the host<->device copies for a method that moves both arrays every
+ * step. */
 void summary_emit_limits(FILE *f, const size_group *g, const limits *lim)
 {
     const bench_size *s = &g->size;
@@ -93,18 +129,13 @@ void summary_emit_limits(FILE *f, const size_group *g, const limits *lim)
             snprintf(what, sizeof what, "host memory, %zu B/cell", 2 * cell_bytes);
         } else {
             /* A distributed GPU method says how many GPUs its ranks used
-             * ("... on 2 GPUs, ..."): they stream through their own memories
-             * at once, so the bound is one GPU's over that many. */
+             * ("... on 2 GPUs, ..."): they work at once, so the bound is one
+             * GPU's over that many. */
             unsigned gpus = 1;
             const char *on = strstr(c->device, " on ");
             if (on == NULL || sscanf(on, " on %u GPU", &gpus) != 1 || gpus == 0)
                 gpus = 1;
-            if (lim->device_copy_gbs > 0.0)
-                bound = step_bytes / 1e9 / (lim->device_copy_gbs * gpus);
-            if (gpus > 1)
-                snprintf(what, sizeof what, "%u device memories, %zu B/cell", gpus, 2 * cell_bytes);
-            else
-                snprintf(what, sizeof what, "device memory, %zu B/cell", 2 * cell_bytes);
+            bound = device_bound(lim, c->last, cells, gpus, what, sizeof what);
         }
         char gcells[32];
         summary_ratio_text(cells / per_step / 1e9, gcells, sizeof gcells);

@@ -67,7 +67,8 @@ typedef struct limits {
     double device_copy_gbs;
     double h2d_gbs[2]; /* [0] pageable, [1] pinned */
     double d2h_gbs[2];
-    double both_gbs; /* pinned, per direction, both directions at once */
+    double both_gbs;     /* pinned, per direction, both directions at once */
+    double fp_tflops[2]; /* FMA throughput: [0] FP64, [1] FP32 */
 } limits;
 
 void summary_read_limits(const char *dir, limits *lim);

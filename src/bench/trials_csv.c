@@ -243,6 +243,8 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
     r->h2d_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_H2D_BYTES));
     r->d2h_count = to_count(field_of(fields, pos, HEAT2D_FIELD_D2H_COUNT));
     r->d2h_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_D2H_BYTES));
+    r->pass_steps = (unsigned)to_count(field_of(fields, pos, HEAT2D_FIELD_PASS_STEPS));
+    r->fp_ops_per_cell = (unsigned)to_count(field_of(fields, pos, HEAT2D_FIELD_FP_OPS_PER_CELL));
     return true;
 }
 

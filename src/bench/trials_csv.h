@@ -38,6 +38,7 @@ typedef struct trial_row {
      * phase; negative when the method reports none. */
     double loop_s;
     unsigned long long h2d_count, h2d_bytes, d2h_count, d2h_bytes;
+    unsigned pass_steps, fp_ops_per_cell; /* 0: not reported */
 } trial_row;
 
 /* Every complete row of DIR/trials.csv (earlier runs into the same folder

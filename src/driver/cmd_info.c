@@ -89,6 +89,8 @@ static int print_bandwidth(void)
     printf("D2H_PINNED_GBS=%.2f\n", gpu.d2h_pinned);
     /* Per direction, both at once. */
     printf("BOTH_PINNED_GBS=%.2f\n", gpu.both_pinned);
+    printf("FP64_FMA_TFLOPS=%.2f\n", gpu.fp64_tflops);
+    printf("FP32_FMA_TFLOPS=%.2f\n", gpu.fp32_tflops);
 #endif
     return EXIT_SUCCESS;
 }

@@ -160,6 +160,13 @@ typedef struct heat2d_report {
     double context_s;
     /* Loop time from device events, negative when not measured. */
     double device_loop_s;
+    /* What bounds a GPU method's loop, for the limits table (0: not
+     * reported): time steps per pass through device memory (temporal
+     * blocking does several), and the floating-point instructions the
+     * device issues per cell-update (7 as the reference writes it, fewer
+     * with fused multiply-adds). */
+    unsigned pass_steps;
+    unsigned fp_ops_per_cell;
     /* Distributed methods (MPI) only; ranks == 0 for every other method.
      * ranks: processes that computed; rank: this one (only rank 0 holds the
      * field and prints); dims: the decomposition, PX ranks along i times PY

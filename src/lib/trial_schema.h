@@ -63,6 +63,10 @@
     X(ALLOC_S, "ALLOC_S", "alloc_s", REAL, false, 0)                                               \
     X(HALO_WAIT_S, "HALO_WAIT_S", "halo_wait_s", REAL, false, 0)                                   \
     X(GATHER_S, "GATHER_S", "gather_s", REAL, false, 0)                                            \
+    /* What bounds a GPU method: steps per pass, FP instructions a cell. */                        \
+    X(PASS_STEPS, "PASS_STEPS", "pass_steps", COUNT, rep->pass_steps > 0, rep->pass_steps)         \
+    X(FP_OPS_PER_CELL, "FP_OPS_PER_CELL", "fp_ops_per_cell", COUNT, rep->fp_ops_per_cell > 0,     \
+      rep->fp_ops_per_cell)                                                                        \
     /* The row's name in every table and plot (bench_label). */                                   \
     X(LABEL, NULL, "label", TEXT, false, 0)                                                        \
     /* Printed, not recorded. */                                                                   \

@@ -195,6 +195,42 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path);
 }
 
+/* The limits table: a GPU-resident method against the tighter of memory
+ * (per pass) and arithmetic (its FP instructions at the FMA rate). */
+static void test_limits(const char *dir, const char *bandwidth, const char *pass, const char *ops,
+                        const char *want)
+{
+    heat2d_error err = {{0}};
+    char path[4200];
+    snprintf(path, sizeof path, "%s/bandwidth.txt", dir);
+    write_file(path, bandwidth);
+    FILE *csv = bench_csv_open(dir, &err);
+    if (!check(csv != NULL, "trials.csv opens: %s", err.message))
+        return;
+    bench_run_info info = {.dir = dir, .run_id = "20261201-000001", .hostname = "test"};
+    bench_target t = target("acc-resident", HEAT2D_F64);
+    const bench_size size = {100, 100, 10};
+    bench_result r = result("0.5", "GPU_LOOP_S", "2.8e-6", "NVIDIA Test GPU", "f64");
+    snprintf(r.value[HEAT2D_FIELD_PASS_STEPS], sizeof r.value[0], "%s", pass);
+    snprintf(r.value[HEAT2D_FIELD_FP_OPS_PER_CELL], sizeof r.value[0], "%s", ops);
+    check(bench_csv_append(csv, &info, &t, 1, &size, &r, 1.0, &err) == 0, "row: %s", err.message);
+    fclose(csv);
+    info.n_targets = info.n_sizes = info.repeats = 1;
+    check(bench_write_summary(&info, NULL, &err) == 0, "summary: %s", err.message);
+    snprintf(path, sizeof path, "%s/summary.md", dir);
+    FILE *f = fopen(path, "r");
+    char line[1024], seen[1024] = "none";
+    bool found = false;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        found = found || starts_with(line, want);
+        if (strstr(line, " ms | ") != NULL)
+            snprintf(seen, sizeof seen, "%s", line);
+    }
+    if (f != NULL)
+        fclose(f);
+    check(found, "limits row '%s', got %s", want, seen);
+}
+
 int main(void)
 {
     char base[] = "/tmp/heat2d-test-bench-XXXXXX";
@@ -202,9 +238,9 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
-    const char *subs[] = {"csv", "torn", "headers"};
-    char dirs[3][sizeof base + 16];
-    for (size_t k = 0; k < 3; ++k) {
+    const char *subs[] = {"csv", "torn", "headers", "arith", "memory"};
+    char dirs[5][sizeof base + 16];
+    for (size_t k = 0; k < 5; ++k) {
         snprintf(dirs[k], sizeof dirs[k], "%s/%s", base, subs[k]);
         if (mkdir(dirs[k], 0700) != 0) {
             perror(dirs[k]);
@@ -215,6 +251,16 @@ int main(void)
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
     test_other_headers(dirs[2]);
+    /* 1e4 cells, 7 instructions at 1 TFLOP/s (5e11 instructions/s): 1.4e-4
+     * ms a step, half the loop's 2.8e-4 ms; memory 1.6e-5 ms at 10 TB/s. */
+    test_limits(dirs[3], "DEVICE_COPY_GBS=10000\nFP64_FMA_TFLOPS=1\n", "1", "7",
+                "| acc-resident | 0.00028 ms | 35.7 | FP64 arithmetic, 7 instructions/cell | "
+                "0.00014 ms | 50% |");
+    /* A 7-step pass at 1 GB/s: 1.6e-4 s / 7 = 2.286e-5 s = 0.02286 ms; the
+     * arithmetic (5 instructions at 1000 TFLOP/s) is far below. */
+    test_limits(dirs[4], "DEVICE_COPY_GBS=1\nFP64_FMA_TFLOPS=1000\n", "7", "5",
+                "| acc-resident | 0.00028 ms | 35.7 | device memory, 16 B/cell a 7-step pass | "
+                "0.02286 ms | 8163% |");
     if (nftw(base, remove_entry, 8, FTW_DEPTH | FTW_PHYS) != 0)
         fprintf(stderr, "could not remove %s\n", base);
     printf("test_bench_lib: %lu passed, %lu failed\n", passed, failed);

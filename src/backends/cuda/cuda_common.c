@@ -25,6 +25,8 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
         return -1;
     HEAT2D_CUDA_CHECK(err, heat2d_cuda_load_kernels());
     rep->context_s = heat2d_now() - t0;
+    rep->pass_steps = 1;
+    rep->fp_ops_per_cell = HEAT2D_CUDA_STEP_FP_OPS;
     /* Both arrays live on the device: refuse a grid that cannot fit before
      * the clock starts, with the sizes, rather than fail in cudaMalloc. */
     size_t free_bytes = 0, total_bytes = 0;

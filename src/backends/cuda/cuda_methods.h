@@ -41,13 +41,19 @@ typedef struct heat2d_gpu_limits {
      * the other is busy, the floor of a method that overlaps its uploads
      * with its downloads. */
     double both_pinned;
+    /* Fused multiply-adds, 2 FLOP each, in TFLOP/s: the arithmetic bound,
+     * which on GPUs with slow FP64 (1/64 of FP32 on consumer cards) can be
+     * tighter than memory. */
+    double fp64_tflops;
+    double fp32_tflops;
 } heat2d_gpu_limits;
 
 /* Measures the limits on the device that the methods use
  * (HEAT2D_CUDA_DEVICE, default 0): device-to-device cudaMemcpy of 1 GiB
  * (median of 10 after a warm-up), host-to-device / device-to-host
  * cudaMemcpy of 256 MiB from pageable and pinned memory (median of 5 after
- * a warm-up), and 256 MiB each way at once in 16 chunks (median of 5). Needs
+ * a warm-up), 256 MiB each way at once in 16 chunks (median of 5), and
+ * FP64 and FP32 FMA throughput (median of 5). Needs
  * about 2.3 GiB of device memory and 768 MiB of host memory. Returns 0, or
  * -1 with err filled. */
 int heat2d_cuda_bandwidth(heat2d_gpu_limits *limits, heat2d_error *err);

@@ -75,6 +75,77 @@ done:
     return rc;
 }
 
+/* FMA throughput: every thread runs kChains independent chains of fused
+ * multiply-adds (enough in flight to cover the latency), over a grid of
+ * many blocks per SM; the result is stored only if a condition the host
+ * never sets holds, so the compiler keeps the work and no memory traffic
+ * enters the timing. */
+constexpr int kChains = 8;
+constexpr int kFmaIterations = 8192;
+constexpr int kFmaThreads = 256;
+constexpr int kFmaRepeats = 5;
+
+template <typename Real>
+__global__ void __launch_bounds__(kFmaThreads)
+    fma_kernel(Real a, Real b, int iterations, Real *sink)
+{
+    Real x[kChains];
+#pragma unroll
+    for (int k = 0; k < kChains; ++k)
+        x[k] = (Real)(threadIdx.x + k);
+    for (int i = 0; i < iterations; ++i)
+#pragma unroll
+        for (int k = 0; k < kChains; ++k)
+            x[k] = fma(x[k], a, b);
+    Real sum = 0;
+#pragma unroll
+    for (int k = 0; k < kChains; ++k)
+        sum += x[k];
+    if (sum == (Real)-1.5)
+        sink[0] = sum;
+}
+
+/* FLOP/s of fused multiply-adds in Real (2 per FMA), median of kFmaRepeats
+ * after a warm-up, in TFLOP/s. */
+template <typename Real> int measure_fma(double *tflops, heat2d_error *err)
+{
+    int device = 0, sms = 0;
+    HEAT2D_CUDA_CHECK(err, cudaGetDevice(&device));
+    HEAT2D_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const unsigned blocks = (unsigned)(sms > 0 ? sms : 1) * 16;
+    cudaEvent_t start = nullptr;
+    cudaEvent_t stop = nullptr;
+    Real *sink = nullptr;
+    double rates[kFmaRepeats];
+    int rc = -1;
+    /* Values that stay finite over the chain: |a| < 1, and b small. */
+    const Real a = (Real)0.999, b = (Real)0.001;
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc(&sink, sizeof(Real)), done);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&start), done);
+    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&stop), done);
+    for (int r = -1; r < kFmaRepeats; ++r) {
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(start, 0), done);
+        fma_kernel<Real><<<blocks, kFmaThreads>>>(a, b, kFmaIterations, sink);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaGetLastError(), done);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(stop, 0), done);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventSynchronize(stop), done);
+        float ms = 0.0f;
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventElapsedTime(&ms, start, stop), done);
+        const double fmas = (double)blocks * kFmaThreads * kChains * kFmaIterations;
+        if (r >= 0)
+            rates[r] = 2.0 * fmas / ((double)ms * 1e-3) / 1e12;
+    }
+    *tflops = median(rates, kFmaRepeats);
+    rc = 0;
+done:
+    if (start != nullptr)
+        (void)cudaEventDestroy(start);
+    if (stop != nullptr)
+        (void)cudaEventDestroy(stop);
+    (void)cudaFree(sink);
+    return rc;
+}
+
 /* One direction of host<->device cudaMemcpy between host and device, bytes
  * per second, median of kHostRepeats after a warm-up. */
 int measure_host(void *host, void *device, cudaMemcpyKind kind, double *gbs, heat2d_error *err)
@@ -205,7 +276,9 @@ extern "C" int heat2d_cuda_bandwidth(heat2d_gpu_limits *limits, heat2d_error *er
     if (heat2d_cuda_open_device("cuda bandwidth probe", name, sizeof name, NULL, &context_s, err) !=
         0)
         return -1;
-    if (measure_d2d(&limits->device_copy, err) != 0)
+    if (measure_d2d(&limits->device_copy, err) != 0 ||
+        measure_fma<double>(&limits->fp64_tflops, err) != 0 ||
+        measure_fma<float>(&limits->fp32_tflops, err) != 0)
         return -1;
     return measure_host_limits(limits, err);
 }

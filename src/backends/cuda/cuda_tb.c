@@ -55,6 +55,8 @@ static int tb_solve_any(const heat2d_config *cfg, void *u, void *v, void **resul
         HEAT2D_CUDA_CHECK_GOTO(
             err, heat2d_cuda_tb_plan_pass(cfg->precision, cfg->nx, cfg->ny, depths[k], &plans[k]),
             fail);
+    rep->pass_steps = depths[0];
+    rep->fp_ops_per_cell = plans[0].fp_ops;
     if (heat2d_cuda_resident_start(&frame, rep, err) != 0)
         goto fail;
 

@@ -175,6 +175,9 @@ int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_repo
                                method);
         return 0;
     }
+    /* The seed's arithmetic, alpha's product an fma with a -0 addend. */
+    rep->pass_steps = 1;
+    rep->fp_ops_per_cell = 7;
     acc_device_t type = acc_get_device_type();
     int number = acc_get_device_num(type);
     const char *name = acc_get_property_string(number, type, acc_property_name);

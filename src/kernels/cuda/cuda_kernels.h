@@ -29,6 +29,10 @@ extern "C" {
  * changes nothing. False for a stream being captured into a graph, where
  * it measured slower.
  * Measurements: docs/performance.md, "cuda-resident", "cuda-graph". */
+/* Floating-point instructions the step kernel issues per cell: three adds,
+ * the product 4u, a subtraction, alpha's product and the last add. */
+#define HEAT2D_CUDA_STEP_FP_OPS 7
+
 cudaError_t heat2d_cuda_step(heat2d_precision precision, const void *u, void *v, size_t nx,
                              size_t ny, double alpha, bool dependent, cudaStream_t stream);
 

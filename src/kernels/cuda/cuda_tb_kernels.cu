@@ -380,12 +380,13 @@ __global__ void __launch_bounds__(kThreads, MINB)
 struct Variant {
     const char *name;
     unsigned depth;
+    bool fma;
     const void *kernel[2]; /* by heat2d_precision: HEAT2D_F64, HEAT2D_F32 */
 };
 
 #define HEAT2D_TB_VARIANT(name, depth, rot, minb, fma)                                             \
     {                                                                                              \
-        name, depth,                                                                               \
+        name, depth, fma,                                                                          \
         {                                                                                          \
             (const void *)tb_kernel<double, depth, rot, minb, fma>,                                \
                 (const void *)tb_kernel<float, depth, rot, minb, fma>                              \
@@ -515,6 +516,8 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size
     plan->seg_rows = seg_rows;
     plan->items = items;
     plan->resident = resident;
+    /* With FMA, 3 adds and 2 fused multiply-adds; else the reference's 7. */
+    plan->fp_ops = kVariants[variant].fma ? 5 : 7;
     return cudaSuccess;
 }
 

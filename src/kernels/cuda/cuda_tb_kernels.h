@@ -25,6 +25,7 @@ typedef struct heat2d_cuda_tb_plan {
     long long seg_rows; /* rows per segment (the last one may be shorter) */
     long long items;    /* strips * segments: one warp each */
     long long resident; /* warps the device holds at once for this kernel */
+    unsigned fp_ops;    /* floating-point instructions a cell-update: 7, 5 with FMA */
 } heat2d_cuda_tb_plan;
 
 /* The pass depths there are, deepest (the main one) first, into depths;
