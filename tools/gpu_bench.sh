@@ -17,7 +17,8 @@
 #
 # A build made on another machine (for example with GCC's offload compiler,
 # which the GPU machine may lack) can be carried along: its lib/ holds the
-# OpenACC runtime that this script puts on LD_LIBRARY_PATH.
+# OpenACC runtime that this script puts on LD_LIBRARY_PATH. Stage
+# portability runs tools/gpu_portability.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
@@ -34,14 +35,9 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr -c 'A-Z
 [ -n "$gpu" ] || die "no GPU reported by nvidia-smi"
 
 if [ ! -x "$BUILD/bin/heat2d" ]; then
-  offload=OFF
-  if gcc -fopenacc -foffload=nvptx-none -x c -o /dev/null - <<<'int main(void){return 0;}' 2>/dev/null; then
-    offload=ON
-  else
-    echo "gpu_bench: no GCC nvptx offload compiler: OpenACC methods are left out" >&2
-  fi
-  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHEAT2D_CUDA=ON \
-    -DHEAT2D_OPENACC=$offload -DHEAT2D_OPENACC_OFFLOAD=$offload
+  # The default configure: CUDA for this machine's GPU, OpenACC offloaded
+  # when GCC's nvptx compiler works here.
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release
   cmake --build "$BUILD" -j "$(nproc)"
 fi
 export LD_LIBRARY_PATH="$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -132,11 +128,15 @@ stage_profiles() {
   grep -E '^## |DRAM Throughput|Duration|Achieved Occupancy|Registers Per Thread' "$log"
 }
 
+stage_portability() {
+  tools/gpu_portability.sh "$out"
+}
+
 stages=${*:-check ladder big_resident big_slow sanitize profiles}
 for stage in $stages; do
   case $stage in
-    check | ladder | big_resident | big_slow | sanitize | profiles) "stage_$stage" ;;
-    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow, sanitize, profiles)" ;;
+    check | ladder | big_resident | big_slow | sanitize | profiles | portability) "stage_$stage" ;;
+    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow, sanitize, profiles, portability)" ;;
   esac
 done
 echo "gpu_bench: results in $out"
