@@ -23,7 +23,7 @@ build: setup
 	cmake --build $(BUILD) -j $(JOBS)
 
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(RUN_ENV) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 # CUDA stays off: its kernels are not instrumented, and without a GPU the
 # CUDA methods cannot run anyway.
@@ -45,9 +45,13 @@ format-check:
 	@tools/setup.sh format
 	tools/check_format.sh
 
+# An OpenACC offload build keeps GCC's OpenACC runtime and its nvptx plugin
+# in $(BUILD)/lib, so that the programs use the runtime they were built with.
+RUN_ENV = LD_LIBRARY_PATH=$(abspath $(BUILD))/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}
+
 bench: build
-	$(BUILD)/bin/heat2d check
-	$(BUILD)/bin/heat2d bench $(BENCH_FLAGS)
+	$(RUN_ENV) $(BUILD)/bin/heat2d check
+	$(RUN_ENV) $(BUILD)/bin/heat2d bench $(BENCH_FLAGS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
