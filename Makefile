@@ -18,9 +18,11 @@ all: build
 setup:
 	@tools/setup.sh
 
+# Builds read nothing from stdin: with stdin open, the ptxas that GCC's nvptx
+# assembler runs to verify its output waits on it.
 build: setup
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
-	cmake --build $(BUILD) -j $(JOBS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) </dev/null
+	cmake --build $(BUILD) -j $(JOBS) </dev/null
 
 test: build
 	$(RUN_ENV) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -49,8 +51,9 @@ format-check:
 # in $(BUILD)/lib, so that the programs use the runtime they were built with.
 RUN_ENV = LD_LIBRARY_PATH=$(abspath $(BUILD))/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}
 
+# With an NVIDIA GPU, the check runs every GPU method on it too.
 bench: build
-	$(RUN_ENV) $(BUILD)/bin/heat2d check
+	$(RUN_ENV) $(BUILD)/bin/heat2d check $$(nvidia-smi -L >/dev/null 2>&1 && echo --gpu)
 	$(RUN_ENV) $(BUILD)/bin/heat2d bench $(BENCH_FLAGS)
 
 clean:

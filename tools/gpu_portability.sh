@@ -21,13 +21,13 @@ status=0
     b=build-$name
     echo "## CMAKE_CUDA_ARCHITECTURES=$archs"
     if ! cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$archs" \
-      -DHEAT2D_OPENACC=OFF -DHEAT2D_MPI=OFF -DBUILD_TESTING=OFF >"$b.log" 2>&1 ||
-      ! cmake --build "$b" -j "$jobs" --target heat2d >>"$b.log" 2>&1; then
+      -DHEAT2D_OPENACC=OFF -DHEAT2D_MPI=OFF -DBUILD_TESTING=OFF >"$b.log" 2>&1 </dev/null ||
+      ! cmake --build "$b" -j "$jobs" --target heat2d >>"$b.log" 2>&1 </dev/null; then
       echo "BUILD=FAIL (see $b.log)"; tail -n 5 "$b.log"; status=1; continue
     fi
     "$b/bin/heat2d" info | grep -E '^(CUDA_COMPILER|CUDA_SASS|CUDA_PTX|GPU_DEVICE|GPU_COMPUTE_CAPABILITY|CUDA_CODE)='
     if [ "$name" = ptx75 ]; then
-      for p in f64 f32; do
+      for p in ${PORTABILITY_PRECISIONS:-f64 f32}; do
         "$b/bin/heat2d" check --gpu --precision "$p" >"$b.check-$p.log" 2>&1
         rc=$?
         echo "CHECK_GPU_$p: exit $rc, $(grep -c ' PASS$' "$b.check-$p.log") PASS lines, $(grep -E '^GPU_CHECK=' "$b.check-$p.log" | tail -n 1)"
