@@ -312,4 +312,25 @@ if [ "$("$bin/heat2d" info | sed -n 's/^OPENACC=//p')" = "nvptx offload" ] &&
   expect_eq "$(key DEVICE)" "host" "offload build, ACC_DEVICE_TYPE=host: DEVICE=host"
 fi
 
+# Snapshots asked of what cannot take them, or asked wrongly.
+expect_failure 2 "heat2d: run: --output-every must be a positive integer, got '0'" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 0
+expect_failure 2 "heat2d: run: snapshot copy 'fast' is not one of plain, overlap" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --snapshot-copy fast
+expect_failure 2 "heat2d: run: --save-every needs --output-every" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --save-every "$s"
+expect_failure 1 "heat2d: run: --save-every: cannot use '$s/none': No such file or directory" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --save-every "$s/none"
+run "$h" run --method omp --nx 8 --ny 8 --steps 3 --output-every 1
+if "$h" methods | grep -q '^omp '; then
+  expect_rc 1 "omp takes no snapshots"
+  expect_err_lines 1 "omp takes no snapshots: one line"
+  expect_err_has "heat2d: run: omp takes no snapshots (--output-every applies to cpu, " \
+    "omp takes no snapshots: the message names those that do"
+fi
+run "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --snapshot-copy overlap
+expect_rc 1 "cpu copies no snapshots overlapped"
+expect_err_has "heat2d: run: cpu copies its snapshots plain only (overlapped: " \
+  "cpu copies plain: the message names the methods that overlap"
+
 finish

@@ -104,6 +104,30 @@ fi
 run "$bin/heat2d" methods
 expect_eq "$(head -n 1 <<<"$out" | awk '{print $1}')" "cpu" "methods lists cpu first"
 
+# Snapshots: every K steps and after the last, each written as the field
+# after its step, bit for bit cpu's; the names sort by step.
+for m in cpu acc-resident; do
+  "$bin/heat2d" methods | grep -q "^$m " || continue
+  d=$w/snap-$m
+  mkdir -p "$d"
+  run "$bin/heat2d" run --method "$m" --nx 37 --ny 23 --steps 17 --output-every 5 --save-every "$d"
+  expect_rc 0 "$m --output-every 5 --save-every"
+  expect_eq "$(key OUTPUT_EVERY) $(key SNAPSHOT_COPY) $(key SNAPSHOTS)" "5 plain 4" "$m: 4 snapshots of 17 steps"
+  expect_eq "$(ls "$d" | paste -sd' ')" "step_05.dat step_10.dat step_15.dat step_17.dat" \
+    "$m: snapshot files by step"
+  for s in 5 10 15 17; do
+    "$bin/heat2d" run --method cpu --nx 37 --ny 23 --steps "$s" --save "$w/ref.dat" >/dev/null
+    run "$bin/heat2d" compare "$w/ref.dat" "$d/step_$(printf %02d "$s").dat" --atol 0 --rtol 0
+    expect_rc 0 "$m: the snapshot after step $s is cpu's field after $s steps"
+  done
+done
+if "$bin/heat2d" methods | grep -q '^acc-resident '; then
+  run "$bin/heat2d" run --method acc-resident --nx 30 --ny 20 --steps 10 --output-every 3 \
+    --precision f32
+  expect_rc 0 "acc-resident f32 snapshots"
+  expect_eq "$(key SNAPSHOTS)" 4 "f32: 3, 6, 9 and 10"
+fi
+
 # The conventions of a command line: --version, and --help for heat2d and
 # every command on stdout with status 0; each usage names every option the
 # command takes.

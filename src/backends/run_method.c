@@ -17,6 +17,55 @@
 #define RANGE_POP()      ((void)0)
 #endif
 
+static bool checks_each_step(const heat2d_method *m)
+{
+    return m->checks_each_step;
+}
+
+static bool has_snapshots(const heat2d_method *m)
+{
+    return m->has_snapshots;
+}
+
+static bool overlapped_snapshots(const heat2d_method *m)
+{
+    return m->overlapped_snapshots;
+}
+
+/* The names of the methods with a property, from the table, so that a
+ * message naming them stays true as methods are added. */
+static void methods_with(bool (*property)(const heat2d_method *), char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < heat2d_method_count() && used < size; ++k) {
+        const heat2d_method *other = heat2d_method_at(k);
+        if (property(other))
+            used +=
+                (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", other->name);
+    }
+}
+
+/* Snapshots asked of a method that cannot take them are an error, not a run
+ * that quietly takes none. */
+static int check_snapshots(const heat2d_method *m, const heat2d_config *cfg, heat2d_error *err)
+{
+    char those[256];
+    if (cfg->output_every == 0)
+        return 0;
+    if (!m->has_snapshots) {
+        methods_with(has_snapshots, those, sizeof those);
+        return heat2d_fail(err, "%s takes no snapshots (--output-every applies to %s)", m->name,
+                           those);
+    }
+    if (cfg->snapshot_copy == HEAT2D_SNAPSHOT_OVERLAP && !m->overlapped_snapshots) {
+        methods_with(overlapped_snapshots, those, sizeof those);
+        return heat2d_fail(err, "%s copies its snapshots plain only (overlapped: %s)", m->name,
+                           those);
+    }
+    return 0;
+}
+
 /* The test hook HEAT2D_FAULT_NAN_AT_STEP=K into run->fault_nan_step. A hook
  * that would not fire is an error, not a run that quietly proves nothing.
  * HEAT2D_FAULT_METHOD=NAME aims it at one method (others run normally), so
@@ -33,16 +82,8 @@ static int read_fault_hook(const heat2d_method *m, heat2d_config *run, heat2d_er
     if (heat2d_parse_size(text, "HEAT2D_FAULT_NAN_AT_STEP", &step, err) != 0)
         return -1;
     if (!m->checks_each_step) {
-        /* Name the methods that do, from the table, so the message stays
-         * true as methods are added. */
-        char those[256] = "";
-        size_t used = 0;
-        for (size_t k = 0; k < heat2d_method_count(); ++k) {
-            const heat2d_method *other = heat2d_method_at(k);
-            if (other->checks_each_step && used < sizeof those)
-                used += (size_t)snprintf(those + used, sizeof those - used, "%s%s",
-                                         used ? ", " : "", other->name);
-        }
+        char those[256];
+        methods_with(checks_each_step, those, sizeof those);
         return heat2d_fail(err, "HEAT2D_FAULT_NAN_AT_STEP: %s does not check every step (%s do)",
                            m->name, those);
     }
@@ -92,7 +133,8 @@ int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg_in, heat2
     heat2d_report_init(&out->report);
     heat2d_config run = *cfg_in;
     const heat2d_config *cfg = &run;
-    if (heat2d_config_check(cfg, err) != 0 || read_fault_hook(m, &run, err) != 0)
+    if (heat2d_config_check(cfg, err) != 0 || check_snapshots(m, cfg, err) != 0 ||
+        read_fault_hook(m, &run, err) != 0)
         return -1;
     if (m->distributed)
         return run_distributed(m, cfg, out, storage, field, err);

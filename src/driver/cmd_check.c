@@ -2,7 +2,7 @@
  * cpu, plus invariants that any correct solver satisfies and that a
  * comparison between two of our own methods cannot catch. */
 #define _GNU_SOURCE
-#include "commands.h"
+#include "check.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -13,24 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One method as the check runs it: cuda-each counts twice, pageable and
- * pinned. */
-typedef struct check_target {
-    const heat2d_method *method;
-    bool pinned;
-    heat2d_precision precision;
-    char label[48];
-} check_target;
-
-typedef struct check_state {
-    const char *dir;
-    bool gpu;
-    /* --precision: the targets' precision; the reference is always cpu in
-     * f64. */
-    heat2d_precision precision;
-    size_t failures;
-} check_state;
-
 /* How far a target's field may be from the exact or f64 one: 0 in f64 (the
  * tolerances stay the f64 ones), the stated f32 bound in f32 (every check
  * here starts from a state bounded by 1). */
@@ -39,8 +21,7 @@ static double f32_slack(const check_target *t, size_t steps)
     return heat2d_precision_slack(t->precision, steps);
 }
 
-static void fail(check_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
-static void fail(check_state *st, const char *fmt, ...)
+void check_fail(check_state *st, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
@@ -54,7 +35,7 @@ static void fail(check_state *st, const char *fmt, ...)
 
 /* The configuration a target runs: the original's alpha, its pinning and
  * precision. */
-static heat2d_config target_config(const check_target *t, size_t nx, size_t ny, size_t steps)
+heat2d_config check_target_config(const check_target *t, size_t nx, size_t ny, size_t steps)
 {
     return (heat2d_config){.nx = nx,
                            .ny = ny,
@@ -69,28 +50,28 @@ static heat2d_config target_config(const check_target *t, size_t nx, size_t ny, 
 static int run_to_file(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
                        char *path, size_t path_size, heat2d_report *rep)
 {
-    heat2d_config cfg = target_config(t, nx, ny, steps);
+    heat2d_config cfg = check_target_config(t, nx, ny, steps);
     heat2d_outcome out;
     double *storage[2] = {NULL, NULL};
     const double *field = NULL;
     heat2d_error err = {{0}};
     snprintf(path, path_size, "%s/%s_%zux%zu_%zu.dat", st->dir, t->label, nx, ny, steps);
     if (heat2d_run_method(t->method, &cfg, &out, storage, &field, &err) != 0) {
-        fail(st, "%s %zux%zu/%zu: %s", t->label, nx, ny, steps, err.message);
+        check_fail(st, "%s %zux%zu/%zu: %s", t->label, nx, ny, steps, err.message);
         return -1;
     }
     int rc = heat2d_field_write(path, nx, ny, field, &err);
     heat2d_free_pair(storage[0], storage[1]);
     if (rc != 0) {
-        fail(st, "%s", err.message);
+        check_fail(st, "%s", err.message);
         return -1;
     }
     *rep = out.report;
     return 0;
 }
 
-static void check_transfers(check_state *st, const check_target *t, const heat2d_config *cfg,
-                            const heat2d_report *rep)
+void check_transfers(check_state *st, const check_target *t, const heat2d_config *cfg,
+                     const heat2d_report *rep)
 {
     uint64_t h2d_count, h2d_bytes, d2h_count, d2h_bytes;
     heat2d_transfer_model(t->method, cfg, &h2d_count, &h2d_bytes, &d2h_count, &d2h_bytes);
@@ -112,7 +93,7 @@ static void check_transfers(check_state *st, const check_target *t, const heat2d
            (unsigned long long)rep->h2d_other_bytes, (unsigned long long)rep->d2h_other_count,
            (unsigned long long)rep->d2h_other_bytes, ok ? "PASS" : "FAIL");
     if (!ok)
-        fail(st, "%s: measured transfers differ from the model", t->label);
+        check_fail(st, "%s: measured transfers differ from the model", t->label);
 }
 
 /* The original's check: every target's full field against cpu's (f64).
@@ -130,7 +111,7 @@ static void check_against_cpu(check_state *st, const check_target *targets, size
     heat2d_error err = {{0}};
     heat2d_field reference;
     if (heat2d_field_read(ref_path, &reference, &err) != 0) {
-        fail(st, "%s", err.message);
+        check_fail(st, "%s", err.message);
         return;
     }
     size_t before = st->failures;
@@ -144,12 +125,12 @@ static void check_against_cpu(check_state *st, const check_target *targets, size
         if (run_to_file(st, &targets[k], nx, ny, steps, path, sizeof path, &rep) != 0)
             continue;
         if (st->gpu && strcmp(rep.device, "host") == 0)
-            fail(st, "%s ran on the host, not a GPU", targets[k].label);
+            check_fail(st, "%s ran on the host, not a GPU", targets[k].label);
         heat2d_config cfg = {.nx = nx, .ny = ny, .steps = steps, .precision = targets[k].precision};
         check_transfers(st, &targets[k], &cfg, &rep);
         heat2d_field candidate;
         if (heat2d_field_read(path, &candidate, &err) != 0) {
-            fail(st, "%s", err.message);
+            check_fail(st, "%s", err.message);
             continue;
         }
         heat2d_comparison cmp;
@@ -162,11 +143,11 @@ static void check_against_cpu(check_state *st, const check_target *targets, size
             printf("FILE=%s DEVICE=%s MAX_ABS_DIFF=%.6e WORST_INDEX=%zu FAILURES=%zu\n", path,
                    rep.device, cmp.max_abs_diff, cmp.worst_index, cmp.failures);
         if (cmp.failures > 0)
-            fail(st, "%s differs from cpu at %zux%zu/%zu in %zu cells", targets[k].label, nx, ny,
-                 steps, cmp.failures);
+            check_fail(st, "%s differs from cpu at %zux%zu/%zu in %zu cells", targets[k].label, nx,
+                       ny, steps, cmp.failures);
         if (f32 && !(cmp.max_abs_diff > 0.0))
-            fail(st, "%s in f32 equals cpu's f64 field at %zux%zu/%zu bit for bit: not float",
-                 targets[k].label, nx, ny, steps);
+            check_fail(st, "%s in f32 equals cpu's f64 field at %zux%zu/%zu bit for bit: not float",
+                       targets[k].label, nx, ny, steps);
         heat2d_field_free(&candidate);
     }
     heat2d_field_free(&reference);
@@ -189,7 +170,7 @@ static int run_from_state(check_state *st, const check_target *t, const heat2d_c
         double total_s = 0.0;
         if ((t->method->prepare != NULL && t->method->prepare(cfg, &rep, &err) != 0) ||
             t->method->solve_distributed(cfg, u0, result, &total_s, &rep, &err) != 0) {
-            fail(st, "%s: %s", t->label, err.message);
+            check_fail(st, "%s: %s", t->label, err.message);
             return -1;
         }
         storage[0] = *result;
@@ -197,7 +178,7 @@ static int run_from_state(check_state *st, const check_target *t, const heat2d_c
         return 0;
     }
     if (heat2d_alloc_pair(cfg, &u, &v, &err) != 0) {
-        fail(st, "%s", err.message);
+        check_fail(st, "%s", err.message);
         return -1;
     }
     size_t bytes = cfg->nx * cfg->ny * sizeof(double);
@@ -208,7 +189,7 @@ static int run_from_state(check_state *st, const check_target *t, const heat2d_c
     double seconds = 0.0;
     if ((t->method->prepare != NULL && t->method->prepare(cfg, &rep, &err) != 0) ||
         heat2d_solve(t->method, cfg, u, v, result, &seconds, &rep, &err) != 0) {
-        fail(st, "%s: %s", t->label, err.message);
+        check_fail(st, "%s: %s", t->label, err.message);
         heat2d_free_pair(u, v);
         return -1;
     }
@@ -223,10 +204,10 @@ static int run_from_state(check_state *st, const check_target *t, const heat2d_c
 static void check_sine_mode(check_state *st, const check_target *t, size_t nx, size_t ny,
                             unsigned p, unsigned q, size_t steps)
 {
-    heat2d_config cfg = target_config(t, nx, ny, steps);
+    heat2d_config cfg = check_target_config(t, nx, ny, steps);
     double *mode = malloc(nx * ny * sizeof(double));
     if (mode == NULL) {
-        fail(st, "out of memory");
+        check_fail(st, "out of memory");
         return;
     }
     const double pi = 3.14159265358979323846;
@@ -261,7 +242,7 @@ static void check_sine_mode(check_state *st, const check_target *t, size_t nx, s
                "DECAY=%.16e MAX_REL_ERR=%.3e %s\n",
                t->label, nx, ny, p, q, steps, decay, rel, ok ? "PASS" : "FAIL");
         if (!ok)
-            fail(st, "%s does not decay the (%u,%u) sine mode by lambda^n", t->label, p, q);
+            check_fail(st, "%s does not decay the (%u,%u) sine mode by lambda^n", t->label, p, q);
         heat2d_free_pair(storage[0], storage[1]);
     }
     free(mode);
@@ -270,11 +251,11 @@ static void check_sine_mode(check_state *st, const check_target *t, size_t nx, s
 static int run_standard(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
                         heat2d_summary *sum, double **storage, const double **field)
 {
-    heat2d_config cfg = target_config(t, nx, ny, steps);
+    heat2d_config cfg = check_target_config(t, nx, ny, steps);
     heat2d_outcome out;
     heat2d_error err = {{0}};
     if (heat2d_run_method(t->method, &cfg, &out, storage, field, &err) != 0) {
-        fail(st, "%s: %s", t->label, err.message);
+        check_fail(st, "%s: %s", t->label, err.message);
         return -1;
     }
     *sum = out.summary;
@@ -309,9 +290,9 @@ static void check_mass(check_state *st, const check_target *t, size_t nx, size_t
            t->label, nx, ny, reach, before.mass, long_run, after.mass,
            kept && drained ? "PASS" : "FAIL");
     if (!kept)
-        fail(st, "%s loses mass before the front reaches the boundary", t->label);
+        check_fail(st, "%s loses mass before the front reaches the boundary", t->label);
     if (!drained)
-        fail(st, "%s keeps its mass after the front reached the boundary", t->label);
+        check_fail(st, "%s keeps its mass after the front reached the boundary", t->label);
 }
 
 /* (c) On an odd grid the centre is the middle cell, so the field is
@@ -343,7 +324,7 @@ static void check_symmetry(check_state *st, const check_target *t, size_t nx, si
            "J_MIRROR_MAX_DIFF=%.3e %s\n",
            t->label, nx, ny, steps, i_breaks, j_worst, ok ? "PASS" : "FAIL");
     if (!ok)
-        fail(st, "%s breaks the grid's mirror symmetry", t->label);
+        check_fail(st, "%s breaks the grid's mirror symmetry", t->label);
 }
 
 /* The scratch directory holds only the field files this check wrote. */
@@ -441,7 +422,7 @@ int heat2d_cmd_check(int argc, char **argv)
         st.dir = tmp_dir;
     }
 
-    check_target targets[16];
+    check_target targets[24];
     size_t n = collect_targets(st.gpu, st.precision, targets, sizeof targets / sizeof targets[0]);
     if (n == 0 && st.gpu) {
         if (keep == NULL)
@@ -475,6 +456,7 @@ int heat2d_cmd_check(int argc, char **argv)
         check_mass(&st, t, 41, 37);
         check_symmetry(&st, t, 41, 37, 31);
     }
+    check_snapshots(&st, targets, n);
 
     if (keep == NULL)
         remove_scratch(tmp_dir);

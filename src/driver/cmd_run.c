@@ -1,6 +1,7 @@
 /* heat2d run: one method, one size, the seed's KEY=VALUE protocol. */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "snapshot_sink.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -9,15 +10,24 @@
 int heat2d_cmd_run(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"method", required_argument, NULL, 'm'}, {"nx", required_argument, NULL, 'x'},
-        {"ny", required_argument, NULL, 'y'},     {"steps", required_argument, NULL, 's'},
-        {"alpha", required_argument, NULL, 'a'},  {"save", required_argument, NULL, 'o'},
-        {"pinned", no_argument, NULL, 'p'},       {"precision", required_argument, NULL, 'P'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"method", required_argument, NULL, 'm'},
+        {"nx", required_argument, NULL, 'x'},
+        {"ny", required_argument, NULL, 'y'},
+        {"steps", required_argument, NULL, 's'},
+        {"alpha", required_argument, NULL, 'a'},
+        {"save", required_argument, NULL, 'o'},
+        {"pinned", no_argument, NULL, 'p'},
+        {"precision", required_argument, NULL, 'P'},
+        {"output-every", required_argument, NULL, 'K'},
+        {"snapshot-copy", required_argument, NULL, 'C'},
+        {"save-every", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     heat2d_config cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA};
     const char *method_name = NULL;
     const char *save_path = NULL;
+    const char *save_every = NULL;
     heat2d_error err = {{0}};
 
     opterr = 0;
@@ -51,6 +61,17 @@ int heat2d_cmd_run(int argc, char **argv)
         case 'P':
             rc = heat2d_parse_precision(optarg, &cfg.precision, &err);
             break;
+        case 'K':
+            rc = heat2d_parse_size(optarg, "--output-every", &cfg.output_every, &err);
+            break;
+        case 'C':
+            rc = heat2d_parse_snapshot_copy(optarg, &cfg.snapshot_copy, &err);
+            break;
+        case 'S':
+            if (optarg[0] == '\0')
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs a folder");
+            save_every = optarg;
+            break;
         case 'h':
             heat2d_usage("run", stdout);
             return EXIT_SUCCESS;
@@ -77,13 +98,25 @@ int heat2d_cmd_run(int argc, char **argv)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: nx and ny must be >= %d",
                                    HEAT2D_MIN_SIDE);
 
+    if (save_every != NULL && cfg.output_every == 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs --output-every");
     if (save_path != NULL && heat2d_field_check_writable(save_path, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    /* Snapshots: checked as the final field is, written with --save-every. */
+    heat2d_snapshot_sink sink = {0};
+    if (cfg.output_every > 0) {
+        if (heat2d_snapshot_sink_open(&sink, &cfg, save_every, &err) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+        cfg.snapshot = heat2d_snapshot_sink_handle;
+        cfg.snapshot_ctx = &sink;
+    }
 
     heat2d_outcome outcome;
     double *storage[2] = {NULL, NULL};
     const double *field = NULL;
-    if (heat2d_run_method(method, &cfg, &outcome, storage, &field, &err) != 0) {
+    const int ran = heat2d_run_method(method, &cfg, &outcome, storage, &field, &err);
+    heat2d_snapshot_sink_close(&sink);
+    if (ran != 0) {
         if (outcome.report.abort_peers) {
             /* One rank failed inside a distributed loop, where the others
              * wait for it: its line, then the whole job ends. */

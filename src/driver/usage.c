@@ -64,6 +64,7 @@ void heat2d_usage_main(FILE *stream)
           "\n"
           "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
           "           [--precision f64|f32] [--pinned] [--save FILE]\n"
+          "           [--output-every K [--snapshot-copy plain|overlap] [--save-every DIR]]\n"
           "  compare  REF CAND... [--atol A] [--rtol R]\n"
           "  check    [--gpu] [--precision f64|f32] [--keep DIR]\n"
           "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"

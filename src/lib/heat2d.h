@@ -78,13 +78,44 @@ int heat2d_parse_precision(const char *text, heat2d_precision *p, heat2d_error *
 /* Bytes of one cell in p: 8 or 4. */
 size_t heat2d_precision_bytes(heat2d_precision p);
 
+/* What a method calls with the field after a step, every output_every
+ * steps and after the last (a snapshot, as a model writes hourly output or
+ * couples to another model): step is the steps done, field nx*ny cells of
+ * the run's precision in host memory, valid during the call only. Returns 0,
+ * or -1 with err to stop the run. */
+typedef int (*heat2d_snapshot_fn)(void *ctx, size_t step, const void *field, heat2d_error *err);
+
+/* How a snapshot reaches the host. */
+typedef enum heat2d_snapshot_copy {
+    /* The loop stops, the field is copied down, the loop goes on. */
+    HEAT2D_SNAPSHOT_PLAIN = 0,
+    /* Copied on a stream of its own, from a device buffer into page-locked
+     * host memory, while the next steps run; the callback runs while the
+     * GPU computes. */
+    HEAT2D_SNAPSHOT_OVERLAP = 1,
+} heat2d_snapshot_copy;
+
+/* "plain" or "overlap"; parsing refuses anything else. */
+const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c);
+int heat2d_parse_snapshot_copy(const char *text, heat2d_snapshot_copy *c, heat2d_error *err);
+
 typedef struct heat2d_config {
     size_t nx;
     size_t ny;
     size_t steps;
     double alpha;
     heat2d_precision precision;
-    bool pinned; /* cuda-each: page-locked host buffers instead of pageable */
+    /* Page-locked host memory: cuda-each's staging buffers, the resident
+     * methods' host arrays (allocated so before the clock; PIN_S says what
+     * that cost). */
+    bool pinned;
+    /* Snapshots (methods with has_snapshots): every output_every steps and
+     * after the last, the field reaches the host and snapshot() is called;
+     * 0: only the final field, as the original. */
+    size_t output_every;
+    heat2d_snapshot_copy snapshot_copy;
+    heat2d_snapshot_fn snapshot;
+    void *snapshot_ctx;
     /* Test hook, set from HEAT2D_FAULT_NAN_AT_STEP by heat2d_run_method:
      * methods with checks_each_step write a NaN into cell (nx-2, ny-2) of the
      * field after this step, to prove that the run stops there. 0: never. */
@@ -167,6 +198,12 @@ typedef struct heat2d_report {
      * with fused multiply-adds). */
     unsigned pass_steps;
     unsigned fp_ops_per_cell;
+    /* Snapshots that reached the host, and the seconds the host waited for
+     * their copies (the loop stopped, or blocked on one in flight) and spent
+     * in the callback. */
+    uint64_t snapshots;
+    double snapshot_wait_s;
+    double snapshot_callback_s;
     /* Distributed methods (MPI) only; ranks == 0 for every other method.
      * ranks: processes that computed; rank: this one (only rank 0 holds the
      * field and prints); dims: the decomposition, PX ranks along i times PY
@@ -208,6 +245,17 @@ typedef struct heat2d_method {
     bool gpu_only;
     /* Honours heat2d_config.pinned (page-locked host buffers). */
     bool has_pinned_variant;
+    /* Its arithmetic fuses operations (fused multiply-adds): its fields are
+     * within the original's tolerance of cpu's, not bit for bit. */
+    bool within_tolerance;
+    /* Honours heat2d_config.output_every and snapshot (snapshots every K
+     * steps); overlapped_snapshots: also HEAT2D_SNAPSHOT_OVERLAP. */
+    bool has_snapshots;
+    bool overlapped_snapshots;
+    /* Page-locked host memory for the arrays of a pinned run, allocated and
+     * freed by the method's runtime (cudaMallocHost); NULL: malloc. */
+    void *(*alloc_pinned)(size_t bytes);
+    void (*free_pinned)(void *p);
     /* A per-step method whose uploads and downloads run at the same time,
      * from page-locked memory, under the compute: its floor per step is
      * max(S/H2D, S/D2H), not their sum. */
@@ -282,6 +330,12 @@ typedef struct heat2d_method {
 #define HEAT2D_PRECISION_METHOD(VAR, ANY, ...)                                                     \
     HEAT2D_PRECISION_SOLVERS(ANY, ANY##_f64, ANY##_f32)                                            \
     HEAT2D_METHOD(VAR, ANY##_f64, ANY##_f32, __VA_ARGS__)
+
+/* A method's hand-over of a snapshot that is in host memory: counted in
+ * rep->snapshots, cfg->snapshot called (if set), its time in
+ * rep->snapshot_callback_s. */
+int heat2d_hand_snapshot(const heat2d_config *cfg, size_t step, const void *field,
+                         heat2d_report *rep, heat2d_error *err);
 
 /* The transfer model of SPEC section 2 for a method: counts and bytes that
  * must cross for cfg. */

@@ -24,6 +24,24 @@ int heat2d_parse_precision(const char *text, heat2d_precision *p, heat2d_error *
     return heat2d_fail(err, "precision '%s' is not one of f64, f32", text);
 }
 
+const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c)
+{
+    return c == HEAT2D_SNAPSHOT_OVERLAP ? "overlap" : "plain";
+}
+
+int heat2d_parse_snapshot_copy(const char *text, heat2d_snapshot_copy *c, heat2d_error *err)
+{
+    if (strcmp(text, "plain") == 0) {
+        *c = HEAT2D_SNAPSHOT_PLAIN;
+        return 0;
+    }
+    if (strcmp(text, "overlap") == 0) {
+        *c = HEAT2D_SNAPSHOT_OVERLAP;
+        return 0;
+    }
+    return heat2d_fail(err, "snapshot copy '%s' is not one of plain, overlap", text);
+}
+
 size_t heat2d_precision_bytes(heat2d_precision p)
 {
     return p == HEAT2D_F32 ? sizeof(float) : sizeof(double);
@@ -39,38 +57,46 @@ double heat2d_precision_slack(heat2d_precision p, size_t steps)
     return p == HEAT2D_F32 ? heat2d_f32_error_bound(steps, 1.0) : 0.0;
 }
 
-/* f32: the initial state rounded into float arrays (allocated here, outside
- * the clock), the float solve timed, the result widened into u. */
-static int solve_f32(const heat2d_method *m, const heat2d_config *cfg, double *u, double *v,
-                     double **result, double *seconds, heat2d_report *rep, heat2d_error *err)
+/* Working arrays of n cells of the run's precision: page-locked by the
+ * method's runtime for a pinned run of a method that keeps its host arrays
+ * so (the seconds that cost go to PIN_S), else malloc'd. */
+typedef struct work_arrays {
+    void *u, *v;
+    bool pinned;
+} work_arrays;
+
+static int work_alloc(const heat2d_method *m, const heat2d_config *cfg, size_t bytes,
+                      work_arrays *w, heat2d_report *rep, heat2d_error *err)
 {
-    if (m->solve_f32 == NULL)
-        return heat2d_fail(err, "%s has no f32 path", m->name);
-    const size_t n = cfg->nx * cfg->ny;
-    float *uf = malloc(n * sizeof(float));
-    float *vf = malloc(n * sizeof(float));
-    if (uf == NULL || vf == NULL) {
-        free(uf);
-        free(vf);
-        return heat2d_fail(err, "cannot allocate 2 x %zu bytes of float for a %zux%zu grid",
-                           n * sizeof(float), cfg->nx, cfg->ny);
-    }
-    for (size_t k = 0; k < n; ++k) {
-        uf[k] = (float)u[k];
-        vf[k] = (float)v[k];
-    }
-    float *out = NULL;
+    *w = (work_arrays){.pinned = cfg->pinned && m->alloc_pinned != NULL};
     const double t0 = heat2d_now();
-    const int rc = m->solve_f32(cfg, uf, vf, &out, rep, err);
-    *seconds = heat2d_now() - t0;
-    if (rc == 0) {
-        for (size_t k = 0; k < n; ++k)
-            u[k] = (double)out[k];
-        *result = u;
+    w->u = w->pinned ? m->alloc_pinned(bytes) : malloc(bytes);
+    w->v = w->pinned ? m->alloc_pinned(bytes) : malloc(bytes);
+    if (w->pinned)
+        heat2d_report_phase(rep, "PIN_S", heat2d_now() - t0);
+    if (w->u == NULL || w->v == NULL) {
+        if (w->pinned) {
+            m->free_pinned(w->u);
+            m->free_pinned(w->v);
+        } else {
+            free(w->u);
+            free(w->v);
+        }
+        return heat2d_fail(err, "cannot allocate 2 x %zu bytes%s for a %zux%zu grid", bytes,
+                           w->pinned ? " of page-locked memory" : "", cfg->nx, cfg->ny);
     }
-    free(uf);
-    free(vf);
-    return rc;
+    return 0;
+}
+
+static void work_free(const heat2d_method *m, work_arrays *w)
+{
+    if (w->pinned) {
+        m->free_pinned(w->u);
+        m->free_pinned(w->v);
+    } else {
+        free(w->u);
+        free(w->v);
+    }
 }
 
 int heat2d_solve(const heat2d_method *m, const heat2d_config *cfg, double *u, double *v,
@@ -78,10 +104,54 @@ int heat2d_solve(const heat2d_method *m, const heat2d_config *cfg, double *u, do
 {
     *result = NULL;
     *seconds = 0.0;
-    if (cfg->precision == HEAT2D_F32)
-        return solve_f32(m, cfg, u, v, result, seconds, rep, err);
+    const bool f32 = cfg->precision == HEAT2D_F32;
+    if (f32 && m->solve_f32 == NULL)
+        return heat2d_fail(err, "%s has no f32 path", m->name);
+    const bool pinned = cfg->pinned && m->alloc_pinned != NULL;
+    if (!f32 && !pinned) {
+        const double t0 = heat2d_now();
+        const int rc = m->solve(cfg, u, v, result, rep, err);
+        *seconds = heat2d_now() - t0;
+        return rc;
+    }
+    /* The initial state into the working arrays (rounded to float in f32),
+     * the solve timed, the result back into u as doubles; all but the solve
+     * outside the clock, as the allocation of u and v is. */
+    const size_t n = cfg->nx * cfg->ny;
+    work_arrays w;
+    if (work_alloc(m, cfg, n * heat2d_precision_bytes(cfg->precision), &w, rep, err) != 0)
+        return -1;
+    if (f32) {
+        float *uf = w.u, *vf = w.v;
+        for (size_t k = 0; k < n; ++k) {
+            uf[k] = (float)u[k];
+            vf[k] = (float)v[k];
+        }
+    } else {
+        memcpy(w.u, u, n * sizeof(double));
+        memcpy(w.v, v, n * sizeof(double));
+    }
+    void *out = NULL;
     const double t0 = heat2d_now();
-    const int rc = m->solve(cfg, u, v, result, rep, err);
+    int rc;
+    if (f32) {
+        float *out_f = NULL;
+        rc = m->solve_f32(cfg, w.u, w.v, &out_f, rep, err);
+        out = out_f;
+    } else {
+        double *out_d = NULL;
+        rc = m->solve(cfg, w.u, w.v, &out_d, rep, err);
+        out = out_d;
+    }
     *seconds = heat2d_now() - t0;
+    if (rc == 0) {
+        if (f32)
+            for (size_t k = 0; k < n; ++k)
+                u[k] = (double)((const float *)out)[k];
+        else
+            memcpy(u, out, n * sizeof(double));
+        *result = u;
+    }
+    work_free(m, &w);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* The transfer model of SPEC section 2: what must cross between host and
- * device for a method's style, the numbers a measured run is held to. */
+ * device for a method's style (with snapshots, one download each), the
+ * numbers a measured run is held to; and the hand-over of a snapshot. */
 #include "heat2d.h"
 
 void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
@@ -19,8 +20,24 @@ void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uin
         copies = 1;
         break;
     }
+    uint64_t down = copies;
+    /* A resident run's read-back is its last snapshot. */
+    if (m->style == HEAT2D_STYLE_RESIDENT && cfg->output_every > 0)
+        down = (cfg->steps + cfg->output_every - 1) / cfg->output_every;
     *h2d_count = copies;
-    *d2h_count = copies;
+    *d2h_count = down;
     *h2d_bytes = copies * array_bytes;
-    *d2h_bytes = copies * array_bytes;
+    *d2h_bytes = down * array_bytes;
+}
+
+int heat2d_hand_snapshot(const heat2d_config *cfg, size_t step, const void *field,
+                         heat2d_report *rep, heat2d_error *err)
+{
+    rep->snapshots++;
+    if (cfg->snapshot == NULL)
+        return 0;
+    const double t0 = heat2d_now();
+    const int rc = cfg->snapshot(cfg->snapshot_ctx, step, field, err);
+    rep->snapshot_callback_s += heat2d_now() - t0;
+    return rc;
 }

@@ -67,6 +67,16 @@
     X(PASS_STEPS, "PASS_STEPS", "pass_steps", COUNT, rep->pass_steps > 0, rep->pass_steps)         \
     X(FP_OPS_PER_CELL, "FP_OPS_PER_CELL", "fp_ops_per_cell", COUNT, rep->fp_ops_per_cell > 0,     \
       rep->fp_ops_per_cell)                                                                        \
+    /* Snapshots: every OUTPUT_EVERY steps the field reaches the host. */                          \
+    X(OUTPUT_EVERY, "OUTPUT_EVERY", "output_every", COUNT, cfg->output_every > 0,                 \
+      cfg->output_every)                                                                           \
+    X(SNAPSHOT_COPY, "SNAPSHOT_COPY", "snapshot_copy", TEXT, cfg->output_every > 0,               \
+      heat2d_snapshot_copy_name(cfg->snapshot_copy))                                               \
+    X(SNAPSHOTS, "SNAPSHOTS", "snapshots", COUNT, cfg->output_every > 0, rep->snapshots)           \
+    X(SNAPSHOT_WAIT_S, "SNAPSHOT_WAIT_S", "snapshot_wait_s", REAL, cfg->output_every > 0,         \
+      rep->snapshot_wait_s)                                                                        \
+    X(SNAPSHOT_CALLBACK_S, "SNAPSHOT_CALLBACK_S", "snapshot_callback_s", REAL,                     \
+      cfg->output_every > 0, rep->snapshot_callback_s)                                             \
     /* The row's name in every table and plot (bench_label). */                                   \
     X(LABEL, NULL, "label", TEXT, false, 0)                                                        \
     /* Printed, not recorded. */                                                                   \

@@ -30,6 +30,13 @@ static int cpu_loop(const heat2d_config *cfg, void *u, void *v, void **result, h
         void *swap = u;
         u = v;
         v = swap;
+        /* A snapshot is the field itself: nothing to copy. */
+        const size_t done = step + 1;
+        if (cfg->output_every > 0 && (done % cfg->output_every == 0 || done == cfg->steps) &&
+            heat2d_hand_snapshot(cfg, done, u, rep, err) != 0) {
+            heat2d_report_phase(rep, "CPU_LOOP_S", heat2d_now() - t0);
+            return -1;
+        }
     }
     if (bad_after == SIZE_MAX && !k->rows_finite(nx, 0, ny, u))
         bad_after = cfg->steps;
@@ -41,4 +48,5 @@ static int cpu_loop(const heat2d_config *cfg, void *u, void *v, void **result, h
 }
 
 HEAT2D_PRECISION_METHOD(heat2d_method_cpu, cpu_loop, .name = "cpu", .seed_name = "CPU_REFERENCE",
-                        .style = HEAT2D_STYLE_HOST, .checks_each_step = true);
+                        .style = HEAT2D_STYLE_HOST, .checks_each_step = true,
+                        .has_snapshots = true);

@@ -48,6 +48,15 @@ int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg
     HEAT2D_CUDA_CHECK(err, cudaMalloc(&r->dev_v, r->bytes));
     HEAT2D_CUDA_CHECK(err, cudaEventCreate(&r->loop_start));
     HEAT2D_CUDA_CHECK(err, cudaEventCreate(&r->loop_stop));
+    if (cfg->output_every > 0 && cfg->snapshot_copy == HEAT2D_SNAPSHOT_OVERLAP) {
+        HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r->copy_stream, cudaStreamNonBlocking));
+        for (int b = 0; b < 2; ++b) {
+            HEAT2D_CUDA_CHECK(err, cudaMalloc(&r->dev_snap[b], r->bytes));
+            HEAT2D_CUDA_CHECK(err, cudaMallocHost(&r->host_snap[b], r->bytes));
+            HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&r->copied[b], cudaEventDisableTiming));
+            HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&r->landed[b], cudaEventDisableTiming));
+        }
+    }
     HEAT2D_CUDA_CHECK(err, cudaMemcpy(r->dev_u, u, r->bytes, cudaMemcpyHostToDevice));
     rep->h2d_count += 1;
     rep->h2d_bytes += r->bytes;
@@ -64,12 +73,81 @@ int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat
     return 0;
 }
 
-int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg, void *current,
-                                size_t plain_steps, void *u, void *v, void **result,
-                                heat2d_report *rep, heat2d_error *err)
+/* A plain snapshot: the loop stops, the field comes down into host, the
+ * callback runs, the loop goes on. */
+static int plain_snapshot(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *current,
+                          size_t step, void *host, heat2d_report *rep, heat2d_error *err)
 {
-    void *next = current == r->dev_u ? r->dev_v : r->dev_u;
-    HEAT2D_CUDA_CHECK(err, heat2d_cuda_plain_steps(&current, &next, plain_steps, cfg, r->stream));
+    const double t0 = heat2d_now();
+    HEAT2D_CUDA_CHECK(err, cudaStreamSynchronize(r->stream));
+    HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, current, r->bytes, cudaMemcpyDeviceToHost));
+    rep->d2h_count += 1;
+    rep->d2h_bytes += r->bytes;
+    rep->snapshot_wait_s += heat2d_now() - t0;
+    return heat2d_hand_snapshot(cfg, step, host, rep, err);
+}
+
+/* An overlapped snapshot into buffer b: queued behind the steps that made
+ * it, copied down on copy_stream while the next steps run. */
+static int queue_snapshot(heat2d_cuda_resident *r, const void *current, int b, heat2d_report *rep,
+                          heat2d_error *err)
+{
+    HEAT2D_CUDA_CHECK(err, cudaMemcpyAsync(r->dev_snap[b], current, r->bytes,
+                                           cudaMemcpyDeviceToDevice, r->stream));
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->copied[b], r->stream));
+    HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(r->copy_stream, r->copied[b], 0));
+    HEAT2D_CUDA_CHECK(err, cudaMemcpyAsync(r->host_snap[b], r->dev_snap[b], r->bytes,
+                                           cudaMemcpyDeviceToHost, r->copy_stream));
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->landed[b], r->copy_stream));
+    rep->d2h_count += 1;
+    rep->d2h_bytes += r->bytes;
+    return 0;
+}
+
+/* The overlapped snapshot in buffer b, once it has landed: what the host
+ * waited for it counts apart from the callback. */
+static int take_snapshot(heat2d_cuda_resident *r, const heat2d_config *cfg, int b, size_t step,
+                         heat2d_report *rep, heat2d_error *err)
+{
+    const double t0 = heat2d_now();
+    HEAT2D_CUDA_CHECK(err, cudaEventSynchronize(r->landed[b]));
+    rep->snapshot_wait_s += heat2d_now() - t0;
+    return heat2d_hand_snapshot(cfg, step, r->host_snap[b], rep, err);
+}
+
+int heat2d_cuda_resident_run(heat2d_cuda_resident *r, const heat2d_config *cfg,
+                             heat2d_cuda_advance advance, void *method, void *u, void *v,
+                             void **result, heat2d_report *rep, heat2d_error *err)
+{
+    void *host = cfg->steps % 2 == 0 ? u : v;
+    void *current = r->dev_u;
+    const bool overlap = cfg->output_every > 0 && cfg->snapshot_copy == HEAT2D_SNAPSHOT_OVERLAP;
+    /* Snapshots after every K steps before the last; the last is the
+     * read-back. An overlapped one is taken (waited for, handed over) once
+     * the steps after it are queued, so that the GPU computes meanwhile. */
+    const size_t every = cfg->output_every > 0 ? cfg->output_every : cfg->steps;
+    size_t done = 0, pending_step = 0;
+    int pending = -1;
+    for (int b = 0; done + every < cfg->steps; b ^= 1) {
+        if (advance(method, r, cfg, &current, every, err) != 0)
+            return -1;
+        done += every;
+        if (!overlap) {
+            if (plain_snapshot(r, cfg, current, done, host, rep, err) != 0)
+                return -1;
+            continue;
+        }
+        if (queue_snapshot(r, current, b, rep, err) != 0)
+            return -1;
+        if (pending >= 0 && take_snapshot(r, cfg, pending, pending_step, rep, err) != 0)
+            return -1;
+        pending = b;
+        pending_step = done;
+    }
+    if (advance(method, r, cfg, &current, cfg->steps - done, err) != 0)
+        return -1;
+    if (pending >= 0 && take_snapshot(r, cfg, pending, pending_step, rep, err) != 0)
+        return -1;
     /* GPU_LOOP_S: the host's view (launches, then the wait); the events give
      * the device's view of the same interval. */
     HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->loop_stop, r->stream));
@@ -81,15 +159,17 @@ int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cf
     rep->device_loop_s = (double)loop_ms / 1e3;
 
     /* READBACK_S: only the buffer of the last step. */
-    void *host = cfg->steps % 2 == 0 ? u : v;
     HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, current, r->bytes, cudaMemcpyDeviceToHost));
     rep->d2h_count += 1;
     rep->d2h_bytes += r->bytes;
     const double t_exit = heat2d_now();
     heat2d_report_phase(rep, "READBACK_S", t_exit - t_readback);
+    if (cfg->output_every > 0 && heat2d_hand_snapshot(cfg, cfg->steps, host, rep, err) != 0)
+        return -1;
 
     /* EXIT_S: each handle is cleared once released, so that a failure here
      * leaves only the rest to _abandon. */
+    const double t_free = heat2d_now();
     HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_u));
     r->dev_u = NULL;
     HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_v));
@@ -98,7 +178,21 @@ int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cf
     r->loop_start = NULL;
     HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->loop_stop));
     r->loop_stop = NULL;
-    heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_exit);
+    for (int b = 0; b < 2 && overlap; ++b) {
+        HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_snap[b]));
+        r->dev_snap[b] = NULL;
+        HEAT2D_CUDA_CHECK(err, cudaFreeHost(r->host_snap[b]));
+        r->host_snap[b] = NULL;
+        HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->copied[b]));
+        r->copied[b] = NULL;
+        HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->landed[b]));
+        r->landed[b] = NULL;
+    }
+    if (r->copy_stream != NULL) {
+        HEAT2D_CUDA_CHECK(err, cudaStreamDestroy(r->copy_stream));
+        r->copy_stream = NULL;
+    }
+    heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_free);
     *result = host;
     return 0;
 }
@@ -112,9 +206,32 @@ void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r)
         (void)cudaEventDestroy(r->loop_start);
     if (r->loop_stop != NULL)
         (void)cudaEventDestroy(r->loop_stop);
+    for (int b = 0; b < 2; ++b) {
+        (void)cudaFree(r->dev_snap[b]);
+        if (r->host_snap[b] != NULL)
+            (void)cudaFreeHost(r->host_snap[b]);
+        if (r->copied[b] != NULL)
+            (void)cudaEventDestroy(r->copied[b]);
+        if (r->landed[b] != NULL)
+            (void)cudaEventDestroy(r->landed[b]);
+    }
+    if (r->copy_stream != NULL)
+        (void)cudaStreamDestroy(r->copy_stream);
     (void)cudaFree(r->dev_u);
     (void)cudaFree(r->dev_v);
     *r = (heat2d_cuda_resident){0};
+}
+
+void *heat2d_cuda_alloc_pinned(size_t bytes)
+{
+    void *p = NULL;
+    return cudaMallocHost(&p, bytes) == cudaSuccess ? p : NULL;
+}
+
+void heat2d_cuda_free_pinned(void *p)
+{
+    if (p != NULL)
+        (void)cudaFreeHost(p);
 }
 
 cudaError_t heat2d_cuda_plain_steps(void **current, void **next, size_t count,

@@ -21,9 +21,10 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
 
 /* What every resident method (cuda-resident, cuda-graph, cuda-tb) does
  * around its own loop: both arrays on the device, u uploaded once, the loop
- * timed by the host clock and by device events, the last step read back
- * once, everything freed; with the phases ENTER_S, GPU_LOOP_S, READBACK_S,
- * EXIT_S and the transfers counted at the copy calls. */
+ * timed by the host clock and by device events, with a snapshot every
+ * cfg->output_every steps, the last step read back once, everything freed;
+ * with the phases ENTER_S, GPU_LOOP_S, READBACK_S, EXIT_S and the transfers
+ * counted at the copy calls. */
 typedef struct heat2d_cuda_resident {
     size_t bytes; /* of one array, in cfg->precision */
     void *dev_u;  /* holds the host's u after heat2d_cuda_resident_enter */
@@ -33,11 +34,27 @@ typedef struct heat2d_cuda_resident {
     cudaEvent_t loop_stop;
     double t_enter;
     double t_loop;
+    /* Overlapped snapshots: each goes device to device into dev_snap[b] on
+     * the loop's stream (copied[b]), then down into the page-locked
+     * host_snap[b] on copy_stream (landed[b]), two in turn, so that the
+     * steps after it never overwrite a snapshot in flight. */
+    void *dev_snap[2];
+    void *host_snap[2];
+    cudaStream_t copy_stream;
+    cudaEvent_t copied[2];
+    cudaEvent_t landed[2];
 } heat2d_cuda_resident;
 
-/* ENTER_S begins: both arrays, the loop's events, the upload of u into
- * dev_u. The method then adds its own set-up (a graph, pass plans) and
- * calls heat2d_cuda_resident_start. On failure, call _abandon. */
+/* How a method advances its field: count steps from *current (the other
+ * buffer of r is free to write), queued on r->stream; on return *current
+ * names the buffer that holds the last of them. */
+typedef int (*heat2d_cuda_advance)(void *method, heat2d_cuda_resident *r, const heat2d_config *cfg,
+                                   void **current, size_t count, heat2d_error *err);
+
+/* ENTER_S begins: both arrays, the loop's events, the buffers of
+ * overlapped snapshots, the upload of u into dev_u. The method then adds
+ * its own set-up (a graph, pass plans) and calls heat2d_cuda_resident_start.
+ * On failure, call _abandon. */
 int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *u,
                                cudaStream_t stream, heat2d_report *rep, heat2d_error *err);
 
@@ -45,19 +62,24 @@ int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg
  * may return before it has); the loop's clocks start. */
 int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat2d_error *err);
 
-/* The loop's last plain_steps steps, launched plainly from current (dev_u
- * or dev_v, the buffer the method's own passes ended in) on the loop's
- * stream; then the loop ends (kernel faults surface here). The buffer of the
+/* The loop: cfg->steps steps from dev_u through advance, a snapshot after
+ * every cfg->output_every of them (plain or overlapped) and after the last;
+ * then the loop ends (kernel faults surface here) and the buffer of the
  * last step comes back into the host array that the step count's parity
- * names, as the seed's `update self` does: v after an odd number of steps,
- * u after an even one; *result points at it. Then the device memory is
- * released. */
-int heat2d_cuda_resident_finish(heat2d_cuda_resident *r, const heat2d_config *cfg, void *current,
-                                size_t plain_steps, void *u, void *v, void **result,
-                                heat2d_report *rep, heat2d_error *err);
+ * names, as the seed's `update self` does (v after an odd number of steps,
+ * u after an even one; *result points at it): that read-back is the last
+ * snapshot. Then the device memory is released. */
+int heat2d_cuda_resident_run(heat2d_cuda_resident *r, const heat2d_config *cfg,
+                             heat2d_cuda_advance advance, void *method, void *u, void *v,
+                             void **result, heat2d_report *rep, heat2d_error *err);
 
 /* After a failure: waits for queued work, then releases what is left. */
 void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r);
+
+/* Page-locked host memory for a pinned run's arrays (the resident methods'
+ * alloc_pinned and free_pinned). */
+void *heat2d_cuda_alloc_pinned(size_t bytes);
+void heat2d_cuda_free_pinned(void *p);
 
 /* Launches count plain steps on stream, ping-ponging: each step reads
  * *current and writes *next, then the two swap, so that on return *current

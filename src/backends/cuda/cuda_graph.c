@@ -63,45 +63,73 @@ static int capture_batch(const heat2d_config *cfg, cudaStream_t stream, void *de
     return 0;
 }
 
+/* The graphs of one run: a batch of steps captured from each buffer (a
+ * segment between two snapshots may start in either), instantiated. */
+typedef struct graph_state {
+    size_t batch;
+    cudaGraph_t graph[2];
+    cudaGraphExec_t exec[2];
+} graph_state;
+
+/* Replays of the batch from the buffer the field is in (an even batch ends
+ * where it began), then the rest as plain launches. */
+static int graph_advance(void *method, heat2d_cuda_resident *r, const heat2d_config *cfg,
+                         void **current, size_t count, heat2d_error *err)
+{
+    const graph_state *g = method;
+    const size_t replays = g->batch > 0 ? count / g->batch : 0;
+    const int from_v = *current == r->dev_v;
+    for (size_t k = 0; k < replays; ++k)
+        HEAT2D_CUDA_CHECK(err, cudaGraphLaunch(g->exec[from_v], r->stream));
+    void *next = *current == r->dev_u ? r->dev_v : r->dev_u;
+    HEAT2D_CUDA_CHECK(
+        err, heat2d_cuda_plain_steps(current, &next, count - replays * g->batch, cfg, r->stream));
+    return 0;
+}
+
+static void graph_release(graph_state *g)
+{
+    for (int k = 0; k < 2; ++k) {
+        if (g->exec[k] != NULL)
+            (void)cudaGraphExecDestroy(g->exec[k]);
+        if (g->graph[k] != NULL)
+            (void)cudaGraphDestroy(g->graph[k]);
+    }
+}
+
 static int graph_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
                            heat2d_report *rep, heat2d_error *err)
 {
     cudaStream_t stream = NULL;
-    cudaGraph_t graph = NULL;
-    cudaGraphExec_t exec = NULL;
     heat2d_cuda_resident frame = {0};
-    const size_t batch = graph_batch(cfg->steps);
-    const size_t replays = batch > 0 ? cfg->steps / batch : 0;
+    /* Segments between snapshots are output_every steps long. */
+    const size_t segment =
+        cfg->output_every > 0 && cfg->output_every < cfg->steps ? cfg->output_every : cfg->steps;
+    graph_state g = {.batch = graph_batch(segment)};
 
-    /* ENTER_S: the arrays, the upload, and the graph. Capture needs a stream
-     * other than the legacy default stream. */
+    /* ENTER_S: the arrays, the upload, and the graphs. Capture needs a
+     * stream other than the legacy default stream; a run without snapshots
+     * starts in dev_u and needs only its graph. */
     HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), fail);
     if (heat2d_cuda_resident_enter(&frame, cfg, u, stream, rep, err) != 0)
         goto fail;
-    if (batch > 0) {
-        if (capture_batch(cfg, stream, frame.dev_u, frame.dev_v, batch, &graph, err) != 0)
+    for (int k = 0; k < (cfg->output_every > 0 ? 2 : 1) && g.batch > 0; ++k) {
+        void *from = k == 0 ? frame.dev_u : frame.dev_v;
+        void *to = k == 0 ? frame.dev_v : frame.dev_u;
+        if (capture_batch(cfg, stream, from, to, g.batch, &g.graph[k], err) != 0)
             goto fail;
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphInstantiate(&exec, graph, 0), fail);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphInstantiate(&g.exec[k], g.graph[k], 0), fail);
         /* Puts the graph's resources on the device now rather than at the
          * first replay. */
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphUpload(exec, stream), fail);
+        HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphUpload(g.exec[k], stream), fail);
     }
-    if (heat2d_cuda_resident_start(&frame, rep, err) != 0)
+    if (heat2d_cuda_resident_start(&frame, rep, err) != 0 ||
+        heat2d_cuda_resident_run(&frame, cfg, graph_advance, &g, u, v, result, rep, err) != 0)
         goto fail;
 
-    /* GPU_LOOP_S: the replays (an even batch: the buffers end as they
-     * began, the field in dev_u), then the remainder as plain launches. */
-    for (size_t k = 0; k < replays; ++k)
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaGraphLaunch(exec, stream), fail);
-    if (heat2d_cuda_resident_finish(&frame, cfg, frame.dev_u, cfg->steps - replays * batch, u, v,
-                                    result, rep, err) != 0)
-        goto fail;
-
-    /* The graph and its stream go after the arrays: every replay is done. */
-    if (exec != NULL)
-        HEAT2D_CUDA_CHECK(err, cudaGraphExecDestroy(exec));
-    if (graph != NULL)
-        HEAT2D_CUDA_CHECK(err, cudaGraphDestroy(graph));
+    /* The graphs and their stream go after the arrays: every replay is
+     * done. */
+    graph_release(&g);
     HEAT2D_CUDA_CHECK(err, cudaStreamDestroy(stream));
     return 0;
 
@@ -111,10 +139,7 @@ fail:
     if (stream != NULL)
         (void)cudaStreamSynchronize(stream);
     heat2d_cuda_resident_abandon(&frame);
-    if (exec != NULL)
-        (void)cudaGraphExecDestroy(exec);
-    if (graph != NULL)
-        (void)cudaGraphDestroy(graph);
+    graph_release(&g);
     if (stream != NULL)
         (void)cudaStreamDestroy(stream);
     return -1;
@@ -122,4 +147,6 @@ fail:
 
 HEAT2D_PRECISION_METHOD(heat2d_method_cuda_graph, graph_solve_any, .name = "cuda-graph",
                         .seed_name = "CUDA_GRAPH", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
-                        .prepare = graph_prepare);
+                        .prepare = graph_prepare, .has_pinned_variant = true, .has_snapshots = true,
+                        .overlapped_snapshots = true, .alloc_pinned = heat2d_cuda_alloc_pinned,
+                        .free_pinned = heat2d_cuda_free_pinned);

@@ -40,43 +40,53 @@ static int tb_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error
     return 0;
 }
 
+/* The passes of one run: their depths, deepest first, and their plans. */
+typedef struct tb_state {
+    unsigned n_depths;
+    unsigned depths[kMaxDepths];
+    heat2d_cuda_tb_plan plans[kMaxDepths];
+} tb_state;
+
+/* The deepest passes that fit, then shallower ones, then a plain step for
+ * what is left (at most one step). The buffer a pass ends in does not
+ * follow the step count; the frame's read-back follows *current. */
+static int tb_advance(void *method, heat2d_cuda_resident *r, const heat2d_config *cfg,
+                      void **current, size_t count, heat2d_error *err)
+{
+    const tb_state *t = method;
+    void *next = *current == r->dev_u ? r->dev_v : r->dev_u;
+    size_t left = count;
+    for (unsigned k = 0; k < t->n_depths; ++k)
+        for (; left >= t->depths[k]; left -= t->depths[k]) {
+            HEAT2D_CUDA_CHECK(err, heat2d_cuda_tb_pass(&t->plans[k], *current, next, cfg->nx,
+                                                       cfg->ny, cfg->alpha, r->stream));
+            void *swap = *current;
+            *current = next;
+            next = swap;
+        }
+    HEAT2D_CUDA_CHECK(err, heat2d_cuda_plain_steps(current, &next, left, cfg, r->stream));
+    return 0;
+}
+
 static int tb_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
                         heat2d_report *rep, heat2d_error *err)
 {
-    unsigned depths[kMaxDepths];
-    heat2d_cuda_tb_plan plans[kMaxDepths];
-    const unsigned n_depths = heat2d_cuda_tb_depths(depths, kMaxDepths);
+    tb_state t = {0};
+    t.n_depths = heat2d_cuda_tb_depths(t.depths, kMaxDepths);
 
     /* ENTER_S: the arrays, the upload, and the plans of the passes. */
     heat2d_cuda_resident frame;
     if (heat2d_cuda_resident_enter(&frame, cfg, u, 0, rep, err) != 0)
         goto fail;
-    for (unsigned k = 0; k < n_depths; ++k)
+    for (unsigned k = 0; k < t.n_depths; ++k)
         HEAT2D_CUDA_CHECK_GOTO(
-            err, heat2d_cuda_tb_plan_pass(cfg->precision, cfg->nx, cfg->ny, depths[k], &plans[k]),
+            err,
+            heat2d_cuda_tb_plan_pass(cfg->precision, cfg->nx, cfg->ny, t.depths[k], &t.plans[k]),
             fail);
-    rep->pass_steps = depths[0];
-    rep->fp_ops_per_cell = plans[0].fp_ops;
-    if (heat2d_cuda_resident_start(&frame, rep, err) != 0)
-        goto fail;
-
-    /* GPU_LOOP_S: the deepest passes that fit, then shallower ones, then a
-     * plain step for what is left (at most one step). The buffer a pass ends
-     * in does not follow the step count; the read-back's host array does. */
-    void *current = frame.dev_u;
-    void *next = frame.dev_v;
-    size_t left = cfg->steps;
-    for (unsigned k = 0; k < n_depths; ++k) {
-        for (; left >= depths[k]; left -= depths[k]) {
-            HEAT2D_CUDA_CHECK_GOTO(
-                err, heat2d_cuda_tb_pass(&plans[k], current, next, cfg->nx, cfg->ny, cfg->alpha, 0),
-                fail);
-            void *swap = current;
-            current = next;
-            next = swap;
-        }
-    }
-    if (heat2d_cuda_resident_finish(&frame, cfg, current, left, u, v, result, rep, err) != 0)
+    rep->pass_steps = t.depths[0];
+    rep->fp_ops_per_cell = t.plans[0].fp_ops;
+    if (heat2d_cuda_resident_start(&frame, rep, err) != 0 ||
+        heat2d_cuda_resident_run(&frame, cfg, tb_advance, &t, u, v, result, rep, err) != 0)
         goto fail;
     return 0;
 
@@ -87,4 +97,7 @@ fail:
 
 HEAT2D_PRECISION_METHOD(heat2d_method_cuda_tb, tb_solve_any, .name = "cuda-tb",
                         .seed_name = "CUDA_TB", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
-                        .prepare = tb_prepare);
+                        .prepare = tb_prepare, .within_tolerance = true, .has_pinned_variant = true,
+                        .has_snapshots = true, .overlapped_snapshots = true,
+                        .alloc_pinned = heat2d_cuda_alloc_pinned,
+                        .free_pinned = heat2d_cuda_free_pinned);

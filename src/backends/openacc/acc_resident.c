@@ -139,4 +139,4 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
 
 HEAT2D_METHOD(heat2d_method_acc_resident, acc_resident_solve, acc_resident_solve_f32,
               .name = "acc-resident", .seed_name = "ACC_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,
-              .prepare = acc_resident_prepare);
+              .prepare = acc_resident_prepare, .has_snapshots = true);

@@ -127,7 +127,7 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
 }
 
 static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
-                                   heat2d_report *rep)
+                                   heat2d_report *rep, heat2d_error *err)
 {
     size_t n = cfg->nx * cfg->ny;
     double t0 = heat2d_now();
@@ -159,15 +159,32 @@ static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u
         REAL *swap = from;
         from = to;
         to = swap;
+        /* A snapshot before the last step's read-back: the loop stops, the
+         * field comes down into its host array, the loop goes on. */
+        const size_t done = step + 1;
+        if (cfg->output_every > 0 && done % cfg->output_every == 0 && done < cfg->steps) {
+            const double t_wait = heat2d_now();
+#pragma acc wait
+#pragma acc update self(from [0:n])
+            rep->snapshot_wait_s += heat2d_now() - t_wait;
+            if (heat2d_hand_snapshot(cfg, done, from, rep, err) != 0) {
+#pragma acc exit data delete (u [0:n], v [0:n])
+                return NULL;
+            }
+        }
     }
 #pragma acc wait
     double t_loop = heat2d_now();
 
     /* After an odd number of steps the result is in v, after an even number
-     * in u: fetch only that one. */
+     * in u: fetch only that one. It is the last snapshot. */
 #pragma acc update self(from [0:n])
 #pragma acc wait
     double t_back = heat2d_now();
+    if (cfg->output_every > 0 && heat2d_hand_snapshot(cfg, cfg->steps, from, rep, err) != 0) {
+#pragma acc exit data delete (u [0:n], v [0:n])
+        return NULL;
+    }
 
 #pragma acc exit data delete (u [0:n], v [0:n])
     double t_end = heat2d_now();

@@ -4,9 +4,10 @@
 
 /* A method's timed loop: u holds the initial state, v the same; the loop
  * reports its phases into rep and returns whichever of u and v holds the
- * final field on the host. alpha is cfg->alpha rounded to REAL. */
+ * final field on the host, or NULL with err when a snapshot's handler
+ * stopped it. alpha is cfg->alpha rounded to REAL. */
 typedef REAL *(*FN(heat2d_acc_loop))(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
-                                     heat2d_report *rep);
+                                     heat2d_report *rep, heat2d_error *err);
 
 /* A solve of heat2d_method's contract: loop, between
  * heat2d_acc_transfers_start and heat2d_acc_transfers_stop, which count what
@@ -17,8 +18,11 @@ static inline int FN(heat2d_acc_solve)(FN(heat2d_acc_loop) loop, const heat2d_co
 {
     if (heat2d_acc_transfers_start(err) != 0)
         return -1;
-    REAL *last = loop(cfg, (REAL)cfg->alpha, u, v, rep);
-    if (heat2d_acc_transfers_stop(rep, cfg->nx * cfg->ny * sizeof(REAL), err) != 0)
+    REAL *last = loop(cfg, (REAL)cfg->alpha, u, v, rep, err);
+    heat2d_error stop_err;
+    if (heat2d_acc_transfers_stop(rep, cfg->nx * cfg->ny * sizeof(REAL), last ? err : &stop_err) !=
+            0 ||
+        last == NULL)
         return -1;
     *result = last;
     return 0;

@@ -1,0 +1,155 @@
+/* heat2d's own snapshot handler (heat2d run --output-every): every snapshot
+ * is held to the final field's invariants and, given a folder, written as a
+ * field file in the original's format, named by its step so that the files
+ * sort by it. The check runs on every core, in row blocks, so that it keeps
+ * pace with the GPU between snapshots. */
+#define _POSIX_C_SOURCE 200809L
+#include "snapshot_sink.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { kMaxThreads = 32 };
+
+/* One thread's rows of a snapshot, and what it found there. */
+typedef struct block_scan {
+    const heat2d_snapshot_sink *sink;
+    const void *field;
+    size_t begin, end; /* cells */
+    double sum, lo, hi;
+    size_t bad; /* first non-finite cell, SIZE_MAX if none */
+} block_scan;
+
+static double cell_value(const heat2d_config *cfg, const void *field, size_t k)
+{
+    return cfg->precision == HEAT2D_F32 ? (double)((const float *)field)[k]
+                                        : ((const double *)field)[k];
+}
+
+static void *scan_block(void *arg)
+{
+    block_scan *b = arg;
+    const heat2d_config *cfg = b->sink->cfg;
+    b->sum = 0.0;
+    b->lo = INFINITY;
+    b->hi = -INFINITY;
+    b->bad = SIZE_MAX;
+    for (size_t k = b->begin; k < b->end; ++k) {
+        const double x = cell_value(cfg, b->field, k);
+        if (!isfinite(x)) {
+            b->bad = k;
+            break;
+        }
+        b->sum += x;
+        b->lo = x < b->lo ? x : b->lo;
+        b->hi = x > b->hi ? x : b->hi;
+    }
+    return NULL;
+}
+
+/* The invariants of heat2d_summarise_within, the mass summed by blocks in a
+ * fixed order (so that a run gives the same numbers every time). */
+static int check_snapshot(const heat2d_snapshot_sink *sink, size_t step, const void *field,
+                          heat2d_error *err)
+{
+    const heat2d_config *cfg = sink->cfg;
+    const size_t n = cfg->nx * cfg->ny;
+    size_t threads = sink->threads;
+    if (threads > n / 65536 + 1)
+        threads = n / 65536 + 1; /* small fields: no threads worth starting */
+    block_scan blocks[kMaxThreads];
+    pthread_t ids[kMaxThreads];
+    bool started[kMaxThreads] = {false};
+    for (size_t t = 0; t < threads; ++t) {
+        blocks[t] = (block_scan){.sink = sink,
+                                 .field = field,
+                                 .begin = n / threads * t,
+                                 .end = t + 1 == threads ? n : n / threads * (t + 1)};
+        started[t] = t > 0 && pthread_create(&ids[t], NULL, scan_block, &blocks[t]) == 0;
+        if (t > 0 && !started[t])
+            scan_block(&blocks[t]);
+    }
+    scan_block(&blocks[0]);
+    double mass = 0.0, lo = INFINITY, hi = -INFINITY;
+    size_t bad = SIZE_MAX;
+    for (size_t t = 0; t < threads; ++t) {
+        if (started[t])
+            pthread_join(ids[t], NULL);
+        mass += blocks[t].sum;
+        lo = blocks[t].lo < lo ? blocks[t].lo : lo;
+        hi = blocks[t].hi > hi ? blocks[t].hi : hi;
+        if (blocks[t].bad < bad)
+            bad = blocks[t].bad;
+    }
+    if (bad != SIZE_MAX)
+        return heat2d_fail(err, "snapshot after step %zu: non-finite value at cell (%zu, %zu)",
+                           step, bad % cfg->nx, bad / cfg->nx);
+    const double slack = heat2d_precision_slack(cfg->precision, step);
+    const double mass_slack = slack * (double)n;
+    if (lo < -1.0e-12 - slack || hi > 1.0 + 1.0e-12 + slack)
+        return heat2d_fail(err,
+                           "snapshot after step %zu: value outside physically expected bounds: "
+                           "min %.17g, max %.17g",
+                           step, lo, hi);
+    if (mass < -1.0e-12 - mass_slack || mass > 1.0 + 1.0e-10 + mass_slack)
+        return heat2d_fail(err, "snapshot after step %zu: unexpected mass %.17g", step, mass);
+    return 0;
+}
+
+int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *cfg, const char *dir,
+                              heat2d_error *err)
+{
+    *sink = (heat2d_snapshot_sink){.cfg = cfg, .dir = dir};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    sink->threads = cores < 1 ? 1 : cores > kMaxThreads ? kMaxThreads : (size_t)cores;
+    for (size_t s = cfg->steps; s > 0; s /= 10)
+        sink->width++;
+    if (dir == NULL)
+        return 0;
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return heat2d_fail(err, "--save-every: cannot use '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return heat2d_fail(err, "--save-every: '%s' is not a directory", dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return heat2d_fail(err, "--save-every: cannot write into '%s': %s", dir, strerror(errno));
+    if (cfg->precision == HEAT2D_F32) {
+        sink->widened = malloc(cfg->nx * cfg->ny * sizeof(double));
+        if (sink->widened == NULL)
+            return heat2d_fail(err, "--save-every: cannot allocate %zu bytes to widen snapshots",
+                               cfg->nx * cfg->ny * sizeof(double));
+    }
+    return 0;
+}
+
+int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field, heat2d_error *err)
+{
+    heat2d_snapshot_sink *sink = ctx;
+    if (check_snapshot(sink, step, field, err) != 0)
+        return -1;
+    sink->handled++;
+    if (sink->dir == NULL)
+        return 0;
+    const heat2d_config *cfg = sink->cfg;
+    const double *values = field;
+    if (sink->widened != NULL) {
+        for (size_t k = 0; k < cfg->nx * cfg->ny; ++k)
+            sink->widened[k] = (double)((const float *)field)[k];
+        values = sink->widened;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/step_%0*zu.dat", sink->dir, sink->width, step);
+    return heat2d_field_write(path, cfg->nx, cfg->ny, values, err);
+}
+
+void heat2d_snapshot_sink_close(heat2d_snapshot_sink *sink)
+{
+    free(sink->widened);
+    sink->widened = NULL;
+}

@@ -1,0 +1,41 @@
+/* heat2d check's parts: what every check shares. */
+#ifndef HEAT2D_CHECK_H
+#define HEAT2D_CHECK_H
+
+#include "commands.h"
+
+/* One method as the check runs it: cuda-each counts twice, pageable and
+ * pinned. */
+typedef struct check_target {
+    const heat2d_method *method;
+    bool pinned;
+    heat2d_precision precision;
+    char label[48];
+} check_target;
+
+typedef struct check_state {
+    const char *dir;
+    bool gpu;
+    /* --precision: the targets' precision; the reference is always cpu in
+     * f64. */
+    heat2d_precision precision;
+    size_t failures;
+} check_state;
+
+/* One failure: a line on stderr, counted. */
+void check_fail(check_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+/* The configuration a target runs: the original's alpha, its pinning and
+ * precision. */
+heat2d_config check_target_config(const check_target *t, size_t nx, size_t ny, size_t steps);
+
+/* Every snapshot of every method that takes them, against cpu's field at
+ * the same step; the transfers of each run against the model
+ * (check_snapshots.c). */
+void check_snapshots(check_state *st, const check_target *targets, size_t n_targets);
+
+/* What crossed for t's run of cfg, against the transfer model. */
+void check_transfers(check_state *st, const check_target *t, const heat2d_config *cfg,
+                     const heat2d_report *rep);
+
+#endif /* HEAT2D_CHECK_H */

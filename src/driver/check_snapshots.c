@@ -1,0 +1,165 @@
+/* heat2d check: snapshots. Every method that takes them, in every way it
+ * copies them, runs with a snapshot every K steps (K = 1, 7, one that does
+ * not divide the steps, and the whole run) on an odd and an uneven grid;
+ * every snapshot must arrive at its step and equal cpu's field after that
+ * step (bit for bit, or within the original's tolerance for a method that
+ * fuses its arithmetic), and the run's transfers must be the model's: one
+ * upload, one download a snapshot. */
+#include "check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the snapshots of one run are held to, and what they were. */
+typedef struct snapshot_probe {
+    const heat2d_config *cfg;
+    const double *reference; /* cpu's field after step s at (s-1)*cells; NULL: record */
+    double *record;          /* cpu's own run: every step stored here */
+    heat2d_tolerance tol;
+    size_t cells;
+    size_t count;     /* snapshots seen */
+    size_t bad_steps; /* snapshots at a step other than the expected one */
+    size_t failures;  /* cells off the reference, over all snapshots */
+    double max_abs_diff;
+} snapshot_probe;
+
+static double value_at(const heat2d_config *cfg, const void *field, size_t k)
+{
+    return cfg->precision == HEAT2D_F32 ? (double)((const float *)field)[k]
+                                        : ((const double *)field)[k];
+}
+
+/* The step the n-th snapshot (from 1) must come at: every K, then the last. */
+static size_t expected_step(const heat2d_config *cfg, size_t n)
+{
+    const size_t step = n * cfg->output_every;
+    return step < cfg->steps ? step : cfg->steps;
+}
+
+static int probe_snapshot(void *ctx, size_t step, const void *field, heat2d_error *err)
+{
+    (void)err;
+    snapshot_probe *p = ctx;
+    p->count++;
+    if (step != expected_step(p->cfg, p->count) || step == 0 || step > p->cfg->steps) {
+        p->bad_steps++;
+        return 0;
+    }
+    const size_t base = (step - 1) * p->cells;
+    if (p->record != NULL) {
+        for (size_t k = 0; k < p->cells; ++k)
+            p->record[base + k] = value_at(p->cfg, field, k);
+        return 0;
+    }
+    for (size_t k = 0; k < p->cells; ++k) {
+        const double ref = p->reference[base + k], got = value_at(p->cfg, field, k);
+        const double diff = fabs(got - ref);
+        if (!(diff <= p->tol.atol + p->tol.rtol * fabs(ref)))
+            p->failures++;
+        if (diff > p->max_abs_diff || isnan(diff))
+            p->max_abs_diff = diff;
+    }
+    return 0;
+}
+
+/* One run of t with snapshots into probe; 0 when it ran. */
+static int run_probed(check_state *st, const check_target *t, heat2d_config *cfg,
+                      snapshot_probe *probe, heat2d_report *rep)
+{
+    cfg->snapshot = probe_snapshot;
+    cfg->snapshot_ctx = probe;
+    probe->cfg = cfg;
+    heat2d_outcome out;
+    double *storage[2] = {NULL, NULL};
+    const double *field = NULL;
+    heat2d_error err = {{0}};
+    if (heat2d_run_method(t->method, cfg, &out, storage, &field, &err) != 0) {
+        check_fail(st, "%s with a snapshot every %zu steps: %s", t->label, cfg->output_every,
+                   err.message);
+        return -1;
+    }
+    heat2d_free_pair(storage[0], storage[1]);
+    *rep = out.report;
+    return 0;
+}
+
+/* cpu's field after every step of the case, in the target's precision. */
+static double *reference_fields(check_state *st, heat2d_precision precision, size_t nx, size_t ny,
+                                size_t steps)
+{
+    check_target cpu = {.method = heat2d_method_find("cpu"), .precision = precision};
+    heat2d_config cfg = check_target_config(&cpu, nx, ny, steps);
+    cfg.output_every = 1;
+    snapshot_probe probe = {.cells = nx * ny};
+    probe.record = malloc(steps * nx * ny * sizeof(double));
+    if (probe.record == NULL) {
+        check_fail(st, "out of memory for the snapshots' reference");
+        return NULL;
+    }
+    heat2d_report rep;
+    snprintf(cpu.label, sizeof cpu.label, "cpu");
+    if (run_probed(st, &cpu, &cfg, &probe, &rep) != 0 || probe.count != steps) {
+        free(probe.record);
+        return NULL;
+    }
+    return probe.record;
+}
+
+static void check_case(check_state *st, const check_target *t, heat2d_snapshot_copy copy, size_t nx,
+                       size_t ny, size_t steps, size_t every, const double *reference)
+{
+    heat2d_config cfg = check_target_config(t, nx, ny, steps);
+    cfg.output_every = every;
+    cfg.snapshot_copy = copy;
+    snapshot_probe probe = {.reference = reference, .cells = nx * ny};
+    /* Bit for bit, unless the method fuses its arithmetic (f64: the
+     * original's tolerance; f32: the stated f32 bound). */
+    if (t->method->within_tolerance)
+        probe.tol = t->precision == HEAT2D_F32
+                        ? (heat2d_tolerance){heat2d_precision_slack(HEAT2D_F32, steps), 0.0}
+                        : (heat2d_tolerance){HEAT2D_DEFAULT_ATOL, HEAT2D_DEFAULT_RTOL};
+    heat2d_report rep;
+    if (run_probed(st, t, &cfg, &probe, &rep) != 0)
+        return;
+    const size_t want = (steps + every - 1) / every;
+    const bool ok =
+        probe.count == want && rep.snapshots == want && probe.bad_steps == 0 && probe.failures == 0;
+    printf("SNAPSHOTS method=%s copy=%s grid=%zux%zu steps=%zu K=%zu SNAPSHOTS=%zu/%zu "
+           "MAX_ABS_DIFF=%.6e FAILURES=%zu %s\n",
+           t->label, heat2d_snapshot_copy_name(copy), nx, ny, steps, every, probe.count, want,
+           probe.max_abs_diff, probe.failures, ok ? "PASS" : "FAIL");
+    if (!ok)
+        check_fail(st,
+                   "%s: snapshots every %zu steps (%s) at %zux%zu/%zu: %zu of %zu, %zu off "
+                   "their step, %zu cells off cpu",
+                   t->label, every, heat2d_snapshot_copy_name(copy), nx, ny, steps, probe.count,
+                   want, probe.bad_steps, probe.failures);
+    if (strcmp(rep.device, "host") != 0 || t->method->style == HEAT2D_STYLE_HOST)
+        check_transfers(st, t, &cfg, &rep);
+}
+
+void check_snapshots(check_state *st, const check_target *targets, size_t n_targets)
+{
+    /* Odd by odd, and even by odd; K=7 divides neither 31 nor 17, K=5 does
+     * not divide 31, K=steps is one snapshot (the read-back). */
+    static const struct {
+        size_t nx, ny, steps, every[4];
+    } cases[] = {{25, 21, 31, {1, 7, 5, 31}}, {40, 17, 17, {7, 17, 0, 0}}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        double *reference =
+            reference_fields(st, st->precision, cases[c].nx, cases[c].ny, cases[c].steps);
+        if (reference == NULL)
+            return;
+        for (size_t k = 0; k < n_targets; ++k) {
+            const check_target *t = &targets[k];
+            if (!t->method->has_snapshots || t->method->distributed)
+                continue;
+            for (int copy = 0; copy <= t->method->overlapped_snapshots; ++copy)
+                for (size_t e = 0; e < 4 && cases[c].every[e] > 0; ++e)
+                    check_case(st, t, (heat2d_snapshot_copy)copy, cases[c].nx, cases[c].ny,
+                               cases[c].steps, cases[c].every[e], reference);
+        }
+        free(reference);
+    }
+}
