@@ -1,18 +1,22 @@
 /* The names that tables, plots, files and progress lines give a method as
  * it was run: NAME, then -pinned (page-locked host buffers), -pP (P ranks
- * under mpirun), -f32 (single precision). Built and read here alone. */
+ * under mpirun), -f32 (single precision), -kK-plain or -kK-overlap (a
+ * snapshot every K steps, copied so). Built and read here alone. */
 #include "methods.h"
 
 #include <string.h>
 
 void heat2d_method_label(char *buf, size_t size, const char *name, bool pinned, size_t ranks,
-                         heat2d_precision precision)
+                         heat2d_precision precision, size_t output_every, heat2d_snapshot_copy copy)
 {
     int used = snprintf(buf, size, "%s%s", name, pinned ? "-pinned" : "");
     if (ranks > 0 && used >= 0 && (size_t)used < size)
         used += snprintf(buf + used, size - (size_t)used, "-p%zu", ranks);
     if (precision == HEAT2D_F32 && used >= 0 && (size_t)used < size)
-        snprintf(buf + used, size - (size_t)used, "-f32");
+        used += snprintf(buf + used, size - (size_t)used, "-f32");
+    if (output_every > 0 && used >= 0 && (size_t)used < size)
+        snprintf(buf + used, size - (size_t)used, "-k%zu-%s", output_every,
+                 heat2d_snapshot_copy_name(copy));
 }
 
 const heat2d_method *heat2d_label_method(const char *method_column, bool *pinned)

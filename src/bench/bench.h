@@ -26,8 +26,15 @@ typedef struct bench_target {
     size_t ranks;
     /* What the method computes in (--precision). */
     heat2d_precision precision;
-    char label[48]; /* heat2d_method_label */
+    /* A snapshot every output_every steps, copied so (--output-every,
+     * --snapshot-copy); 0: none. */
+    size_t output_every;
+    heat2d_snapshot_copy snapshot_copy;
+    char label[64]; /* heat2d_method_label */
 } bench_target;
+
+/* t->label from what t is. */
+void bench_target_label(bench_target *t);
 
 #define BENCH_MAX_NOTES 16
 

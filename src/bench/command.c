@@ -193,6 +193,18 @@ int bench_command(int argc, char **argv)
             (status = bench_grow_runnable(&runnable, targets->n)) != 0)
             goto done;
     }
+    if (opt.output_every != NULL) {
+        target_list *targets = opt.methods != NULL ? &chosen : &all;
+        if ((status = bench_expand_snapshots(
+                 opt.output_every, opt.snapshot_copy != NULL ? opt.snapshot_copy : "plain,overlap",
+                 targets)) != 0 ||
+            (status = bench_grow_runnable(&runnable, targets->n)) != 0)
+            goto done;
+    } else if (opt.snapshot_copy != NULL) {
+        status =
+            heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: --snapshot-copy needs --output-every");
+        goto done;
+    }
 
     static bench_run_info info;
     memset(&info, 0, sizeof info);

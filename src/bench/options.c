@@ -12,6 +12,7 @@ void bench_usage(FILE *stream)
     fputs("usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
           "                    [--repeats K] [--out DIR] [--pinned-too] [--ranks LIST]\n"
           "                    [--weak NXxNY:STEPS] [--precision LIST] [--budget S | --full]\n"
+          "                    [--output-every LIST [--snapshot-copy LIST]]\n"
           "\n"
           "  --methods LIST  comma-separated; default: every method this build and machine\n"
           "                  can run, with a -pinned twin of each method that has one\n"
@@ -30,6 +31,12 @@ void bench_usage(FILE *stream)
           "                  grid is (NX*P)xNY, STEPS steps\n"
           "  --precision LIST  comma-separated from f64, f32 (default f64): each method runs\n"
           "                  in each; f32 rows are labelled METHOD-f32\n"
+          "  --output-every LIST  comma-separated step counts K, e.g. 1,10,100: each method\n"
+          "                  that takes snapshots runs once more per K, its field on the host\n"
+          "                  every K steps (rows METHOD-kK-COPY), beside its run without\n"
+          "                  snapshots\n"
+          "  --snapshot-copy LIST  from plain, overlap (default both): how snapshots are\n"
+          "                  copied, where the method has both\n"
           "  --out DIR       default results/HOST-YYYYMMDD-HHMMSS; an existing folder's\n"
           "                  trials.csv is appended to\n"
           "\n"
@@ -48,6 +55,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         {"repeats", required_argument, NULL, 'r'},
         {"budget", required_argument, NULL, 'b'},
         {"full", no_argument, NULL, 'F'},
+        {"output-every", required_argument, NULL, 'K'},
+        {"snapshot-copy", required_argument, NULL, 'C'},
         {"out", required_argument, NULL, 'o'},
         {"pinned-too", no_argument, NULL, 'p'},
         {"ranks", required_argument, NULL, 'n'},
@@ -84,6 +93,12 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             break;
         case 'F':
             o->budget_s = 0.0;
+            break;
+        case 'K':
+            o->output_every = optarg;
+            break;
+        case 'C':
+            o->snapshot_copy = optarg;
             break;
         case 'r':
             if (heat2d_parse_size(optarg, "--repeats", &o->repeats, &err) != 0)

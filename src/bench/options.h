@@ -12,7 +12,9 @@ typedef struct bench_options {
     const char *out;     /* NULL: results/HOST-RUN */
     size_t warmups;
     size_t repeats;
-    double budget_s; /* --budget, 0 with --full */
+    double budget_s;           /* --budget, 0 with --full */
+    const char *output_every;  /* NULL: no snapshots */
+    const char *snapshot_copy; /* NULL: plain,overlap */
     bool pinned_too;
     const char *ranks;     /* NULL: distributed methods run as one plain process */
     const char *weak;      /* NULL: strong scaling only */

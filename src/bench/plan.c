@@ -33,6 +33,12 @@ void bench_size_text(const bench_size *s, char sep, char *buf, size_t size)
     snprintf(buf, size, "%zux%zu%c%zu", s->nx, s->ny, sep, s->steps);
 }
 
+void bench_target_label(bench_target *t)
+{
+    heat2d_method_label(t->label, sizeof t->label, t->method->name, t->pinned && t->ranks == 0,
+                        t->ranks, t->precision, t->output_every, t->snapshot_copy);
+}
+
 void bench_plan_release(void)
 {
     free(mpi_env);
@@ -51,12 +57,12 @@ int bench_all_targets(target_list *all)
         const heat2d_method *m = heat2d_method_at(k);
         bench_target *t = &all->items[all->n++];
         t->method = m;
-        heat2d_method_label(t->label, sizeof t->label, m->name, false, 0, HEAT2D_F64);
+        bench_target_label(t);
         if (m->has_pinned_variant) {
             t = &all->items[all->n++];
             t->method = m;
             t->pinned = true;
-            heat2d_method_label(t->label, sizeof t->label, m->name, true, 0, HEAT2D_F64);
+            bench_target_label(t);
         }
     }
     return 0;
@@ -266,37 +272,45 @@ static bool find_on_path(const char *name, char *path, size_t size)
     return false;
 }
 
+/* A comma-separated list of positive integers (an option's value), each
+ * once, in the order given. Returns 0, else the exit status. */
+static int parse_counts(const char *text, const char *option, const char *example, const char *what,
+                        size_t *counts, size_t max, size_t *n_counts)
+{
+    *n_counts = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[32];
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        if (*n_counts == max)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s lists more than %zu %s",
+                                       option, max, what);
+        if (len == 0 || len >= sizeof item ||
+            heat2d_parse_size(item, option, &counts[*n_counts], NULL) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: %s '%s': each item must be a positive integer, %s",
+                                       option, text, example);
+        bool dup = false;
+        for (size_t k = 0; k < *n_counts; ++k)
+            dup = dup || counts[k] == counts[*n_counts];
+        *n_counts += !dup;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
+}
+
 /* --ranks: every distributed target of chosen becomes one target per rank
  * count, labelled METHOD-pP; the others stay as they are. Also finds mpirun
  * and prepares its environment. Returns 0, else the exit status. */
 int bench_expand_ranks(const char *text, target_list *chosen)
 {
     size_t counts[64], n_counts = 0;
-    const char *p = text;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        char item[32];
-        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
-        heat2d_error err = {{0}};
-        if (n_counts == sizeof counts / sizeof counts[0])
-            return heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                       "bench: --ranks lists more than %zu "
-                                       "rank counts",
-                                       sizeof counts / sizeof counts[0]);
-        if (len == 0 || len >= sizeof item ||
-            heat2d_parse_size(item, "--ranks", &counts[n_counts], &err) != 0)
-            return heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                       "bench: --ranks '%s': each item must be a positive "
-                                       "integer, e.g. 1,2,4",
-                                       text);
-        bool dup = false;
-        for (size_t k = 0; k < n_counts; ++k)
-            dup = dup || counts[k] == counts[n_counts];
-        n_counts += !dup;
-        if (p[len] == '\0')
-            break;
-        p += len + 1;
-    }
+    int status = parse_counts(text, "--ranks", "e.g. 1,2,4", "rank counts", counts,
+                              sizeof counts / sizeof counts[0], &n_counts);
+    if (status != 0)
+        return status;
     size_t distributed = 0;
     for (size_t k = 0; k < chosen->n; ++k)
         distributed += chosen->items[k].method->distributed;
@@ -342,8 +356,7 @@ int bench_expand_ranks(const char *text, target_list *chosen)
         for (size_t c = 0; c < n_counts; ++c) {
             items[n] = *t;
             items[n].ranks = counts[c];
-            heat2d_method_label(items[n].label, sizeof items[n].label, t->method->name, false,
-                                counts[c], t->precision);
+            bench_target_label(&items[n]);
             n++;
         }
     }
@@ -388,10 +401,64 @@ int bench_expand_precision(const char *text, target_list *targets)
         for (size_t c = 0; c < n_chosen; ++c) {
             items[n] = targets->items[k];
             items[n].precision = chosen[c];
-            heat2d_method_label(items[n].label, sizeof items[n].label, items[n].method->name,
-                                items[n].pinned, items[n].ranks, chosen[c]);
+            bench_target_label(&items[n]);
             n++;
         }
+    free(targets->items);
+    targets->items = items;
+    targets->n = n;
+    return 0;
+}
+
+/* --output-every LIST, --snapshot-copy LIST: every target of a method that
+ * takes snapshots is followed by one target per K and per copy the method
+ * has (labelled LABEL-kK-COPY); the target itself stays, as the run without
+ * snapshots that the others are set against. Returns 0, else the exit
+ * status. */
+int bench_expand_snapshots(const char *everies, const char *copies, target_list *targets)
+{
+    size_t ks[32], n_ks = 0;
+    int status = parse_counts(everies, "--output-every", "e.g. 1,10,100", "step counts", ks,
+                              sizeof ks / sizeof ks[0], &n_ks);
+    if (status != 0)
+        return status;
+    bool copy_on[2] = {false, false};
+    for (const char *p = copies;;) {
+        size_t len = strcspn(p, ",");
+        char item[16];
+        heat2d_snapshot_copy c;
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        if (len == 0 || len >= sizeof item || heat2d_parse_snapshot_copy(item, &c, NULL) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "bench: --snapshot-copy '%s': each item must be plain or "
+                                       "overlap",
+                                       copies);
+        copy_on[c] = true;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    bench_target *items = calloc(targets->n * (1 + 2 * n_ks) + 1, sizeof *items);
+    if (items == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    size_t n = 0;
+    for (size_t k = 0; k < targets->n; ++k) {
+        const bench_target *t = &targets->items[k];
+        items[n++] = *t;
+        if (!t->method->has_snapshots)
+            continue;
+        for (size_t e = 0; e < n_ks; ++e)
+            for (int c = 0; c < 2; ++c) {
+                if (!copy_on[c] ||
+                    (c == HEAT2D_SNAPSHOT_OVERLAP && !t->method->overlapped_snapshots))
+                    continue;
+                items[n] = *t;
+                items[n].output_every = ks[e];
+                items[n].snapshot_copy = (heat2d_snapshot_copy)c;
+                bench_target_label(&items[n]);
+                n++;
+            }
+    }
     free(targets->items);
     targets->items = items;
     targets->n = n;

@@ -36,6 +36,9 @@ int bench_parse_sizes(const char *text, bench_size **sizes, size_t *n);
 int bench_expand_ranks(const char *text, target_list *chosen);
 /* --precision LIST: every target becomes one per precision. */
 int bench_expand_precision(const char *text, target_list *targets);
+/* --output-every LIST with --snapshot-copy LIST: each target of a method
+ * that takes snapshots followed by one per K and copy. */
+int bench_expand_snapshots(const char *everies, const char *copies, target_list *targets);
 /* Room for n runnable targets. */
 int bench_grow_runnable(target_list *runnable, size_t n);
 

@@ -114,14 +114,23 @@ static void emit_headline(FILE *f, const size_group *groups, size_t n)
         fprintf(f, "The article's headline size, 2048x2048/500, was not run; this is the largest "
                    "size that was. Full ladder: `heat2d bench --sizes "
                    "128x128:50,512x512:200,1024x1024:300,2048x2048:500`.\n\n");
-    fputs("| method | device | median TOTAL_S [s] | speedup over cpu |\n|---|---|--:|--:|\n", f);
+    fputs("Where the time goes (means over the trials, in ms): the upload (a resident "
+          "method's entry: allocation and the one upload; a per-step method's copies up, as "
+          "the device timed them), the loop (a per-step method's without its copies), the "
+          "read-back (the last step's, or a per-step method's copies down), the rest.\n\n"
+          "| method | device | median TOTAL_S [s] | speedup over cpu | upload | loop | read-back "
+          "| other |\n|---|---|--:|--:|--:|--:|--:|--:|\n",
+          f);
     const cell *cpu = summary_find_cell(g, "cpu");
     for (size_t k = 0; k < g->n_cells; ++k) {
         const cell *c = &g->cells[k];
         char speedup[32];
         summary_speedup_text(cpu, c, speedup, sizeof speedup);
-        fprintf(f, "| %s | %s | %.4g | %s |\n", c->label, c->device,
-                summary_median(c->totals, c->n), speedup);
+        const double trials = (double)c->n;
+        fprintf(f, "| %s | %s | %.4g | %s | %.4g | %.4g | %.4g | %.4g |\n", c->label, c->device,
+                summary_median(c->totals, c->n), speedup, c->phase_sum[0] / trials * 1e3,
+                c->phase_sum[1] / trials * 1e3, c->phase_sum[2] / trials * 1e3,
+                c->phase_sum[3] / trials * 1e3);
     }
     fputc('\n', f);
 }
@@ -167,6 +176,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
         {"headline.png", "headline"},
         {"field.png", "final field"},
         {"scaling.png", "scaling efficiency over ranks"},
+        {"snapshots.png", "time per step against the steps between snapshots"},
     };
     for (size_t k = 0; k < sizeof plots / sizeof plots[0]; ++k) {
         char path[4200];
@@ -181,6 +191,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
         emit_size_table(f, &groups[k]);
         summary_emit_limits(f, &groups[k], &lim);
         summary_emit_scaling(f, &groups[k]);
+        summary_emit_snapshots(f, &groups[k], &lim);
     }
     summary_emit_weak(f, groups, n_groups);
     emit_headline(f, groups, n_groups);

@@ -122,7 +122,9 @@ int summary_group_rows(const trial_row *rows, size_t n_rows, summary_groups *out
     cell *cells = calloc(n_rows ? n_rows : 1, sizeof *cells);
     double *totals = calloc(n_rows ? n_rows : 1, sizeof *totals);
     double *loops = calloc(n_rows ? n_rows : 1, sizeof *loops);
-    if (groups == NULL || cells == NULL || totals == NULL || loops == NULL) {
+    double *throughs = calloc(n_rows ? n_rows : 1, sizeof *throughs);
+    if (groups == NULL || cells == NULL || totals == NULL || loops == NULL || throughs == NULL) {
+        free(throughs);
         free(loops);
         free(groups);
         free(cells);
@@ -162,6 +164,7 @@ int summary_group_rows(const trial_row *rows, size_t n_rows, summary_groups *out
                              strcmp(rows[q].label, rows[r].label) == 0;
                 fresh->totals = totals + used_totals;
                 fresh->loops = loops + used_totals;
+                fresh->throughs = throughs + used_totals;
                 used_totals += count;
             }
             cell *ce = &groups[g].cells[c];
@@ -171,14 +174,25 @@ int summary_group_rows(const trial_row *rows, size_t n_rows, summary_groups *out
                                      ce->last->d2h_bytes != rows[r].d2h_bytes))
                 ce->transfers_vary = true;
             ce->totals[ce->n++] = rows[r].total_s;
+            ce->phase_sum[0] += rows[r].phase_upload_s;
+            ce->phase_sum[1] += rows[r].phase_loop_s;
+            ce->phase_sum[2] += rows[r].phase_readback_s;
+            ce->phase_sum[3] += rows[r].phase_other_s;
             if (rows[r].loop_s >= 0.0)
                 ce->loops[ce->n_loops++] = rows[r].loop_s;
+            /* The loop and the read-back: with snapshots, the read-back is
+             * the last of them. */
+            if (rows[r].loop_s >= 0.0)
+                ce->throughs[ce->n_throughs++] =
+                    rows[r].loop_s + (rows[r].readback_s > 0.0 ? rows[r].readback_s : 0.0);
             ce->last = &rows[r];
             ce->device = rows[r].device;
         }
         for (size_t c = 0; c < groups[g].n_cells; ++c) {
             qsort(groups[g].cells[c].totals, groups[g].cells[c].n, sizeof(double), cmp_double);
             qsort(groups[g].cells[c].loops, groups[g].cells[c].n_loops, sizeof(double), cmp_double);
+            qsort(groups[g].cells[c].throughs, groups[g].cells[c].n_throughs, sizeof(double),
+                  cmp_double);
         }
     }
     size_t n_runs = 0;
@@ -194,6 +208,7 @@ int summary_group_rows(const trial_row *rows, size_t n_rows, summary_groups *out
                             .cells = cells,
                             .totals = totals,
                             .loops = loops,
+                            .throughs = throughs,
                             .n_runs = n_runs};
     return 0;
 }
@@ -204,5 +219,6 @@ void summary_groups_free(summary_groups *s)
     free(s->cells);
     free(s->totals);
     free(s->loops);
+    free(s->throughs);
     memset(s, 0, sizeof *s);
 }

@@ -16,6 +16,11 @@ typedef struct cell {
     double *totals; /* sorted */
     double *loops;  /* sorted; n_loops of them */
     size_t n_loops;
+    double *throughs; /* loop plus read-back, sorted; n_throughs of them */
+    size_t n_throughs;
+    /* Summed over its n trials: upload, loop, read-back, other
+     * (trial_row's phase_*). */
+    double phase_sum[4];
     size_t n;
     bool transfers_vary;
     heat2d_style style;
@@ -38,6 +43,7 @@ typedef struct summary_groups {
     cell *cells;
     double *totals;
     double *loops;
+    double *throughs;
     size_t n_runs; /* distinct run ids among the rows */
 } summary_groups;
 
@@ -77,5 +83,8 @@ void summary_read_limits(const char *dir, limits *lim);
 void summary_emit_limits(FILE *f, const size_group *g, const limits *lim);
 void summary_emit_scaling(FILE *f, const size_group *g);
 void summary_emit_weak(FILE *f, const size_group *groups, size_t n_groups);
+/* Time per step against K for the methods run with snapshots (bench
+ * --output-every), against the bound max(loop, snapshot bytes / link). */
+void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim);
 
 #endif /* HEAT2D_SUMMARY_TABLES_H */

@@ -37,7 +37,7 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
     /* Under mpirun (--oversubscribe: P may exceed the cores, a CI runner has
      * 2, which the efficiency then shows instead of mpirun refusing to
      * start), else this binary itself. */
-    char *argv[24];
+    char *argv[32];
     size_t n = 0;
     if (t->ranks > 0) {
         char *launcher[] = {launcher_mpirun, "-q", "--oversubscribe", "-np", np, launcher_self};
@@ -52,6 +52,14 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
     n += sizeof run_args / sizeof run_args[0];
     if (t->ranks == 0 && t->pinned)
         argv[n++] = "--pinned";
+    char every[32];
+    if (t->output_every > 0) {
+        snprintf(every, sizeof every, "%zu", t->output_every);
+        argv[n++] = "--output-every";
+        argv[n++] = every;
+        argv[n++] = "--snapshot-copy";
+        argv[n++] = (char *)heat2d_snapshot_copy_name(t->snapshot_copy);
+    }
     argv[n] = NULL;
     bench_capture cap;
     heat2d_error err = {{0}};

@@ -107,7 +107,8 @@ int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *
      * the ranks and precision columns tell those apart. */
     bench_result row = *res;
     heat2d_method_label(row.value[HEAT2D_FIELD_METHOD], sizeof row.value[0], target->method->name,
-                        target->pinned && target->ranks == 0, 0, HEAT2D_F64);
+                        target->pinned && target->ranks == 0, 0, HEAT2D_F64, 0,
+                        HEAT2D_SNAPSHOT_PLAIN);
     snprintf(row.value[HEAT2D_FIELD_TRIAL], sizeof row.value[0], "%zu", trial);
     snprintf(row.value[HEAT2D_FIELD_NX], sizeof row.value[0], "%zu", size->nx);
     snprintf(row.value[HEAT2D_FIELD_NY], sizeof row.value[0], "%zu", size->ny);
@@ -198,6 +199,38 @@ static const char *field_of(char **fields, const int position[HEAT2D_N_FIELDS], 
     return position[id] >= 0 ? fields[position[id]] : "";
 }
 
+/* A field as a number, negative when it is absent. */
+static double seconds_of(char **fields, const int pos[HEAT2D_N_FIELDS], heat2d_field_id id)
+{
+    const char *text = field_of(fields, pos, id);
+    return text[0] != '\0' ? strtod(text, NULL) : -1.0;
+}
+
+/* Where a row's TOTAL_S went (trial_row's phase_*), from its phases. */
+static void split_phases(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *r)
+{
+    const double enter = seconds_of(fields, pos, HEAT2D_FIELD_ENTER_S);
+    const double readback = seconds_of(fields, pos, HEAT2D_FIELD_READBACK_S);
+    const double regions = seconds_of(fields, pos, HEAT2D_FIELD_STEP_REGIONS_S);
+    const double h2d = seconds_of(fields, pos, HEAT2D_FIELD_H2D_S);
+    const double d2h = seconds_of(fields, pos, HEAT2D_FIELD_D2H_S);
+    double up = 0.0, loop = r->loop_s > 0.0 ? r->loop_s : 0.0, back = 0.0;
+    if (regions >= 0.0) {
+        /* Per step: the copies are inside the loop. */
+        up = h2d > 0.0 ? h2d : 0.0;
+        back = d2h > 0.0 ? d2h : 0.0;
+        loop = regions - up - back > 0.0 ? regions - up - back : 0.0;
+    } else {
+        up = enter > 0.0 ? enter : 0.0;
+        back = readback > 0.0 ? readback : 0.0;
+    }
+    const double other = r->total_s - up - loop - back;
+    r->phase_upload_s = up;
+    r->phase_loop_s = loop;
+    r->phase_readback_s = back;
+    r->phase_other_s = other > 0.0 ? other : 0.0;
+}
+
 /* One complete row into r; false for a row that an interrupted write cut
  * short, which is left out rather than trusted. */
 static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *r)
@@ -218,16 +251,25 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
     const bool f32 = strcmp(field_of(fields, pos, HEAT2D_FIELD_PRECISION), "f32") == 0;
     const heat2d_precision precision = f32 ? HEAT2D_F32 : HEAT2D_F64;
     r->cell_bytes = heat2d_precision_bytes(precision);
-    heat2d_method_label(r->base, sizeof r->base, r->method, false, 0, precision);
+    heat2d_method_label(r->base, sizeof r->base, r->method, false, 0, precision, 0,
+                        HEAT2D_SNAPSHOT_PLAIN);
+    r->output_every = (size_t)to_count(field_of(fields, pos, HEAT2D_FIELD_OUTPUT_EVERY));
+    snprintf(r->snapshot_copy, sizeof r->snapshot_copy, "%s",
+             field_of(fields, pos, HEAT2D_FIELD_SNAPSHOT_COPY));
+    heat2d_method_label(r->family, sizeof r->family, r->method, false, r->ranks, precision, 0,
+                        HEAT2D_SNAPSHOT_PLAIN);
     const char *label = field_of(fields, pos, HEAT2D_FIELD_LABEL);
     if (label[0] != '\0')
         snprintf(r->label, sizeof r->label, "%s", label);
     else /* a folder from before the label column */
-        heat2d_method_label(r->label, sizeof r->label, r->method, false, r->ranks, precision);
+        heat2d_method_label(r->label, sizeof r->label, r->method, false, r->ranks, precision, 0,
+                            HEAT2D_SNAPSHOT_PLAIN);
     snprintf(r->device, sizeof r->device, "%s", field_of(fields, pos, HEAT2D_FIELD_DEVICE));
     snprintf(r->transfers, sizeof r->transfers, "%s",
              field_of(fields, pos, HEAT2D_FIELD_TRANSFERS));
     snprintf(r->run, sizeof r->run, "%s", field_of(fields, pos, HEAT2D_FIELD_RUN));
+    const char *readback = field_of(fields, pos, HEAT2D_FIELD_READBACK_S);
+    r->readback_s = readback[0] != '\0' ? strtod(readback, NULL) : -1.0;
     r->loop_s = -1.0;
     static const heat2d_field_id loop_fields[] = {HEAT2D_FIELD_DEVICE_LOOP_S,
                                                   HEAT2D_FIELD_GPU_LOOP_S, HEAT2D_FIELD_CPU_LOOP_S,
@@ -239,6 +281,7 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
             break;
         }
     }
+    split_phases(fields, pos, r);
     r->h2d_count = to_count(field_of(fields, pos, HEAT2D_FIELD_H2D_COUNT));
     r->h2d_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_H2D_BYTES));
     r->d2h_count = to_count(field_of(fields, pos, HEAT2D_FIELD_D2H_COUNT));

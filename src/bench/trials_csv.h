@@ -21,8 +21,9 @@ int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *
 
 /* One row of trials.csv as the summary needs it. */
 typedef struct trial_row {
-    char label[64];    /* the label column: what the tables call the row */
+    char label[80];    /* the label column: what the tables call the row */
     char method[48];   /* the method column: NAME or NAME-pinned */
+    char family[80];   /* the label without -kK-COPY: the run without snapshots */
     char base[56];     /* the method column and -f32: a method across ranks */
     size_t cell_bytes; /* of one cell: 8 (f64) or 4 (f32) */
     size_t ranks;      /* 0: not a distributed run */
@@ -39,6 +40,14 @@ typedef struct trial_row {
     double loop_s;
     unsigned long long h2d_count, h2d_bytes, d2h_count, d2h_bytes;
     unsigned pass_steps, fp_ops_per_cell; /* 0: not reported */
+    size_t output_every;                  /* 0: no snapshots */
+    char snapshot_copy[16];
+    double readback_s; /* negative when not reported */
+    /* Where TOTAL_S went: the upload (a resident method's ENTER_S, a
+     * per-step method's measured H2D_S), the loop (less a per-step method's
+     * copies), the read-back (READBACK_S, or the measured D2H_S), the rest
+     * (allocation, release, what is not timed apart). */
+    double phase_upload_s, phase_loop_s, phase_readback_s, phase_other_s;
 } trial_row;
 
 /* Every complete row of DIR/trials.csv (earlier runs into the same folder

@@ -57,7 +57,8 @@ static bench_result result(const char *total, const char *loop_key, const char *
 static bench_target target(const char *name, heat2d_precision precision)
 {
     bench_target t = {.method = heat2d_method_find(name), .precision = precision};
-    heat2d_method_label(t.label, sizeof t.label, name, false, 0, precision);
+    heat2d_method_label(t.label, sizeof t.label, name, false, 0, precision, 0,
+                        HEAT2D_SNAPSHOT_PLAIN);
     return t;
 }
 

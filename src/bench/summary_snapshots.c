@@ -1,0 +1,111 @@
+/* heat2d bench: the realistic middle between the article's two extremes.
+ * A method run with a snapshot every K steps (bench --output-every) against
+ * K, beside the same method without snapshots, each set against the bound
+ * max(its loop without snapshots, the snapshots' bytes over the link). */
+#include "summary_tables.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxColumns = 16 };
+
+/* The distinct K of the group's cells, ascending. */
+static size_t group_ks(const size_group *g, size_t *ks)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < g->n_cells; ++c) {
+        const size_t k = g->cells[c].last->output_every;
+        bool seen = k == 0;
+        for (size_t q = 0; q < n && !seen; ++q)
+            seen = ks[q] == k;
+        if (!seen && n < kMaxColumns)
+            ks[n++] = k;
+    }
+    for (size_t a = 1; a < n; ++a) /* insertion sort: a few columns */
+        for (size_t b = a; b > 0 && ks[b - 1] > ks[b]; --b) {
+            const size_t t = ks[b];
+            ks[b] = ks[b - 1];
+            ks[b - 1] = t;
+        }
+    return n;
+}
+
+/* The cell of family (a label without -kK-COPY) at K in copy, or at K 0
+ * (the run without snapshots). */
+static const cell *find_variant(const size_group *g, const char *family, size_t k, const char *copy)
+{
+    for (size_t c = 0; c < g->n_cells; ++c) {
+        const trial_row *r = g->cells[c].last;
+        if (strcmp(r->family, family) == 0 && r->output_every == k &&
+            (k == 0 || strcmp(r->snapshot_copy, copy) == 0) && g->cells[c].n_throughs > 0)
+            return &g->cells[c];
+    }
+    return NULL;
+}
+
+static double per_step(const cell *c, size_t steps)
+{
+    return summary_median(c->throughs, c->n_throughs) / (double)steps;
+}
+
+void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim)
+{
+    size_t ks[kMaxColumns];
+    const size_t n_ks = group_ks(g, ks);
+    if (n_ks == 0)
+        return;
+    const bench_size *s = &g->size;
+    const double link = lim->d2h_gbs[1];
+    fprintf(f, "### Snapshots at %zux%zu, %zu steps\n\n", s->nx, s->ny, s->steps);
+    fprintf(f,
+            "Time per step with the field on the host every K steps: the loop and the "
+            "read-back (the last snapshot), median, over the steps. In brackets, against the "
+            "bound max(the same method's loop and read-back without snapshots, ceil(steps/K) "
+            "snapshots of S at the pinned D2H rate%s).\n\n"
+            "| method | copy |",
+            link > 0.0 ? "" : ", not measured here");
+    for (size_t k = 0; k < n_ks; ++k)
+        fprintf(f, " K=%zu |", ks[k]);
+    fputs(" no snapshots |\n|---|---|", f);
+    for (size_t k = 0; k <= n_ks; ++k)
+        fputs("--:|", f);
+    fputc('\n', f);
+    /* One row per family and copy, in the order the families first come. */
+    for (size_t c = 0; c < g->n_cells; ++c) {
+        const trial_row *r = g->cells[c].last;
+        if (r->output_every == 0)
+            continue;
+        bool first = true; /* of its family and copy */
+        for (size_t q = 0; q < c && first; ++q) {
+            const trial_row *o = g->cells[q].last;
+            first = !(o->output_every > 0 && strcmp(o->family, r->family) == 0 &&
+                      strcmp(o->snapshot_copy, r->snapshot_copy) == 0);
+        }
+        if (!first)
+            continue;
+        const cell *none = find_variant(g, r->family, 0, NULL);
+        const double loop = none != NULL ? per_step(none, s->steps) : 0.0;
+        const double bytes = (double)s->nx * (double)s->ny * (double)r->cell_bytes;
+        fprintf(f, "| %s | %s |", r->family, r->snapshot_copy);
+        for (size_t k = 0; k < n_ks; ++k) {
+            const cell *at = find_variant(g, r->family, ks[k], r->snapshot_copy);
+            if (at == NULL) {
+                fputs(" |", f);
+                continue;
+            }
+            const double t = per_step(at, s->steps);
+            const double snaps = (double)((s->steps + ks[k] - 1) / ks[k]);
+            const double copies = link > 0.0 ? snaps * bytes / (link * 1e9) / (double)s->steps : 0;
+            const double bound = loop > copies ? loop : copies;
+            if (bound > 0.0)
+                fprintf(f, " %.4g ms (%.2f) |", t * 1e3, t / bound);
+            else
+                fprintf(f, " %.4g ms |", t * 1e3);
+        }
+        if (none != NULL)
+            fprintf(f, " %.4g ms |\n", loop * 1e3);
+        else
+            fputs(" not run |\n", f);
+    }
+    fputc('\n', f);
+}
