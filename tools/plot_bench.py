@@ -4,10 +4,12 @@
 usage: plot_bench.py DIR
 
 Reads DIR/trials.csv (and DIR/field_256.dat when present) and writes
-DIR/time_per_step.png, DIR/headline.png and DIR/field.png, and with runs of a
-distributed method over several rank counts (bench --ranks) DIR/scaling.png.
-Prints one
-PLOT=path line per picture; on any error prints one line on stderr and exits 1.
+DIR/time_per_step.png, DIR/headline.png, DIR/phases.png (where each method's
+time goes) and DIR/field.png; with runs of a distributed method over several
+rank counts (bench --ranks) DIR/scaling.png; with snapshot runs (bench
+--output-every) DIR/snapshots.png. No label may overlap another: a picture
+where one would is an error. Prints one PLOT=path line per picture; on any
+error prints one line on stderr and exits 1.
 heat2d bench runs this itself; run it by hand after installing matplotlib
 (apt-get install python3-matplotlib) or after editing trials.csv.
 """
@@ -23,7 +25,7 @@ from pathlib import Path
 
 HEADLINE = (2048, 2048, 500)  # the article's headline table
 FIELD_FILE = "field_256.dat"
-HOST_METHODS = {"cpu", "omp"}  # methods that never use a device
+HOST_METHODS = {"cpu", "omp", "mpi-cpu"}  # methods that never use a device
 FIELD_FLOOR = 1e-16  # the field spans hundreds of decades; below this is noise to the eye
 
 
@@ -55,6 +57,8 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
         row["_name"] = row["method"]  # the method column as written
         row["_ranks"] = int(row["ranks"]) if (row.get("ranks") or "").isdigit() else 0
         row["_base"] = row["method"] + (" (f32)" if row.get("precision") == "f32" else "")
+        every = row.get("output_every") or ""
+        row["_every"] = int(every) if every.isdigit() else 0
         if math.isfinite(row["_total"]) and row["_total"] > 0:
             good.append(row)
     if not good:
@@ -97,12 +101,59 @@ def host_note(fig, rows) -> None:
                  fontsize=8, color="#555555", ha="left", va="bottom")
 
 
+def overlapping_texts(fig) -> tuple[str, str] | None:
+    """The first two visible texts of the figure (tick labels, titles,
+    annotations, legend entries) whose boxes overlap, or None."""
+    from matplotlib.text import Text
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for text in fig.findobj(Text):
+        if not text.get_visible() or not text.get_text().strip():
+            continue
+        # A tick label outside its axis' view limits is not drawn.
+        if text.axes is not None and text.get_clip_on() and not text.axes.bbox.overlaps(
+                text.get_window_extent(renderer)):
+            continue
+        box = text.get_window_extent(renderer).shrunk(0.97, 0.9)
+        for other, other_box in boxes:
+            if box.overlaps(other_box):
+                return other.get_text(), text.get_text()
+        boxes.append((text, box))
+    return None
+
+
+def declutter(fig) -> None:
+    """Hides each tick label and point annotation that would overlap one
+    drawn before it (their tick or point stays): close grid sizes or close
+    points would otherwise print over each other."""
+    from matplotlib.text import Annotation
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        for labels in (ax.get_xticklabels(), ax.get_yticklabels(),
+                       [t for t in ax.texts if isinstance(t, Annotation)]):
+            kept = []
+            for text in labels:
+                if not text.get_visible() or not text.get_text().strip():
+                    continue
+                box = text.get_window_extent(renderer)
+                if any(box.overlaps(other) for other in kept):
+                    text.set_visible(False)
+                else:
+                    kept.append(box)
+
+
 def save(plt, fig, folder: Path, name: str, note_rows=None) -> Path:
-    """Lays out, notes host-run methods when note_rows is given, writes
-    folder/name and frees the figure."""
+    """Lays out, notes host-run methods when note_rows is given, checks that
+    no two labels overlap, writes folder/name and frees the figure."""
     fig.tight_layout(rect=(0, 0.03, 1, 1) if note_rows is not None else None)
     if note_rows is not None:
         host_note(fig, note_rows)
+    fig.canvas.draw()
+    declutter(fig)
+    clash = overlapping_texts(fig)
+    if clash is not None:
+        plt.close(fig)
+        raise PlotError(f"labels overlap in {name}: {clash[0]!r} and {clash[1]!r}")
     out = folder / name
     fig.savefig(out, dpi=120)
     plt.close(fig)
@@ -112,6 +163,7 @@ def save(plt, fig, folder: Path, name: str, note_rows=None) -> Path:
 def plot_time_per_step(plt, rows, folder: Path) -> Path:
     per_step: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     device: dict[str, str] = {}
+    rows = [row for row in rows if row["_every"] == 0]  # snapshots.png has those
     for row in rows:
         cells = row["_nx"] * row["_ny"]
         per_step[row["label"]][cells].append(row["_total"] / row["_steps"])
@@ -165,6 +217,7 @@ def headline_size(rows) -> tuple[tuple[int, int, int], bool]:
 
 
 def plot_headline(plt, rows, folder: Path) -> Path:
+    rows = [row for row in rows if row["_every"] == 0]
     size, exact = headline_size(rows)
     at_size = [row for row in rows if (row["_nx"], row["_ny"], row["_steps"]) == size]
     methods = method_order(at_size)
@@ -186,9 +239,10 @@ def plot_headline(plt, rows, folder: Path) -> Path:
     bars = ax.bar(range(len(methods)), values, color=[kinds[k][0] for k in kind],
                   yerr=spread, capsize=4, error_kw={"elinewidth": 1, "ecolor": "#333333"})
     from matplotlib.patches import Patch
+    # Beside the axes, where no bar or label can meet it.
     ax.legend(handles=[Patch(color=kinds[k][0], label=kinds[k][1])
                        for k in ("cpu", "host", "gpu") if k in kind],
-              fontsize=9, loc="upper left")
+              fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     # Linear bars hide a 100x faster method; switch to log when the range is wide.
     if max(values) / min(values) > 30:
         ax.set_yscale("log")
@@ -207,16 +261,158 @@ def plot_headline(plt, rows, folder: Path) -> Path:
         ax.annotate(text, (bar.get_x() + bar.get_width() / 2, max(times[method])),
                     xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
                     fontsize=9)
+    # Names slanted, so that long ones do not meet; where each ran is the
+    # bar's colour, and the devices are listed below the title.
     ax.set_xticks(range(len(methods)))
-    ax.set_xticklabels([f"{m}\n[{device[m]}]" for m in methods], fontsize=9)
+    ax.set_xticklabels(methods, fontsize=9, rotation=35, ha="right", rotation_mode="anchor")
     nx, ny, steps = size
     title = f"heat2d headline: {nx}x{ny}, {steps} steps (lower is faster; speedup over cpu)"
     if not exact:
         title += "\nnot the article's 2048x2048/500: the largest size this run measured"
     if cpu is None:
         title += "\n(no cpu run at this size: no speedups)"
-    ax.set_title(title)
+    devices = sorted({d for d in device.values() if not on_host(d)})
+    if devices:
+        title += "\nGPU: " + "; ".join(devices)
+    ax.set_title(title, fontsize=10)
     return save(plt, fig, folder, "headline.png", at_size)
+
+
+PHASES = (("phase_upload", "upload", "#d95f02"), ("phase_loop", "loop", "#1b9e77"),
+          ("phase_readback", "read-back", "#7570b3"), ("phase_other", "other", "#bbbbbb"))
+
+
+def seconds(row, column: str) -> float:
+    try:
+        value = float(row.get(column) or "")
+    except ValueError:
+        return -1.0
+    return value if math.isfinite(value) else -1.0
+
+
+def phase_split(row) -> dict[str, float]:
+    """Where one trial's TOTAL_S went, as summary.md's headline table says:
+    a per-step method's copies (timed apart) out of its loop, a resident
+    method's entry and read-back around its loop."""
+    loop = 0.0
+    for column in ("device_loop_s", "gpu_loop_s", "cpu_loop_s", "step_regions_s"):
+        if seconds(row, column) >= 0:
+            loop = seconds(row, column)
+            break
+    if seconds(row, "step_regions_s") >= 0:
+        up, back = max(seconds(row, "h2d_s"), 0.0), max(seconds(row, "d2h_s"), 0.0)
+        loop = max(seconds(row, "step_regions_s") - up - back, 0.0)
+    else:
+        up, back = max(seconds(row, "enter_s"), 0.0), max(seconds(row, "readback_s"), 0.0)
+    return {"phase_upload": up, "phase_loop": loop, "phase_readback": back,
+            "phase_other": max(row["_total"] - up - loop - back, 0.0)}
+
+
+def plot_phases(plt, rows, folder: Path) -> Path:
+    """The article's question in one picture: for each method at the
+    headline size, the share of its time that goes to the upload, the loop,
+    the read-back and the rest (means over trials), its total beside it."""
+    rows = [row for row in rows if row["_every"] == 0]
+    size, exact = headline_size(rows)
+    at_size = [row for row in rows if (row["_nx"], row["_ny"], row["_steps"]) == size]
+    methods = method_order(at_size)
+    fig, ax = plt.subplots(figsize=(10, max(3.5, 0.45 * len(methods) + 2)))
+    for y, method in enumerate(methods):
+        trials = [r for r in at_size if r["label"] == method]
+        parts = [statistics.mean(phase_split(r)[key] for r in trials) for key, _, _ in PHASES]
+        total = sum(parts) or 1.0
+        left = 0.0
+        for (key, name, colour), part in zip(PHASES, parts):
+            ax.barh(y, part / total, left=left, color=colour, label=name if y == 0 else None)
+            left += part / total
+        median = statistics.median(r["_total"] for r in trials)
+        ax.text(1.01, y, f"{median * 1e3:.4g} ms", va="center", fontsize=8,
+                transform=ax.get_yaxis_transform())
+    ax.set_yticks(range(len(methods)))
+    ax.set_yticklabels(methods, fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of TOTAL_S (median TOTAL_S at the right)")
+    nx, ny, steps = size
+    title = f"heat2d: where the time goes, {nx}x{ny}, {steps} steps"
+    if not exact:
+        title += " (the largest size run)"
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, ncol=4, loc="lower center", bbox_to_anchor=(0.5, 1.08),
+              borderaxespad=0)
+    return save(plt, fig, folder, "phases.png")
+
+
+def d2h_pinned_gbs(folder: Path) -> float:
+    """The pinned download rate the same run measured, 0 when it did not."""
+    try:
+        for line in (folder / "bandwidth.txt").read_text(encoding="utf-8").splitlines():
+            if line.startswith("D2H_PINNED_GBS="):
+                return float(line.split("=", 1)[1])
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def family_of(row) -> str:
+    """A snapshot row's label without its -kK-COPY: the run without."""
+    label = row["label"]
+    return label[:label.rfind("-k")] if row["_every"] > 0 else label
+
+
+def plot_snapshots(plt, rows, folder: Path) -> Path | None:
+    """Time per step against K, the steps between snapshots, for each method
+    and copy, at each size that has snapshot runs: the article's figure
+    completed. K=1 is the per-step end, the dotted line each method's run
+    without snapshots (the resident end), the thin curve the bound max(that
+    run, the snapshots' bytes at the pinned download rate)."""
+    snap = [row for row in rows if row["_every"] > 0]
+    if not snap:
+        return None
+    sizes = sorted({(r["_nx"], r["_ny"], r["_steps"]) for r in snap}, key=lambda s: s[0] * s[1])
+    link = d2h_pinned_gbs(folder)
+    fig, axes = plt.subplots(1, len(sizes), figsize=(7.5 * len(sizes) + 3, 6), squeeze=False)
+    markers = "osD^vP*Xh<>"
+    for ax, size in zip(axes[0], sizes):
+        nx, ny, steps = size
+        here = [r for r in rows if (r["_nx"], r["_ny"], r["_steps"]) == size]
+
+        def per_step_ms(trials) -> float:
+            split = [phase_split(r) for r in trials]
+            return statistics.median(p["phase_loop"] + p["phase_readback"] for p in split) / steps * 1e3
+
+        lines = list(dict.fromkeys((family_of(r), r["snapshot_copy"]) for r in here
+                                   if r["_every"] > 0))
+        for n, (family, copy) in enumerate(lines):
+            mine = [r for r in here if r["_every"] > 0 and family_of(r) == family
+                    and r["snapshot_copy"] == copy]
+            ks = sorted({r["_every"] for r in mine})
+            ys = [per_step_ms([r for r in mine if r["_every"] == k]) for k in ks]
+            line, = ax.plot(ks, ys, marker=markers[n % len(markers)],
+                            linestyle="-" if copy == "overlap" else "--",
+                            label=f"{family}, {copy} copy")
+            base = [r for r in here if r["_every"] == 0 and r["label"] == family]
+            if not base:
+                continue
+            t0 = per_step_ms(base)
+            ax.axhline(t0, color=line.get_color(), linestyle=":", linewidth=1)
+            if link > 0:
+                cell_bytes = 4 if base[0].get("precision") == "f32" else 8
+                grid = sorted({1, *ks, steps})
+                ax.plot(grid, [max(t0, math.ceil(steps / k) * nx * ny * cell_bytes / (link * 1e9)
+                                   / steps * 1e3) for k in grid],
+                        color=line.get_color(), linewidth=0.8, alpha=0.5)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("K: steps between snapshots (log scale)")
+        ax.set_ylabel("time per step [ms], log scale\n(loop and read-back, median)")
+        ax.set_title(f"{nx}x{ny}, {steps} steps", fontsize=10)
+        ax.grid(True, which="major", alpha=0.3)
+    fig.suptitle("heat2d: the field on the host every K steps\n(dotted: the run without "
+                 "snapshots; thin: the bound max(that, snapshot bytes / pinned download))",
+                 fontsize=10)
+    axes[0][-1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    return save(plt, fig, folder, "snapshots.png")
 
 
 def plot_scaling(plt, rows, folder: Path) -> Path | None:
@@ -336,10 +532,11 @@ def main(argv: list[str]) -> int:
         import matplotlib.pyplot as plt
 
         rows = read_trials(folder)
-        outputs = [plot_time_per_step(plt, rows, folder), plot_headline(plt, rows, folder)]
-        scaling = plot_scaling(plt, rows, folder)
-        if scaling is not None:
-            outputs.append(scaling)
+        outputs = [plot_time_per_step(plt, rows, folder), plot_headline(plt, rows, folder),
+                   plot_phases(plt, rows, folder)]
+        for extra in (plot_scaling(plt, rows, folder), plot_snapshots(plt, rows, folder)):
+            if extra is not None:
+                outputs.append(extra)
         field = plot_field(plt, folder)
         for out in outputs:
             print(f"PLOT={out}")

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# tools/plot_bench.py on a folder like a GPU machine's: many methods, long
+# device names, several sizes, rank counts, snapshot runs. Every picture is
+# made and no label overlaps another (the script refuses a picture where one
+# would); the overlap check itself finds overlapping labels.
+# usage: test_plots.sh BIN_DIR SOURCE_DIR
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+src=$2
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+py=""
+for p in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
+  if "$p" -c 'import matplotlib' 2>/dev/null; then py=$p; break; fi
+done
+[ -n "$py" ] || { echo "SKIP: no python with matplotlib (tools/setup.sh installs it)"; exit 77; }
+
+# The columns as this build writes them, then rows a GPU run would write.
+"$bin/heat2d" bench --methods cpu --sizes 8x8:1 --repeats 1 --warmups 0 --out "$w/h" >/dev/null 2>&1
+header=$(head -n 1 "$w/h/trials.csv")
+mkdir "$w/g"
+"$py" - "$header" "$w/g" <<'PY'
+import csv, sys
+header, out = sys.argv[1].split(","), sys.argv[2]
+gpu = "NVIDIA H200 (ACC_SCHEDULE=columns) with a very long name indeed"
+methods = [("cpu", "host", 0), ("omp", "host (32 threads)", 0), ("acc-each", gpu, 0),
+           ("acc-resident", gpu, 0), ("cuda-each", gpu, 0), ("cuda-each-pinned", gpu, 0),
+           ("cuda-resident", gpu, 0), ("cuda-resident-pinned", gpu, 0), ("cuda-graph", gpu, 0),
+           ("cuda-tb", gpu, 0), ("cuda-tb-pinned", gpu, 0), ("cuda-overlap", gpu, 0)]
+rows = []
+for n, (nx, steps) in enumerate([(128, 50), (160, 50), (512, 200), (1024, 300), (2048, 500)]):
+    for k, (m, dev, _) in enumerate(methods):
+        for trial in (1, 2, 3):
+            t = 1e-3 * (k + 1) * (n + 1) * (1 + 0.01 * trial)
+            r = dict.fromkeys(header, "")
+            r.update(method=m.replace("-pinned", "-pinned"), label=m, trial=trial, nx=nx, ny=nx,
+                     steps=steps, total_s=t, mass=1.0, centre=0.1, process_s=t + 0.1,
+                     device=dev, precision="f64", run="20261201-000000", transfers="measured")
+            if "each" in m:
+                r.update(step_regions_s=0.9 * t, h2d_s=0.4 * t, d2h_s=0.3 * t)
+            elif m in ("cpu", "omp"):
+                r.update(cpu_loop_s=0.95 * t)
+            else:
+                r.update(enter_s=0.2 * t, gpu_loop_s=0.6 * t, readback_s=0.1 * t)
+            rows.append(r)
+for K in (1, 10, 100, 500):
+    for m in ("cuda-resident", "cuda-tb"):
+        for copy in ("plain", "overlap"):
+            r = dict.fromkeys(header, "")
+            t = 0.02 * 500 / K + 0.01
+            r.update(method=m, label=f"{m}-k{K}-{copy}", trial=1, nx=2048, ny=2048, steps=500,
+                     total_s=t, mass=1.0, centre=0.1, process_s=t, device=gpu, precision="f64",
+                     enter_s=0.001, gpu_loop_s=t * 0.9, readback_s=0.0006, output_every=K,
+                     snapshot_copy=copy, run="20261201-000000")
+            rows.append(r)
+for p in (1, 2, 4, 8):
+    r = dict.fromkeys(header, "")
+    t = 1.0 / p * (1 + 0.02 * p)
+    r.update(method="mpi-cpu", label=f"mpi-cpu-p{p}", trial=1, nx=1024, ny=1024, steps=300,
+             total_s=t, mass=1.0, centre=0.1, process_s=t, device=f"host ({p} ranks)",
+             precision="f64", ranks=p, decomp=f"{p}x1", halo_bytes_per_step=0, cpu_loop_s=t,
+             run="20261201-000000")
+    rows.append(r)
+with open(f"{out}/trials.csv", "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=header)
+    w.writeheader()
+    w.writerows(rows)
+open(f"{out}/bandwidth.txt", "w").write("D2H_PINNED_GBS=55.0\n")
+PY
+run "$py" "$src/tools/plot_bench.py" "$w/g"
+expect_rc 0 "plot_bench.py on a GPU-like folder: no label overlaps ($err)"
+for png in time_per_step headline phases scaling snapshots; do
+  expect_out_has "PLOT=$w/g/$png.png" "$png.png made"
+  expect_eq "$(head -c 8 "$w/g/$png.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
+    "89504e470d0a1a0a" "$png.png is a PNG"
+done
+
+# The check finds two labels drawn over each other.
+run "$py" - "$src/tools" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import plot_bench
+fig, ax = plt.subplots()
+ax.text(0.5, 0.5, "one label")
+ax.text(0.5, 0.5, "another label")
+fig.canvas.draw()
+print(plot_bench.overlapping_texts(fig))
+PY
+expect_eq "$out" "('one label', 'another label')" "overlapping labels are found"
+finish
