@@ -88,6 +88,24 @@ done
 mpi 2 run --method "$method" --nx 37 --ny 29 --steps 3 --precision f32
 expect_eq "$(key HALO_BYTES_PER_STEP)" "$((2 * 29 * 4))" "f32 halo bytes per step"
 
+# Snapshots every K steps, gathered to rank 0: each one bit for bit cpu's
+# field after its step, on uneven splits (K=5 does not divide 17).
+for p in 1 2 3; do
+  d=$w/snap$p
+  rm -rf "$d"
+  mkdir -p "$d"
+  mpi "$p" run --method "$method" --nx 37 --ny 23 --steps 17 --output-every 5 --save-every "$d"
+  expect_rc 0 "$method snapshots on $p ranks"
+  expect_eq "$(key SNAPSHOTS)" 4 "$method on $p ranks: 4 snapshots of 17 steps"
+  expect_eq "$(ls "$d" | paste -sd' ')" "step_05.dat step_10.dat step_15.dat step_17.dat" \
+    "$method on $p ranks: one file a snapshot"
+  for s in 5 10 15 17; do
+    "$h" run --method cpu --nx 37 --ny 23 --steps "$s" --save "$w/snapref.dat" >/dev/null
+    run "$h" compare "$w/snapref.dat" "$d/step_$(printf %02d "$s").dat" --atol 0 --rtol 0
+    expect_rc 0 "$method on $p ranks: the snapshot after step $s is cpu's field"
+  done
+done
+
 # Without mpirun: MPI starts as a singleton of one rank.
 run "$h" run --method "$method" --nx 37 --ny 29 --steps 31 --save "$w/single.dat"
 expect_rc 0 "$method without mpirun"

@@ -107,6 +107,13 @@ void heat2d_mpi_initial_block(const heat2d_mpi_layout *l, void *local);
  * by hand. Both hold cells of l->cell. */
 int heat2d_mpi_gather(const heat2d_mpi_layout *l, const void *local, void *full, heat2d_error *err);
 
+/* A snapshot after `step` steps: every rank's block (local, in the layout's
+ * precision, in host memory) gathered into full on rank 0, which hands it
+ * to cfg->snapshot; the gather's seconds go to rep->snapshot_wait_s, the
+ * handler's to rep->snapshot_callback_s. Collective. */
+int heat2d_mpi_snapshot(const heat2d_mpi_layout *l, const heat2d_config *cfg, size_t step,
+                        const void *local, void *full, heat2d_report *rep, heat2d_error *err);
+
 /* Collective: the reverse, `full` on rank 0 into every rank's own cells. */
 int heat2d_mpi_scatter(const heat2d_mpi_layout *l, const void *full, void *local,
                        heat2d_error *err);

@@ -388,7 +388,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     const size_t halo_bytes = halo_cells * cb;
     char *send = aware ? st.dev_send : st.host_send;
     char *recv = aware ? st.dev_recv : st.host_recv;
-    double halo_wait = 0.0;
+    double halo_wait = 0.0, snapshot_s = 0.0;
     int cur = 0;
 
     HEAT2D_MPI_CHECK_GOTO(err, MPI_Barrier(l.comm), failed);
@@ -506,6 +506,23 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
         HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.inner_done, st.inner), failed);
         HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.halo, st.inner_done, 0), failed);
         cur = 1 - cur;
+        /* A snapshot before the last step's read-back: each block down into
+         * its host buffer and gathered to rank 0, timed apart from the
+         * loop. */
+        const size_t done = step + 1;
+        if (cfg->output_every > 0 && done % cfg->output_every == 0 && done < cfg->steps) {
+            const double ts = heat2d_now();
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
+            HEAT2D_CUDA_CHECK_GOTO(
+                err, copy_block(&l, st.host, st.dev[cur], cudaMemcpyDeviceToHost), failed);
+            rep->d2h_count += 1;
+            rep->d2h_bytes += block_bytes;
+            if (heat2d_mpi_snapshot(&l, cfg, done, st.host,
+                                    st.full32 != NULL ? (void *)st.full32 : (void *)st.full, rep,
+                                    err) != 0)
+                goto failed;
+            snapshot_s += heat2d_now() - ts;
+        }
     }
     /* Kernel faults surface here. */
     HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
@@ -517,13 +534,21 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     const double t_end = heat2d_now();
     rep->halo_bytes_per_step /= cfg->steps;
 
-    double phases[5] = {t_end - t_enter, t_loop - t_enter, t_readback - t_loop, halo_wait,
-                        t_end - t_readback};
+    /* TOTAL_S holds the snapshots' cost; GPU_LOOP_S leaves it out. */
+    double phases[5] = {t_end - t_enter, t_loop - t_enter, t_readback - t_loop - snapshot_s,
+                        halo_wait, t_end - t_readback};
     if (reduce_report(&l, rep, phases, 5, err) != 0)
         goto failed;
     const double tg = heat2d_now();
     if (heat2d_mpi_gather(&l, st.host, st.full32 != NULL ? (void *)st.full32 : (void *)st.full,
                           err) != 0)
+        goto failed;
+    /* The last snapshot is the final gather. */
+    if (cfg->output_every > 0 &&
+        (l.rank == 0 ? heat2d_hand_snapshot(cfg, cfg->steps,
+                                            st.full32 != NULL ? (void *)st.full32 : (void *)st.full,
+                                            rep, err)
+                     : (rep->snapshots++, 0)) != 0)
         goto failed;
     if (st.full32 != NULL) /* f32: widen, as every method returns doubles */
         for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
@@ -563,6 +588,7 @@ const heat2d_method heat2d_method_mpi_cuda = {
     .gpu_only = true,
     .has_pinned_variant = false,
     .checks_each_step = false,
+    .has_snapshots = true,
     .prepare = mpi_cuda_prepare,
     .solve = NULL,
     .distributed = true,
