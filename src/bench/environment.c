@@ -30,7 +30,7 @@ static char *tool_output(char *const argv[], char *why, size_t why_size)
 int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_error *err)
 {
     char *const argv[] = {(char *)self_exe, "info", "--bandwidth", NULL};
-    char why[600];
+    char why[HEAT2D_MESSAGE_ROOM];
     char *text = tool_output(argv, why, sizeof why);
     if (text == NULL)
         return heat2d_fail(err, "cannot measure the bandwidth limits: %s", why);
@@ -79,7 +79,7 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
         fputc('\n', f); /* a blank line between the blocks of several runs */
 
     fprintf(f, "RUN=%s\nDATE=%s\nHOSTNAME=%s\n", info->run_id, info->date, info->hostname);
-    char why[600];
+    char why[HEAT2D_MESSAGE_ROOM];
     char *info_argv[] = {(char *)self_exe, "info", NULL};
     char *text = tool_output(info_argv, why, sizeof why);
     if (text != NULL)

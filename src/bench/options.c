@@ -125,10 +125,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             bench_usage(stdout);
             return EXIT_SUCCESS;
         default:
-            return heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                       "bench: unknown or incomplete option '%s' (heat2d bench "
-                                       "--help)",
-                                       argv[optind - 1]);
+            return heat2d_report_bad_option("bench", argc, argv, "(heat2d bench --help)");
         }
     }
     if (optind < argc)

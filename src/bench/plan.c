@@ -200,7 +200,8 @@ static bool probe(const bench_target *t, char *device, size_t device_size, char 
 void bench_choose_runnable(const target_list *candidates, bool asked, target_list *runnable,
                            bool *has_gpu, bench_run_info *info)
 {
-    char skipped[512] = "", skip_why[600] = "", distributed[256] = "", no_f32[256] = "";
+    char skipped[512] = "", skip_why[HEAT2D_MESSAGE_ROOM] = "", distributed[256] = "",
+         no_f32[256] = "";
     size_t n_skipped = 0;
     *has_gpu = false;
     runnable->n = 0;

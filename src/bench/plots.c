@@ -93,7 +93,7 @@ int bench_save_field(bench_state *st, char *path, size_t size)
                     "--steps",      steps, "--save",   path,  NULL};
     bench_capture cap;
     heat2d_error err = {{0}};
-    char why[700];
+    char why[HEAT2D_MESSAGE_ROOM];
     if (bench_spawn(argv, &cap, &err) != 0) {
         snprintf(why, sizeof why, "%s", err.message);
     } else {
@@ -136,7 +136,7 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
     char *argv[] = {(char *)python, script, (char *)dir, NULL};
     bench_capture cap;
     heat2d_error err = {{0}};
-    char why[700];
+    char why[HEAT2D_MESSAGE_ROOM];
     if (bench_spawn(argv, &cap, &err) != 0) {
         snprintf(why, sizeof why, "%s", err.message);
     } else if (!bench_capture_ok(&cap)) {

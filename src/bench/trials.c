@@ -95,7 +95,7 @@ static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t tria
     bench_progress_show(st, target, s, what);
     bench_result res;
     double process_s = 0.0;
-    char why[700];
+    char why[HEAT2D_MESSAGE_ROOM];
     int rc = bench_run_child(target, s, &res, &process_s, why, sizeof why);
     if (bench_interrupted)
         return 0; /* the child was ended on purpose: not a result, not a failure */

@@ -3,6 +3,7 @@
  * comparison between two of our own methods cannot catch. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "process_guard.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -394,8 +395,7 @@ int heat2d_cmd_check(int argc, char **argv)
             if (heat2d_parse_precision(optarg, &st.precision, &err) != 0)
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: %s", err.message);
         } else
-            return heat2d_report_error(
-                HEAT2D_EXIT_USAGE, "check: unknown or incomplete option '%s'", argv[optind - 1]);
+            return heat2d_report_bad_option("check", argc, argv, NULL);
     }
     if (optind < argc)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: unexpected argument '%s'",
@@ -409,6 +409,7 @@ int heat2d_cmd_check(int argc, char **argv)
                                    "check: runs as one process; start it without mpirun");
 
     char tmp_dir[] = "/tmp/heat2d-check-XXXXXX";
+    int scratch_slot = -1; /* removed by a fatal signal too */
     if (keep != NULL) {
         st.dir = keep;
         if (access(keep, W_OK) != 0)
@@ -420,13 +421,16 @@ int heat2d_cmd_check(int argc, char **argv)
                                        "check: cannot create a temporary directory: %s",
                                        strerror(errno));
         st.dir = tmp_dir;
+        scratch_slot = heat2d_cleanup_folder(tmp_dir);
     }
 
     check_target targets[24];
     size_t n = collect_targets(st.gpu, st.precision, targets, sizeof targets / sizeof targets[0]);
     if (n == 0 && st.gpu) {
-        if (keep == NULL)
+        if (keep == NULL) {
             rmdir(tmp_dir);
+            heat2d_cleanup_forget(scratch_slot);
+        }
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                    "check: GPU_CHECK=FAIL: this build has no GPU method (build "
                                    "with CUDA or -DHEAT2D_OPENACC_OFFLOAD=ON)");
@@ -458,8 +462,10 @@ int heat2d_cmd_check(int argc, char **argv)
     }
     check_snapshots(&st, targets, n);
 
-    if (keep == NULL)
+    if (keep == NULL) {
         remove_scratch(tmp_dir);
+        heat2d_cleanup_forget(scratch_slot);
+    }
 
     const char *verdict = st.gpu ? "GPU_CHECK" : "CPU_CHECK";
     if (st.failures > 0)

@@ -44,8 +44,7 @@ int heat2d_cmd_compare(int argc, char **argv)
         else if (opt == 'h')
             return heat2d_usage("compare", stdout) == 0 ? EXIT_SUCCESS : HEAT2D_EXIT_FAILURE;
         else
-            return heat2d_report_error(
-                HEAT2D_EXIT_USAGE, "compare: unknown or incomplete option '%s'", argv[optind - 1]);
+            return heat2d_report_bad_option("compare", argc, argv, NULL);
         if (rc != 0)
             return heat2d_report_error(HEAT2D_EXIT_USAGE, "compare: %s", err.message);
     }

@@ -76,8 +76,7 @@ int heat2d_cmd_run(int argc, char **argv)
             heat2d_usage("run", stdout);
             return EXIT_SUCCESS;
         default:
-            return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: unknown or incomplete option '%s'",
-                                       argv[optind - 1]);
+            return heat2d_report_bad_option("run", argc, argv, NULL);
         }
         if (rc != 0)
             return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);

@@ -1,9 +1,8 @@
 /* heat2d: one program, several subcommands, all built on libheat2d. */
-#define _POSIX_C_SOURCE 200809L /* SIGXFSZ */
 #include "build_info.h"
 #include "commands.h"
+#include "process_guard.h"
 
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +23,7 @@ int heat2d_cmd_methods(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    /* Past a file size limit (ulimit -f) write() fails with EFBIG, which
-     * the field writer reports and cleans up after, instead of the process
-     * being killed by SIGXFSZ with a half-written temporary file left. */
-    signal(SIGXFSZ, SIG_IGN);
+    heat2d_process_start();
     heat2d_report_quiet(heat2d_process_rank() != 0);
     static const struct {
         const char *name;
@@ -53,9 +49,12 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; ++k)
         if (strcmp(argv[1], commands[k].name) == 0) {
             int status = commands[k].run(argc - 1, argv + 1);
-            if (fflush(stdout) != 0 || ferror(stdout))
-                status =
-                    heat2d_report_error(HEAT2D_EXIT_FAILURE, "cannot write to standard output");
+            /* Output that went nowhere (stdout closed, or a pipe whose
+             * reader left) is a failure, reported after the files are
+             * written. */
+            heat2d_error err;
+            if (heat2d_stdout_status(&err) != 0 && status == EXIT_SUCCESS)
+                status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "%s", err.message);
             /* MPI_Finalize, when a distributed method started MPI. */
             heat2d_process_finalize();
             return status;

@@ -2,10 +2,9 @@
  * acc_persistent): `prog [nx [ny [steps [field_path]]]]`, KEY=VALUE on
  * stdout, one line on stderr and exit 1 on any error. The same source is
  * built once per method; HEAT2D_SEED_METHOD names it. */
-#define _POSIX_C_SOURCE 200809L /* SIGXFSZ */
 #include "methods.h"
+#include "process_guard.h"
 
-#include <signal.h>
 #include <stdlib.h>
 
 #ifndef HEAT2D_SEED_METHOD
@@ -20,10 +19,7 @@ static int die(const char *program, const char *message)
 
 int main(int argc, char **argv)
 {
-    /* Past a file size limit (ulimit -f) write() fails with EFBIG, which
-     * the field writer reports and cleans up after, instead of the process
-     * being killed by SIGXFSZ with a half-written temporary file left. */
-    signal(SIGXFSZ, SIG_IGN);
+    heat2d_process_start();
     const char *program = argv[0];
     heat2d_error err = {{0}};
     heat2d_config cfg;
@@ -54,7 +50,7 @@ int main(int argc, char **argv)
             printf("FIELD_FILE=%s\n", field_path);
     }
     heat2d_free_pair(storage[0], storage[1]);
-    if (fflush(stdout) != 0 || ferror(stdout))
-        return die(program, "cannot write to standard output");
+    if (heat2d_stdout_status(&err) != 0 && status == EXIT_SUCCESS)
+        return die(program, err.message);
     return status;
 }

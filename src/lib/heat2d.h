@@ -36,8 +36,11 @@ extern "C" {
 /* One line of text that says what failed; filled by the failing function and
  * printed once, by the program that gives up. */
 typedef struct heat2d_error {
-    char message[512];
+    char message[4096];
 } heat2d_error;
+
+/* Room for a message with a few words of context around it. */
+#define HEAT2D_MESSAGE_ROOM (sizeof(heat2d_error) + 256)
 
 /* Formats the message into err (if err is non-NULL) and returns -1, so that
  * callers can write `return heat2d_fail(err, ...);`. Control characters
@@ -53,6 +56,11 @@ enum { HEAT2D_EXIT_FAILURE = 1, HEAT2D_EXIT_USAGE = 2 };
 /* Prints "heat2d: <message>" on stderr (escaped as heat2d_fail escapes) and
  * returns status. */
 int heat2d_report_error(int status, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+/* Reports the option getopt_long just refused ('?') for command, with an
+ * optional hint after it; returns HEAT2D_EXIT_USAGE. A single-dash word
+ * ("-method") is named whole, with its two-dash spelling. */
+int heat2d_report_bad_option(const char *command, int argc, char *const argv[], const char *hint);
 
 /* Under mpirun every rank parses the same arguments and reaches the same
  * verdict: a program tells the library once that this process is not rank

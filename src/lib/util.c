@@ -15,38 +15,88 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The escaped form of c into esc (at most 4 bytes); its length. Messages
+ * echo file names and arguments, which may hold a newline or an escape
+ * sequence; written raw they would break the one-line contract (or the
+ * terminal). C0 controls and DEL are escaped; bytes >= 0x80 are left
+ * alone, they are UTF-8 in any name a user typed. */
+static size_t escape_byte(unsigned char c, char esc[5])
+{
+    if (c >= 0x20 && c != 0x7f) {
+        esc[0] = (char)c;
+        return 1;
+    }
+    if (c == '\n' || c == '\t' || c == '\r') {
+        esc[0] = '\\';
+        esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+        return 2;
+    }
+    snprintf(esc, 5, "\\x%02x", (unsigned)c);
+    return 4;
+}
+
+static size_t escaped_length(const unsigned char *text, size_t len)
+{
+    size_t n = 0;
+    char esc[5];
+    for (size_t k = 0; k < len; ++k)
+        n += escape_byte(text[k], esc);
+    return n;
+}
+
+static size_t append_escaped(char *out, size_t n, const unsigned char *text, size_t len)
+{
+    for (size_t k = 0; k < len; ++k)
+        n += escape_byte(text[k], out + n);
+    return n;
+}
+
 int heat2d_vfail(heat2d_error *err, const char *fmt, va_list args)
 {
     if (err == NULL)
         return -1;
-    /* Messages echo file names and arguments, which may hold a newline or
-     * an escape sequence; written raw they would break the one-line
-     * contract (or the terminal). Escape C0 controls and DEL; leave bytes
-     * >= 0x80 alone, they are UTF-8 in any name a user typed. */
-    char raw[sizeof err->message];
-    vsnprintf(raw, sizeof raw, fmt, args);
-    size_t n = 0;
-    const size_t cap = sizeof err->message;
-    for (const unsigned char *c = (const unsigned char *)raw; *c != '\0'; ++c) {
+    va_list again;
+    va_copy(again, args);
+    int needed = vsnprintf(NULL, 0, fmt, args);
+    char *raw = needed >= 0 ? malloc((size_t)needed + 1) : NULL;
+    if (raw == NULL) {
+        /* Out of memory (or a bad format): the fixed buffer, cut at its end. */
+        vsnprintf(err->message, sizeof err->message, fmt, again);
+        va_end(again);
+        return -1;
+    }
+    vsnprintf(raw, (size_t)needed + 1, fmt, again);
+    va_end(again);
+    const unsigned char *text = (const unsigned char *)raw;
+    size_t len = (size_t)needed;
+    const size_t cap = sizeof err->message - 1;
+    /* A message longer than the buffer (a long path) loses its middle, not
+     * its end: the reason comes last. */
+    static const char gap[] = "...";
+    size_t head = len, tail_at = len;
+    if (escaped_length(text, len) > cap) {
+        size_t room = cap - (sizeof gap - 1), tail_room = room / 2, used = 0;
         char esc[5];
-        size_t len;
-        if (*c >= 0x20 && *c != 0x7f) {
-            esc[0] = (char)*c;
-            len = 1;
-        } else if (*c == '\n' || *c == '\t' || *c == '\r') {
-            esc[0] = '\\';
-            esc[1] = *c == '\n' ? 'n' : *c == '\t' ? 't' : 'r';
-            len = 2;
-        } else {
-            snprintf(esc, sizeof esc, "\\x%02x", (unsigned)*c);
-            len = 4;
-        }
-        if (n + len >= cap)
-            break; /* cut short, but never mid-escape */
-        memcpy(err->message + n, esc, len);
-        n += len;
+        tail_at = len;
+        while (tail_at > 0 && used + escape_byte(text[tail_at - 1], esc) <= tail_room)
+            used += escape_byte(text[--tail_at], esc);
+        while (tail_at < len && (text[tail_at] & 0xc0) == 0x80)
+            ++tail_at; /* not in the middle of a UTF-8 character */
+        used = escaped_length(text + tail_at, len - tail_at);
+        head = 0;
+        while (head < tail_at && used + escape_byte(text[head], esc) <= room)
+            used += escape_byte(text[head++], esc);
+        while (head > 0 && (text[head] & 0xc0) == 0x80)
+            --head;
+    }
+    size_t n = append_escaped(err->message, 0, text, head);
+    if (head < tail_at) {
+        memcpy(err->message + n, gap, sizeof gap - 1);
+        n += sizeof gap - 1;
+        n = append_escaped(err->message, n, text + tail_at, len - tail_at);
     }
     err->message[n] = '\0';
+    free(raw);
     return -1;
 }
 
@@ -161,49 +211,4 @@ uint64_t heat2d_physical_memory(void)
     if (pages <= 0 || page_size <= 0)
         return 0;
     return (uint64_t)pages * (uint64_t)page_size;
-}
-
-int heat2d_field_check_writable(const char *path, heat2d_error *err)
-{
-    /* The same cases as heat2d_field_write: a directory is refused, a
-     * device or pipe is written in place, anything else through a temporary
-     * file in the directory of the file (of the link's target, for a
-     * symbolic link). */
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return heat2d_fail(err, "cannot write field file '%s': %s", path, strerror(EISDIR));
-        if (!S_ISREG(st.st_mode)) {
-            if (access(path, W_OK) != 0)
-                return heat2d_fail(err, "cannot write field file '%s': %s", path, strerror(errno));
-            return 0;
-        }
-    }
-    char *resolved = NULL;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        resolved = realpath(path, NULL);
-    const char *target = resolved ? resolved : path;
-    const char *slash = strrchr(target, '/');
-    size_t dir_len = slash == NULL ? 0 : slash == target ? 1 : (size_t)(slash - target);
-    char *dir = malloc(dir_len + 2);
-    if (dir == NULL) {
-        free(resolved);
-        return heat2d_fail(err, "cannot write field file '%s': out of memory", path);
-    }
-    if (slash == NULL)
-        strcpy(dir, ".");
-    else {
-        memcpy(dir, target, dir_len);
-        dir[dir_len] = '\0';
-    }
-    /* access() on a regular file says EACCES (it has no search bit), which
-     * hides what is wrong: "x.dat/f.dat" names no directory. */
-    int rc = stat(dir, &st) == 0 && !S_ISDIR(st.st_mode) ? (errno = ENOTDIR, -1)
-                                                         : access(dir, W_OK | X_OK);
-    int e = errno;
-    free(dir);
-    free(resolved);
-    if (rc != 0)
-        return heat2d_fail(err, "cannot write field file '%s': %s", path, strerror(e));
-    return 0;
 }

@@ -23,16 +23,26 @@ static void test_messages_are_one_line(void)
                 "f\xc3\xa9");
     check(strcmp(err.message, "got 'a\\nb\\tc\\rd\\x01e\\x7ff\xc3\xa9'") == 0,
           "control characters escaped, UTF-8 kept: '%s'", err.message);
-    /* A message longer than the buffer is cut, never inside an escape. */
-    char text[1200];
-    for (size_t k = 0; k < sizeof text - 1; ++k)
+    /* A message longer than the buffer loses its middle, never its end
+     * (the reason), never inside an escape or a UTF-8 character. */
+    static char text[12000];
+    for (size_t k = 0; k < 6000; ++k)
         text[k] = k % 2 ? '\n' : 'x';
-    text[sizeof text - 1] = '\0';
-    heat2d_fail(&err, "%s", text);
+    for (size_t k = 6000; k + 1 < 11000; k += 2)
+        memcpy(text + k, "\xc3\xa9", 2);
+    text[11000] = '\0';
+    heat2d_fail(&err, "cannot write '%s': %s", text, "No such file or directory");
     size_t len = strlen(err.message);
-    check(len < sizeof err.message && len >= sizeof err.message - 4, "cut message length %zu", len);
+    check(len < sizeof err.message && len >= sizeof err.message - 8, "cut message length %zu", len);
     check(strchr(err.message, '\n') == NULL, "cut message has no newline");
-    check(len >= 2 && !(err.message[len - 1] == '\\'), "cut message does not end in a lone '\\'");
+    check(strncmp(err.message, "cannot write 'x\\nx\\n", 20) == 0, "cut message keeps its start");
+    static const char reason[] = "\xc3\xa9': No such file or directory";
+    check(len > sizeof reason && strcmp(err.message + len - (sizeof reason - 1), reason) == 0,
+          "cut message keeps its reason: '...%s'", err.message + len - 40);
+    const char *gap = strstr(err.message, "...");
+    check(gap != NULL && (gap[-1] == 'x' || (gap[-1] == 'n' && gap[-2] == '\\')) &&
+              (unsigned char)gap[3] == 0xc3,
+          "the cut is between whole escapes and whole characters");
     check(heat2d_fail(NULL, "%s", "ignored") == -1, "NULL err is allowed");
 }
 

@@ -1,0 +1,127 @@
+/* The paths a fatal signal removes, and the handler that removes them.
+ * Everything the handler touches is a fixed array of plain bytes, set
+ * before its slot is marked in use, and every call in it is
+ * async-signal-safe (getdents64 through syscall is, on Linux). */
+#define _GNU_SOURCE /* syscall, SYS_getdents64 */
+
+#include "process_guard.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+enum { SLOT_FREE, SLOT_FILE, SLOT_FOLDER };
+
+#define N_SLOTS 16
+
+static struct {
+    volatile sig_atomic_t kind;
+    char path[PATH_MAX];
+} slots[N_SLOTS];
+
+static volatile pid_t doomed_group;
+
+/* Every catchable signal whose default action ends the process. SIGPIPE
+ * and SIGXFSZ are ignored instead (heat2d_process_start). */
+static const int fatal_signals[] = {SIGHUP,  SIGINT,  SIGQUIT,   SIGTERM, SIGUSR1,
+                                    SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU};
+
+static int add(const char *path, int kind)
+{
+    size_t len = strlen(path);
+    if (len >= PATH_MAX)
+        return -1;
+    for (int k = 0; k < N_SLOTS; ++k)
+        if (slots[k].kind == SLOT_FREE) {
+            memcpy(slots[k].path, path, len + 1);
+            slots[k].kind = kind;
+            return k;
+        }
+    return -1;
+}
+
+int heat2d_cleanup_file(const char *path)
+{
+    return add(path, SLOT_FILE);
+}
+
+int heat2d_cleanup_folder(const char *path)
+{
+    return add(path, SLOT_FOLDER);
+}
+
+void heat2d_cleanup_forget(int slot)
+{
+    if (slot >= 0 && slot < N_SLOTS)
+        slots[slot].kind = SLOT_FREE;
+}
+
+void heat2d_cleanup_process_group(pid_t group)
+{
+    doomed_group = group;
+}
+
+/* The folder's entries, then the folder. */
+static void remove_folder(const char *path)
+{
+#ifdef __linux__
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        /* struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name */
+        char buffer[4096] __attribute__((aligned(8)));
+        long got;
+        while ((got = syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0) {
+            for (long at = 0; at < got;) {
+                unsigned short reclen;
+                memcpy(&reclen, buffer + at + 16, sizeof reclen);
+                const char *name = buffer + at + 19;
+                if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+                    unlinkat(fd, name, 0);
+                at += reclen;
+            }
+        }
+        close(fd);
+    }
+#endif
+    rmdir(path);
+}
+
+static void clean_up_and_die(int sig)
+{
+    pid_t group = doomed_group;
+    if (group > 0)
+        kill(-group, SIGKILL);
+    for (int k = 0; k < N_SLOTS; ++k) {
+        if (slots[k].kind == SLOT_FILE)
+            unlink(slots[k].path);
+        else if (slots[k].kind == SLOT_FOLDER)
+            remove_folder(slots[k].path);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void heat2d_cleanup_install(void)
+{
+    struct sigaction act;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = clean_up_and_die;
+    sigemptyset(&act.sa_mask);
+    for (size_t k = 0; k < sizeof fatal_signals / sizeof fatal_signals[0]; ++k)
+        sigaddset(&act.sa_mask, fatal_signals[k]);
+    for (size_t k = 0; k < sizeof fatal_signals / sizeof fatal_signals[0]; ++k) {
+        /* A signal the parent ignored (nohup's SIGHUP) stays ignored. */
+        struct sigaction old;
+        if (sigaction(fatal_signals[k], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(fatal_signals[k], &act, NULL);
+    }
+}

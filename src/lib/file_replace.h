@@ -1,0 +1,23 @@
+/* Writing a file the user named: streams in place, regular files replaced
+ * whole (see file_replace.c for the rules). */
+#ifndef HEAT2D_FILE_REPLACE_H
+#define HEAT2D_FILE_REPLACE_H
+
+#include "heat2d.h"
+
+#include <stdio.h>
+
+/* Writes the content to stream; 0, or an errno value. */
+typedef int (*heat2d_file_writer)(FILE *stream, void *ctx);
+
+/* Writes path through write. what names the file in messages ("field
+ * file"). 0, or -1 with err set; on failure an existing file is untouched
+ * and no temporary file is left. */
+int heat2d_file_replace(const char *path, const char *what, heat2d_file_writer write, void *ctx,
+                        heat2d_error *err);
+
+/* The same refusals, before any work is done: a folder, a read-only file,
+ * a closed descriptor, a folder that cannot be written. */
+int heat2d_file_check_replaceable(const char *path, const char *what, heat2d_error *err);
+
+#endif

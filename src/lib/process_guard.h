@@ -1,0 +1,42 @@
+/* What every heat2d program does first and last, so that nothing it writes
+ * lands where the user did not ask, and nothing temporary outlives it:
+ * descriptors 0-2 are never left closed, writes to a closed pipe fail with
+ * EPIPE instead of killing the process, and temporary files and folders
+ * are removed on any signal that ends the process. */
+#ifndef HEAT2D_PROCESS_GUARD_H
+#define HEAT2D_PROCESS_GUARD_H
+
+#include "heat2d.h"
+
+#include <sys/types.h>
+
+/* Reopens closed descriptors 0, 1 and 2 on /dev/null (before anything else
+ * is opened, so no file of heat2d's can take their numbers), ignores
+ * SIGPIPE and SIGXFSZ (the writes fail with EPIPE or EFBIG and are
+ * reported), and installs the cleanup handler below. Call it first. */
+void heat2d_process_start(void);
+
+/* Flushes stdout. Returns 0, or -1 with a message when stdout was closed
+ * when the program started (its output went nowhere) or a write to it
+ * failed (a closed pipe, a full disk). */
+int heat2d_stdout_status(heat2d_error *err);
+
+/* Paths (and one process group) that a fatal signal removes (kills) before
+ * the process dies of it. The handler covers every catchable signal whose
+ * default action ends the process and that was not ignored or caught when
+ * heat2d_process_start ran. A folder's files are removed with it (one
+ * level: heat2d's scratch folders hold no subfolders). Returns a slot for
+ * heat2d_cleanup_forget, or -1 when all slots are taken (the path is then
+ * simply not guarded). The path is copied. */
+int heat2d_cleanup_file(const char *path);
+int heat2d_cleanup_folder(const char *path);
+void heat2d_cleanup_forget(int slot);
+
+/* A process group sent SIGKILL by a fatal signal (a running trial); 0 for
+ * none. */
+void heat2d_cleanup_process_group(pid_t group);
+
+/* Installs the handler; heat2d_process_start calls it. */
+void heat2d_cleanup_install(void);
+
+#endif

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# What a hostile but realistic user does to the files and streams around a
+# run: descriptors named as files, read-only and private files, closed
+# streams and pipes, signals in the middle of a write, long names, options
+# with one dash. After each, the user's data is checked intact: the
+# redirected log, the file's mode, no temporary file left.
+# usage: test_hostile.sh BIN_DIR
+set -e
+bin=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+s=$(mktemp -d)
+trap 'chmod -R u+w "$s" 2>/dev/null; rm -rf "$s"' EXIT
+h=$bin/heat2d
+cpu=$bin/cpu_reference
+small=(--method cpu --nx 5 --ny 5 --steps 1)
+r() { echo "heat2d: run: $*"; }
+# lines FILE: its line count
+lines() { wc -l <"$1" | tr -d ' '; }
+expect_no_temp() { expect_eq "$(ls -A "$1" | grep -c '\.tmp\.' || true)" 0 "$2: no temporary file"; }
+
+# ---- descriptors named as files are written in place, as streams ----------------------
+cd "$s"
+echo keep >log
+"$h" run "${small[@]}" --save /dev/stdout >>log
+expect_eq "$(head -n 1 log)" keep "--save /dev/stdout >>log: the log's old line kept"
+expect_eq "$(grep -c '^METHOD=CPU_REFERENCE$' log)" 1 "--save /dev/stdout >>log: the report kept"
+expect_eq "$(grep -c '^5 5$' log)" 1 "--save /dev/stdout >>log: the field's header in the log"
+expect_eq "$(grep -cE '^ +[-0-9.]+E[-+][0-9]+$' log)" 25 "--save /dev/stdout >>log: the field's 25 values"
+expect_eq "$(tail -n 1 log)" "FIELD_FILE=/dev/stdout" "--save /dev/stdout >>log: the report's last line last"
+echo keep >log
+"$cpu" 5 5 1 /dev/stdout >>log
+expect_eq "$(head -n 1 log)/$(grep -c '^5 5$' log)" "keep/1" "seed program, /dev/stdout >>log: log kept, field added"
+echo keep >log
+"$h" run "${small[@]}" --save /proc/self/fd/7 7>>log >/dev/null
+expect_eq "$(head -n 1 log)/$(lines log)" "keep/27" "--save /proc/self/fd/7 7>>log: appended to the log"
+run "$h" run "${small[@]}" --save /dev/fd/9
+expect_rc 1 "--save /dev/fd/9, 9 not open"
+expect_eq "$err" "$(r "cannot write field file '/dev/fd/9': Bad file descriptor")" "--save /dev/fd/9, 9 not open: message"
+expect_eq "$out" "" "--save /dev/fd/9, 9 not open: refused before the run"
+mkfifo fifo
+cat fifo >from_fifo &
+reader=$!
+run "$h" run "${small[@]}" --save fifo
+wait "$reader"
+expect_rc 0 "--save FIFO"
+expect_eq "$(lines from_fifo)/$(test -p fifo && echo fifo)" "26/fifo" "--save FIFO: the field went through, the FIFO stays"
+
+# ---- regular files: replaced only if writable, keeping their mode --------------------------
+echo precious >ro.dat
+chmod 444 ro.dat
+expect_failure 1 "$(r "cannot write field file 'ro.dat': it is read-only (mode 444)")" \
+  "$h" run "${small[@]}" --save ro.dat
+expect_eq "$out" "" "read-only target: refused before the run"
+expect_failure 1 "$cpu: cannot write field file 'ro.dat': it is read-only (mode 444)" "$cpu" 5 5 1 ro.dat
+expect_eq "$(cat ro.dat)/$(stat -c %a ro.dat)" "precious/444" "read-only target: content and mode intact"
+ln -s ro.dat ro_link.dat
+expect_failure 1 "$(r "cannot write field file 'ro_link.dat': it is read-only (mode 444)")" \
+  "$h" run "${small[@]}" --save ro_link.dat
+for mode in 600 640 755; do
+  echo old >"m$mode.dat"
+  chmod "$mode" "m$mode.dat"
+  "$h" run "${small[@]}" --save "m$mode.dat" >/dev/null
+  expect_eq "$(stat -c %a "m$mode.dat")/$(head -n 1 "m$mode.dat")" "$mode/5 5" "mode $mode kept when replaced"
+done
+(umask 027 && "$cpu" 5 5 1 new.dat >/dev/null)
+expect_eq "$(stat -c %a new.dat)" 640 "a new file takes the umask"
+expect_no_temp . "files replaced"
+
+# ---- standard streams closed or broken ------------------------------------------------------------
+mkdir closed && cd closed
+run bash -c '"$@" >&-' - "$h" run "${small[@]}" --save f.dat
+expect_rc 1 "stdout closed"
+expect_eq "$err" "heat2d: standard output was closed: the output was lost" "stdout closed: message"
+expect_eq "$(ls -A)/$(lines f.dat)" "f.dat/26" "stdout closed: the field written, nothing else made"
+cpu=$cpu run bash -c '"$cpu" 5 5 1 g.dat >&-'
+expect_rc 1 "seed program, stdout closed"
+expect_eq "$err" "$cpu: standard output was closed: the output was lost" "seed program, stdout closed: message"
+expect_eq "$(lines g.dat)" 26 "seed program, stdout closed: the field written"
+run bash -c '"$@" <&- 2>&-' - "$h" run "${small[@]}" --save f.dat
+expect_rc 0 "stdin and stderr closed: the run succeeds"
+expect_eq "$(ls -A | sort | paste -sd, -)" "f.dat,g.dat" "stdin and stderr closed: no stray file"
+run bash -c '"$@" 2>&-' - "$h" run "${small[@]}" --save no/such/f.dat
+expect_rc 1 "stderr closed: a failure still exits non-zero"
+# The reader is gone before the run writes (it starts after a pause).
+run bash -c 'set -o pipefail; (sleep 0.5; exec "$@") | true' - "$h" run --method cpu --nx 200 --ny 200 --steps 2 --save p.dat
+expect_rc 1 "stdout pipe closed"
+expect_eq "$err" "heat2d: cannot write to standard output: Broken pipe" "stdout pipe closed: message"
+expect_eq "$(lines p.dat)" $((200 * 200 + 1)) "stdout pipe closed: the field is written whole"
+cd ..
+
+# ---- signals in the middle of a write remove the temporary file -------------------------------
+# Background jobs of a script start with SIGINT and SIGQUIT ignored; env
+# gives them back their default action, as in an interactive shell.
+sig=$s/signals
+mkdir "$sig"
+n=0
+for signal in INT TERM QUIT HUP USR1 USR2 ALRM XCPU VTALRM PROF; do
+  n=$((n + 1))
+  if [ $((n % 2)) = 0 ]; then
+    env --default-signal "$cpu" 1200 1200 1 "$sig/f.dat" >/dev/null &
+  else
+    env --default-signal "$h" run --method cpu --nx 1200 --ny 1200 --steps 1 --save "$sig/f.dat" >/dev/null &
+  fi
+  pid=$!
+  for _ in $(seq 2000); do
+    ls "$sig" | grep -q '\.tmp\.' && break
+    sleep 0.005
+  done
+  kill -s "$signal" "$pid" 2>/dev/null || true
+  set +e; wait "$pid" 2>/dev/null; rc=$?; set -e
+  expect_no_temp "$sig" "SIG$signal during the write"
+  if [ "$rc" = $((128 + $(kill -l "$signal"))) ]; then
+    expect_eq "$(ls -A "$sig")" "" "SIG$signal during the write: nothing left"
+  else # the write won the race: the file must be whole
+    expect_eq "$rc/$(lines "$sig/f.dat")" "0/$((1200 * 1200 + 1))" "SIG$signal after the write: the file is whole"
+    rm -f "$sig/f.dat"
+  fi
+done
+
+# ---- messages --------------------------------------------------------------------------------------
+# A name of 3,900 bytes: the message still ends in its reason.
+long=$s
+for _ in $(seq 15); do long=$long/$(printf 'd%.0s' $(seq 250)); done
+run "$h" run "${small[@]}" --save "$long/f.dat"
+expect_rc 1 "a 3,900-byte name"
+expect_err_lines 1 "a 3,900-byte name: one line"
+expect_eq "${err: -27}" ": No such file or directory" "a 3,900-byte name: the reason kept"
+expect_eq "$(grep -c "$long/f.dat" <<<"$err")" 1 "a 3,900-byte name: the name whole"
+
+# A single-dash option names itself, with its two-dash spelling.
+expect_failure 2 "heat2d: run: unknown option '-method' (options take two dashes: --method)" \
+  "$h" run -method cpu
+expect_failure 2 "heat2d: run: unknown option '-nx' (options take two dashes: --nx)" \
+  "$h" run --method cpu -nx 5
+expect_failure 2 "heat2d: check: unknown option '-gpu' (options take two dashes: --gpu)" "$h" check -gpu
+expect_failure 2 "heat2d: compare: unknown option '-atol' (options take two dashes: --atol)" \
+  "$h" compare -atol 1 a b
+expect_failure 2 "heat2d: bench: unknown option '-sizes' (options take two dashes: --sizes) (heat2d bench --help)" \
+  "$h" bench -sizes 8x8:1
+expect_failure 2 "heat2d: run: unknown or incomplete option '-x'" "$h" run -x
+expect_failure 2 "heat2d: run: unknown or incomplete option '--nx'" "$h" run --method cpu --nx
+
+finish
