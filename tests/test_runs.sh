@@ -141,16 +141,16 @@ for c in run compare check info methods bench; do
   expect_eq "$(head -n 1 <<<"$out" | cut -d' ' -f1-3)" "usage: heat2d $c" "heat2d $c --help: its usage"
 done
 run "$bin/heat2d" run --help
-for o in --method --nx --ny --steps --alpha --precision --pinned --save; do
+for o in --method --nx --ny --steps --alpha --precision --pinned --save --output-every --snapshot-copy --save-every; do
   expect_out_has "$o" "run --help names $o"
 done
 run "$bin/heat2d" bench --help
-for o in --methods --sizes --warmups --repeats --out --pinned-too --ranks --weak --precision; do
+for o in --methods --sizes --warmups --repeats --out --pinned-too --ranks --weak --precision --budget --full --output-every --snapshot-copy; do
   expect_out_has "$o" "bench --help names $o"
 done
 run "$bin/heat2d" --help
 expect_rc 0 "heat2d --help"
-for o in --precision --ranks --weak --version; do
+for o in --precision --ranks --weak --version --budget --full --output-every --snapshot-copy --save-every; do
   expect_out_has "$o" "heat2d --help names $o"
 done
 

@@ -10,7 +10,8 @@
 # Stages: check (heat2d check --gpu, in f64 and in f32), ladder (the
 # article's sizes, every method), big_resident (8192^2 x 1000, the resident
 # methods in f64 and f32: the single-step and temporal-blocking targets),
-# big_slow (8192^2, the per-step and host methods, fewer steps), sanitize
+# big_slow (8192^2, the per-step and host methods, fewer steps), snapshots
+# (the resident methods with the field on the host every K steps), sanitize
 # (compute-sanitizer), profiles (Nsight Compute's summary of the main
 # kernels). Stages append to the same results folder; the summary and plots
 # are rebuilt from all trials.
@@ -91,6 +92,18 @@ stage_sanitize() {
   compute-sanitizer --tool memcheck --error-exitcode 86 \
     "$h" run --method cuda-each --pinned --nx 67 --ny 45 --steps 13 >>"$log" 2>&1 ||
     die "compute-sanitizer memcheck found errors in cuda-each --pinned"
+  # Snapshots every 3 steps of 13 (the last one off the beat), copied plain
+  # and overlapped, from pinned host arrays too.
+  for m in cuda-resident cuda-graph cuda-tb; do
+    for copy in plain overlap; do
+      for tool in memcheck racecheck; do
+        echo "## $tool $m --pinned --output-every 3 --snapshot-copy $copy 67x45/13" >>"$log"
+        compute-sanitizer --tool "$tool" --error-exitcode 86 "$h" run --method "$m" --pinned \
+          --output-every 3 --snapshot-copy "$copy" --nx 67 --ny 45 --steps 13 >>"$log" 2>&1 ||
+          die "compute-sanitizer $tool found errors in $m snapshots ($copy)"
+      done
+    done
+  done
   # f32: each kernel: odd nx (one float a thread), nx a multiple of 4
   # (float4 quads) and nx even but not (float2 pairs).
   for m in $("$h" methods | awk '$1 ~ /^cuda/ {print $1}'); do
@@ -102,6 +115,17 @@ stage_sanitize() {
     done
   done
   echo "SANITIZE=PASS" | tee -a "$log"
+}
+
+# The field on the host every K steps: the resident methods at the
+# headline sizes, each K with plain and overlapped copies, beside the run
+# without snapshots.
+SNAPSHOT_SIZES=${SNAPSHOT_SIZES:-2048x2048:500,8192x8192:1000}
+SNAPSHOT_EVERY=${SNAPSHOT_EVERY:-1,10,100}
+stage_snapshots() {
+  "$h" bench --out "$out" --sizes "$SNAPSHOT_SIZES" --repeats "$REPEATS" --warmups 1 \
+    --methods cuda-resident,cuda-graph,cuda-tb,acc-resident --output-every "$SNAPSHOT_EVERY" \
+    --snapshot-copy plain,overlap
 }
 
 # Nsight Compute's view of each main kernel at 8192^2 (one launch after a
@@ -132,11 +156,11 @@ stage_portability() {
   tools/gpu_portability.sh "$out"
 }
 
-stages=${*:-check ladder big_resident big_slow sanitize profiles}
+stages=${*:-check ladder big_resident big_slow snapshots sanitize profiles}
 for stage in $stages; do
   case $stage in
-    check | ladder | big_resident | big_slow | sanitize | profiles | portability) "stage_$stage" ;;
-    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow, sanitize, profiles, portability)" ;;
+    check | ladder | big_resident | big_slow | snapshots | sanitize | profiles | portability) "stage_$stage" ;;
+    *) die "unknown stage '$stage' (check, ladder, big_resident, big_slow, snapshots, sanitize, profiles, portability)" ;;
   esac
 done
 echo "gpu_bench: results in $out"
