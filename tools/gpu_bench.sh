@@ -122,10 +122,11 @@ stage_sanitize() {
 # without snapshots.
 SNAPSHOT_SIZES=${SNAPSHOT_SIZES:-2048x2048:500,8192x8192:1000}
 SNAPSHOT_EVERY=${SNAPSHOT_EVERY:-1,10,100}
+SNAPSHOT_METHODS=${SNAPSHOT_METHODS:-cuda-resident,cuda-graph,cuda-tb,acc-resident}
 stage_snapshots() {
   "$h" bench --out "$out" --sizes "$SNAPSHOT_SIZES" --repeats "$REPEATS" --warmups 1 \
-    --methods cuda-resident,cuda-graph,cuda-tb,acc-resident --output-every "$SNAPSHOT_EVERY" \
-    --snapshot-copy plain,overlap
+    --methods "$SNAPSHOT_METHODS" --output-every "$SNAPSHOT_EVERY" --snapshot-copy plain,overlap \
+    ${SNAPSHOT_BUDGET:+--budget "$SNAPSHOT_BUDGET"}
 }
 
 # Nsight Compute's view of each main kernel at 8192^2 (one launch after a
