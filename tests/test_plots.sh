@@ -76,6 +76,19 @@ for png in time_per_step headline phases scaling snapshots; do
     "89504e470d0a1a0a" "$png.png is a PNG"
 done
 
+# A picture is replaced as heat2d replaces its files: a private one keeps
+# its mode, a read-only one is refused, left as it was, with one line.
+chmod 600 "$w/g/headline.png"
+run "$py" "$src/tools/plot_bench.py" "$w/g"
+expect_eq "$rc/$(stat -c %a "$w/g/headline.png")" "0/600" "a replaced picture keeps its mode"
+echo precious >"$w/g/phases.png"
+chmod 444 "$w/g/phases.png"
+run "$py" "$src/tools/plot_bench.py" "$w/g"
+expect_rc 1 "a read-only picture: the plotter fails"
+expect_eq "$err" "plot_bench: $w/g/phases.png is read-only (mode 444)" "a read-only picture: one line"
+expect_eq "$(cat "$w/g/phases.png")/$(stat -c %a "$w/g/phases.png")" "precious/444" "a read-only picture: left as it was"
+expect_eq "$(ls -A "$w/g" | grep -c '\.tmp\.' || true)" 0 "no temporary picture left"
+
 # The check finds two labels drawn over each other.
 run "$py" - "$src/tools" <<'PY'
 import sys

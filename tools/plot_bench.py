@@ -19,7 +19,9 @@ from __future__ import annotations
 import csv
 import math
 import statistics
+import os
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -155,9 +157,36 @@ def save(plt, fig, folder: Path, name: str, note_rows=None) -> Path:
         plt.close(fig)
         raise PlotError(f"labels overlap in {name}: {clash[0]!r} and {clash[1]!r}")
     out = folder / name
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+    try:
+        replace_file(out, lambda tmp: fig.savefig(tmp, dpi=120, format="png"))
+    finally:
+        plt.close(fig)
     return out
+
+
+def replace_file(target: Path, write) -> None:
+    """Writes target as heat2d writes its files: a read-only file is refused,
+    a replaced one keeps its mode, and the picture appears whole or not at
+    all (written beside it, then renamed)."""
+    mode = None
+    if target.exists():
+        st = target.stat()
+        if not os.access(target, os.W_OK) or st.st_mode & 0o222 == 0:
+            raise PlotError(f"{target} is read-only (mode {st.st_mode & 0o777:03o})")
+        mode = st.st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".tmp.", dir=target.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def plot_time_per_step(plt, rows, folder: Path) -> Path:

@@ -3,6 +3,7 @@
  * and bandwidth.txt (the limits every result is a fraction of). */
 #define _GNU_SOURCE
 #include "environment.h"
+#include "file_replace.h"
 #include "child.h"
 
 #include <errno.h>
@@ -27,6 +28,24 @@ static char *tool_output(char *const argv[], char *why, size_t why_size)
     return cap.out;
 }
 
+typedef struct {
+    const bench_run_info *info;
+    char *text; /* heat2d info --bandwidth's output, cut into lines here */
+} limits_text;
+
+static int write_limits(FILE *f, void *ctx)
+{
+    const limits_text *t = ctx;
+    fprintf(f, "# heat2d info --bandwidth, run %s (%s)\n", t->info->run_id, t->info->date);
+    /* Only the measurements; the build and machine are in environment.txt. */
+    for (char *line = strtok(t->text, "\n"); line != NULL; line = strtok(NULL, "\n"))
+        if (strstr(line, "_GBS=") != NULL || strstr(line, "_TFLOPS=") != NULL ||
+            strncmp(line, "HOST_COPY_THREADS=", 18) == 0 ||
+            strncmp(line, "GPU_BANDWIDTH=", 14) == 0)
+            fprintf(f, "%s\n", line);
+    return ferror(f) ? (errno ? errno : EIO) : 0;
+}
+
 int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_error *err)
 {
     char *const argv[] = {(char *)self_exe, "info", "--bandwidth", NULL};
@@ -36,24 +55,9 @@ int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_
         return heat2d_fail(err, "cannot measure the bandwidth limits: %s", why);
     char path[4200];
     snprintf(path, sizeof path, "%s/bandwidth.txt", info->dir);
-    FILE *f = fopen(path, "we");
-    if (f == NULL) {
-        free(text);
-        return heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-    }
-    fprintf(f, "# heat2d info --bandwidth, run %s (%s)\n", info->run_id, info->date);
-    /* Only the measurements; the build and machine are in environment.txt. */
-    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
-        if (strstr(line, "_GBS=") != NULL || strstr(line, "_TFLOPS=") != NULL ||
-            strncmp(line, "HOST_COPY_THREADS=", 18) == 0 ||
-            strncmp(line, "GPU_BANDWIDTH=", 14) == 0)
-            fprintf(f, "%s\n", line);
+    limits_text t = {info, text};
+    int rc = heat2d_file_replace(path, "the limits", write_limits, &t, err);
     free(text);
-    int rc = 0;
-    if (fflush(f) != 0 || ferror(f))
-        rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-    if (fclose(f) != 0 && rc == 0)
-        rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
     return rc;
 }
 
@@ -72,6 +76,9 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/environment.txt", info->dir);
+    /* Appended to, but refused as any file heat2d would not replace. */
+    if (heat2d_file_check_replaceable(path, "the environment", err) != 0)
+        return -1;
     FILE *f = fopen(path, "ae");
     if (f == NULL)
         return heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));

@@ -1,6 +1,7 @@
 /* heat2d bench: summary.md, recomputed from every row of trials.csv: per
  * size the medians, speedups, rates and transfers, the limits, the scaling,
  * and the article's headline table. */
+#include "file_replace.h"
 #include "summary.h"
 #include "summary_tables.h"
 
@@ -197,6 +198,19 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
     emit_headline(f, groups, n_groups);
 }
 
+typedef struct {
+    const bench_run_info *info;
+    const summary_groups *sg;
+    size_t n_rows, skipped;
+} summary_text;
+
+static int write_summary(FILE *f, void *ctx)
+{
+    const summary_text *t = ctx;
+    emit_summary(f, t->info, t->sg->groups, t->sg->n_groups, t->n_rows, t->sg->n_runs, t->skipped);
+    return ferror(f) ? (errno ? errno : EIO) : 0;
+}
+
 int bench_write_summary(const bench_run_info *info, FILE *echo, heat2d_error *err)
 {
     trial_row *rows = NULL;
@@ -210,17 +224,8 @@ int bench_write_summary(const bench_run_info *info, FILE *echo, heat2d_error *er
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/summary.md", info->dir);
-    int rc = 0;
-    FILE *f = fopen(path, "we");
-    if (f == NULL) {
-        rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-    } else {
-        emit_summary(f, info, sg.groups, sg.n_groups, n_rows, sg.n_runs, skipped);
-        if (fflush(f) != 0 || ferror(f))
-            rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-        if (fclose(f) != 0 && rc == 0)
-            rc = heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-    }
+    summary_text text = {info, &sg, n_rows, skipped};
+    int rc = heat2d_file_replace(path, "the summary", write_summary, &text, err);
     if (rc == 0 && echo != NULL)
         emit_summary(echo, info, sg.groups, sg.n_groups, n_rows, sg.n_runs, skipped);
     summary_groups_free(&sg);
