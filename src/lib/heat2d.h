@@ -216,11 +216,16 @@ typedef struct heat2d_report {
      * ranks: processes that computed; rank: this one (only rank 0 holds the
      * field and prints); dims: the decomposition, PX ranks along i times PY
      * along j; halo_bytes_per_step: bytes of halo sends all ranks posted per
-     * step, counted as they were posted. */
+     * step, counted as they were posted (all of the run's over its steps:
+     * with deep halos a K-deep exchange's bytes count once per K steps). */
     int ranks;
     int rank;
     int dims[2];
     uint64_t halo_bytes_per_step;
+    /* Rounds of halo exchange the run made, for methods that count them
+     * (0: not counted, or none): with deep halos one every halo_depth steps
+     * or fewer (a period shortened by a snapshot or the run's end). */
+    uint64_t halo_exchanges;
     /* Set by a rank that failed inside the time loop, where its peers wait
      * for halos that will never come: the program prints this rank's line
      * and ends the whole job (heat2d_process_abort). Failures every rank knows of
