@@ -124,11 +124,21 @@ typedef struct heat2d_config {
     heat2d_snapshot_copy snapshot_copy;
     heat2d_snapshot_fn snapshot;
     void *snapshot_ctx;
+    /* Distributed methods with deep_halos: halos this many cells deep,
+     * exchanged once every halo_depth steps (fewer messages, some cells
+     * computed twice); 0 or 1: one-cell halos exchanged every step. */
+    size_t halo_depth;
     /* Test hook, set from HEAT2D_FAULT_NAN_AT_STEP by heat2d_run_method:
      * methods with checks_each_step write a NaN into cell (nx-2, ny-2) of the
      * field after this step, to prove that the run stops there. 0: never. */
     size_t fault_nan_step;
 } heat2d_config;
+
+/* cfg->halo_depth with 0 read as 1, the depth a run uses. */
+static inline size_t heat2d_halo_depth(const heat2d_config *cfg)
+{
+    return cfg->halo_depth > 1 ? cfg->halo_depth : 1;
+}
 
 /* Refuses a configuration no method may run: alpha outside (0, 1/4] (or not
  * finite), sides below HEAT2D_MIN_SIDE, no steps. */
@@ -304,6 +314,9 @@ typedef struct heat2d_method {
      * slowest rank's end; the other ranks get NULL and report only their
      * rank in rep. */
     bool distributed;
+    /* Honours heat2d_config.halo_depth > 1 (deep halos); every other method
+     * refuses it. */
+    bool deep_halos;
     int (*solve_distributed)(const heat2d_config *cfg, const double *initial, double **field,
                              double *total_s, heat2d_report *rep, heat2d_error *err);
 } heat2d_method;

@@ -1,8 +1,8 @@
 /* mpi-cpu: the reference's update on a 2-D Cartesian decomposition over MPI
  * ranks, bit-identical to cpu for any number of ranks, grid and halo depth.
  *
- * Each rank keeps its block and a halo K cells deep (halo_plan.h; K = 1
- * for now). The run goes in periods of K steps (fewer at the end and
+ * Each rank keeps its block and a halo K cells deep (--halo-depth, default
+ * 1; halo_plan.h). The run goes in periods of K steps (fewer at the end and
  * before a snapshot, so that a snapshot always ends one). A period:
  *   1. start the halo exchange of u: K-wide strips of the block go to the
  *      edge neighbours and, for K > 1, K x K corners to the diagonal ones,
@@ -164,7 +164,7 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
 {
     *field = NULL;
     *total_s = 0.0;
-    const size_t depth = 1;
+    const size_t depth = heat2d_halo_depth(cfg);
     heat2d_mpi_layout l;
     if (heat2d_mpi_layout_open_halo(WHO, cfg, depth, &l, rep, err) != 0)
         return -1;
@@ -385,5 +385,6 @@ const heat2d_method heat2d_method_mpi_cpu = {
     .prepare = mpi_cpu_prepare,
     .solve = NULL,
     .distributed = true,
+    .deep_halos = true,
     .solve_distributed = mpi_cpu_solve,
 };
