@@ -333,4 +333,15 @@ expect_rc 1 "cpu copies no snapshots overlapped"
 expect_err_has "heat2d: run: cpu copies its snapshots plain only (overlapped: " \
   "cpu copies plain: the message names the methods that overlap"
 
+# Deep halos: a depth of at least 1, and only for the methods that keep
+# them (mpi-cpu in an MPI build; test_mpi runs it).
+expect_failure 2 "heat2d: run: --halo-depth must be a positive integer, got '0'" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --halo-depth 0
+if "$h" methods | grep -q '^mpi-cpu '; then deep="mpi-cpu"; else deep="no method of this build"; fi
+expect_failure 1 "heat2d: run: cpu keeps no deep halos (--halo-depth applies to $deep)" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --halo-depth 2
+run "$h" run --method cpu --nx 8 --ny 8 --steps 3 --halo-depth 1
+expect_rc 0 "cpu with --halo-depth 1, the default"
+expect_out_lacks "HALO_DEPTH=" "cpu prints no halo depth"
+
 finish

@@ -192,6 +192,129 @@ mpi 2 check
 expect_rc 1 "check under mpirun"
 expect_one_line "heat2d: check: runs as one process; start it without mpirun" "check under mpirun"
 
+# ---- deep halos (mpi-cpu) ------------------------------------------------------
+# --halo-depth K: K-deep halos exchanged once a period of K steps (fewer at
+# the end and before a snapshot), the blocks advanced K steps in between
+# over a region that shrinks one cell a step into the halo. Still cpu's
+# field bit for bit, on uneven splits (37x29: 2x1, 3x1 and 2x2 blocks of
+# 18-19 x 14-15; 23x41: 1x2, 1x3 and 2x2) and step counts that K does not
+# divide.
+if [ "$method" = mpi-cpu ]; then
+  deep_cases="37x29:13 23x41:16 23x41:7"
+  deep_ranks="1 2 3 4"
+  if [ "$("$h" info | sed -n 's/^SANITIZE=//p')" != off ]; then
+    deep_cases="37x29:13"
+    deep_ranks="2 4"
+  fi
+  for c in $deep_cases; do
+    nx=${c%%x*} rest=${c#*x} ny=${rest%%:*} steps=${c#*:}
+    run "$h" run --method cpu --nx "$nx" --ny "$ny" --steps "$steps" --save "$w/cpu.dat"
+    ref=$(summary "$out")
+    for p in $deep_ranks; do
+      for k in 2 3 5; do
+        mpi "$p" run --method mpi-cpu --nx "$nx" --ny "$ny" --steps "$steps" --halo-depth "$k" \
+          --save "$w/mpi.dat"
+        expect_rc 0 "$c on $p ranks, depth $k"
+        expect_eq "$(key HALO_DEPTH)" "$k" "$c on $p ranks, depth $k: HALO_DEPTH"
+        expect_eq "$(summary "$out")" "$ref" "$c on $p ranks, depth $k: MASS, CENTRE, MIN, MAX"
+        run "$h" compare "$w/cpu.dat" "$w/mpi.dat" --atol 0 --rtol 0
+        expect_rc 0 "$c on $p ranks, depth $k: bit-identical to cpu ($out $err)"
+      done
+    done
+  done
+  # The edges of the depth: as deep as the narrowest cut block (23x41 on 3
+  # ranks: 1x3, rows 14, 14, 13, so the middle block's north halo is the
+  # whole top block, its global row included); blocks as narrow as K whose
+  # halos hold the neighbours' global columns (9x5 on 3 ranks: 3x1 of 3);
+  # deeper than a side no cut crosses (101x7 on 4 ranks: 4x1, blocks 25-26
+  # x 7, depth 10); one rank, any depth.
+  for c in 23x41:16:3:13 9x5:7:3:3 101x7:13:4:10 37x29:16:1:40; do
+    IFS=: read -r grid steps p k <<<"$c"
+    nx=${grid%x*} ny=${grid#*x}
+    "$h" run --method cpu --nx "$nx" --ny "$ny" --steps "$steps" --save "$w/cpu.dat" >/dev/null
+    mpi "$p" run --method mpi-cpu --nx "$nx" --ny "$ny" --steps "$steps" --halo-depth "$k" \
+      --save "$w/mpi.dat"
+    expect_rc 0 "$grid/$steps on $p ranks, depth $k"
+    run "$h" compare "$w/cpu.dat" "$w/mpi.dat" --atol 0 --rtol 0
+    expect_rc 0 "$grid/$steps on $p ranks, depth $k: bit-identical to cpu ($out $err)"
+  done
+  # f32: float halos, deep.
+  "$h" run --method cpu --nx 37 --ny 29 --steps 13 --precision f32 --save "$w/cpu32.dat" >/dev/null
+  for p in 3 4; do
+    mpi "$p" run --method mpi-cpu --nx 37 --ny 29 --steps 13 --precision f32 --halo-depth 3 \
+      --save "$w/mpi32.dat"
+    expect_rc 0 "f32 on $p ranks, depth 3"
+    run "$h" compare "$w/cpu32.dat" "$w/mpi32.dat" --atol 0 --rtol 0
+    expect_rc 0 "f32 on $p ranks, depth 3: bit-identical to cpu f32 ($out $err)"
+  done
+
+  # What an exchange posts, by hand. HALO_BYTES_PER_STEP is all the run
+  # posted over its steps; HALO_EXCHANGES the rounds.
+  #   37x29 on 2 ranks (2x1), depth 3, 13 steps: periods 3 3 3 3 1, so 5
+  #     rounds of 2 x (3 columns x 29 rows) x 8 B = 1392 B: 6960 / 13 = 535
+  #   37x29 on 4 ranks (2x2: 19|18 x 15|14), depth 2, 13 steps: 7 rounds;
+  #     each rank sends a 2-wide column strip, a 2-deep row strip and a 2x2
+  #     corner: (30+38+4) + (30+36+4) + (28+38+4) + (28+36+4) = 280 cells,
+  #     2240 B: 15680 / 13 = 1206
+  #   the same in f32: 1120 B a round, 7840 / 13 = 603
+  #   depth 1 (the option's default, given): every step, no corners:
+  #     16 * (29 + 37) = 1056 as without the option
+  for c in 2:3:f64:535:5 4:2:f64:1206:7 4:2:f32:603:7 4:1:f64:1056:13; do
+    IFS=: read -r p k prec bytes rounds <<<"$c"
+    mpi "$p" run --method mpi-cpu --nx 37 --ny 29 --steps 13 --halo-depth "$k" --precision "$prec"
+    expect_rc 0 "37x29 on $p ranks, depth $k, $prec"
+    expect_eq "$(key HALO_DEPTH)" "$k" "37x29 on $p ranks, depth $k, $prec: HALO_DEPTH"
+    expect_eq "$(key HALO_EXCHANGES)" "$rounds" "37x29 on $p ranks, depth $k, $prec: HALO_EXCHANGES"
+    expect_eq "$(key HALO_BYTES_PER_STEP)" "$bytes" \
+      "37x29 on $p ranks, depth $k, $prec: HALO_BYTES_PER_STEP"
+  done
+  mpi 2 run --method mpi-cpu --nx 37 --ny 29 --steps 13
+  expect_eq "$(key HALO_DEPTH)/$(key HALO_EXCHANGES)" "1/13" "no --halo-depth: depth 1, a round a step"
+
+  # Snapshots with deep halos: a period ends at every snapshot step (depth
+  # 3, every 4: periods 3 1 3 1 3 1 1; every 5: 3 2 3 2 3), so each
+  # snapshot is cpu's field after its step.
+  for s in 4 5 8 10 12 13; do
+    "$h" run --method cpu --nx 37 --ny 29 --steps "$s" --save "$w/ref_$s.dat" >/dev/null
+  done
+  for c in 4:7:04,08,12,13 5:5:05,10,13; do
+    IFS=: read -r every rounds files <<<"$c"
+    for p in 2 3 4; do
+      d=$w/deep$every-$p
+      rm -rf "$d"
+      mkdir -p "$d"
+      mpi "$p" run --method mpi-cpu --nx 37 --ny 29 --steps 13 --halo-depth 3 \
+        --output-every "$every" --save-every "$d"
+      expect_rc 0 "depth 3, snapshots every $every, $p ranks"
+      expect_eq "$(key HALO_EXCHANGES)" "$rounds" "depth 3, snapshots every $every, $p ranks: rounds"
+      want=""
+      for f in ${files//,/ }; do want+="step_$f.dat "; done
+      expect_eq "$(ls "$d" | paste -sd' ')" "${want% }" \
+        "depth 3, snapshots every $every, $p ranks: one file a snapshot"
+      for f in ${files//,/ }; do
+        run "$h" compare "$w/ref_$((10#$f)).dat" "$d/step_$f.dat" --atol 0 --rtol 0
+        expect_rc 0 "depth 3, snapshots every $every, $p ranks: step $f is cpu's field"
+      done
+    done
+  done
+
+  # Deeper than a cut block is refused, by every rank alike: one line.
+  mpi 4 run --method mpi-cpu --nx 37 --ny 29 --steps 5 --halo-depth 15
+  expect_rc 1 "depth 15 on 37x29, 4 ranks"
+  expect_one_line "heat2d: run: --halo-depth 15 is larger than the smallest block (18x14 cells) of this split" \
+    "depth 15 on 37x29, 4 ranks"
+  expect_eq "$out" "" "depth 15 on 37x29, 4 ranks: nothing on stdout"
+  mpi 3 run --method mpi-cpu --nx 23 --ny 41 --steps 5 --halo-depth 14
+  expect_rc 1 "depth 14 on 23x41, 3 ranks"
+  expect_one_line "heat2d: run: --halo-depth 14 is larger than the smallest block (23x13 cells) of this split" \
+    "depth 14 on 23x41, 3 ranks"
+else
+  mpi 2 run --method "$method" --nx 37 --ny 29 --steps 5 --halo-depth 2
+  expect_rc 1 "$method with --halo-depth 2"
+  expect_one_line "heat2d: run: $method keeps no deep halos (--halo-depth applies to mpi-cpu)" \
+    "$method with --halo-depth 2"
+fi
+
 finish_early() { finish; exit $?; }
 # mpi-cuda checks the field at the end only (the fault hook is cpu's,
 # omp's and mpi-cpu's).
@@ -216,5 +339,20 @@ run env HEAT2D_FAULT_NAN_AT_STEP=10 "${launch[@]}" -np 3 "$h" run --method mpi-c
 expect_rc 1 "NaN after the last step, 3 ranks"
 expect_one_line "heat2d: run: non-finite value at cell (28, 18) after step 10" \
   "NaN after the last step, 3 ranks"
+# With deep halos: 30x20 on 4 ranks at depth 3 (the NaN mid-period); and
+# 9x5 on 3 ranks (3x1 of 3 columns), where the poisoned cell (7, 3) lies in
+# the middle block's halo: a rank that finds a NaN only in its halo waits
+# for the owner's line instead of computing on to a line of its own.
+run env HEAT2D_FAULT_NAN_AT_STEP=5 "${launch[@]}" -np 4 "$h" run --method mpi-cpu --nx 30 \
+  --ny 20 --steps 10 --halo-depth 3
+expect_rc 1 "NaN after step 5, 4 ranks, depth 3"
+expect_one_line "$want" "NaN after step 5, 4 ranks, depth 3"
+for f in 3 4; do
+  run env HEAT2D_FAULT_NAN_AT_STEP=$f "${launch[@]}" -np 3 "$h" run --method mpi-cpu --nx 9 \
+    --ny 5 --steps 10 --halo-depth 3
+  expect_rc 1 "9x5, NaN after step $f, 3 ranks, depth 3"
+  expect_one_line "heat2d: run: non-finite value at cell (7, 3) after step $f" \
+    "9x5, NaN after step $f, 3 ranks, depth 3"
+done
 
 finish

@@ -141,7 +141,7 @@ for c in run compare check info methods bench; do
   expect_eq "$(head -n 1 <<<"$out" | cut -d' ' -f1-3)" "usage: heat2d $c" "heat2d $c --help: its usage"
 done
 run "$bin/heat2d" run --help
-for o in --method --nx --ny --steps --alpha --precision --pinned --save --output-every --snapshot-copy --save-every; do
+for o in --method --nx --ny --steps --alpha --precision --pinned --save --output-every --snapshot-copy --save-every --halo-depth; do
   expect_out_has "$o" "run --help names $o"
 done
 run "$bin/heat2d" bench --help
@@ -150,7 +150,7 @@ for o in --methods --sizes --warmups --repeats --out --pinned-too --ranks --weak
 done
 run "$bin/heat2d" --help
 expect_rc 0 "heat2d --help"
-for o in --precision --ranks --weak --version --budget --full --output-every --snapshot-copy --save-every; do
+for o in --precision --ranks --weak --version --budget --full --output-every --snapshot-copy --save-every --halo-depth; do
   expect_out_has "$o" "heat2d --help names $o"
 done
 

@@ -32,6 +32,11 @@ static bool overlapped_snapshots(const heat2d_method *m)
     return m->overlapped_snapshots;
 }
 
+static bool deep_halos(const heat2d_method *m)
+{
+    return m->deep_halos;
+}
+
 /* The names of the methods with a property, from the table, so that a
  * message naming them stays true as methods are added. */
 static void methods_with(bool (*property)(const heat2d_method *), char *buf, size_t size)
@@ -64,6 +69,17 @@ static int check_snapshots(const heat2d_method *m, const heat2d_config *cfg, hea
                            those);
     }
     return 0;
+}
+
+/* Likewise a halo depth for a method that keeps one-cell halos or none. */
+static int check_halo_depth(const heat2d_method *m, const heat2d_config *cfg, heat2d_error *err)
+{
+    if (heat2d_halo_depth(cfg) == 1 || m->deep_halos)
+        return 0;
+    char those[256];
+    methods_with(deep_halos, those, sizeof those);
+    return heat2d_fail(err, "%s keeps no deep halos (--halo-depth applies to %s)", m->name,
+                       those[0] != '\0' ? those : "no method of this build");
 }
 
 /* The test hook HEAT2D_FAULT_NAN_AT_STEP=K into run->fault_nan_step. A hook
@@ -134,7 +150,7 @@ int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg_in, heat2
     heat2d_config run = *cfg_in;
     const heat2d_config *cfg = &run;
     if (heat2d_config_check(cfg, err) != 0 || check_snapshots(m, cfg, err) != 0 ||
-        read_fault_hook(m, &run, err) != 0)
+        check_halo_depth(m, cfg, err) != 0 || read_fault_hook(m, &run, err) != 0)
         return -1;
     if (m->distributed)
         return run_distributed(m, cfg, out, storage, field, err);

@@ -21,6 +21,7 @@ int heat2d_cmd_run(int argc, char **argv)
         {"output-every", required_argument, NULL, 'K'},
         {"snapshot-copy", required_argument, NULL, 'C'},
         {"save-every", required_argument, NULL, 'S'},
+        {"halo-depth", required_argument, NULL, 'H'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -71,6 +72,9 @@ int heat2d_cmd_run(int argc, char **argv)
             if (optarg[0] == '\0')
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs a folder");
             save_every = optarg;
+            break;
+        case 'H':
+            rc = heat2d_parse_size(optarg, "--halo-depth", &cfg.halo_depth, &err);
             break;
         case 'h':
             heat2d_usage("run", stdout);

@@ -12,6 +12,7 @@ static const struct {
      "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
      "                  [--precision f64|f32] [--pinned] [--save FILE]\n"
      "                  [--output-every K [--snapshot-copy plain|overlap] [--save-every DIR]]\n"
+     "                  [--halo-depth K]\n"
      "\n"
      "Runs one method on one grid and prints KEY=VALUE lines (the original's, then\n"
      "heat2d's: device, transfers measured, phases, rates).\n"
@@ -27,7 +28,9 @@ static const struct {
      "                  last (each snapshot checked as the final field is)\n"
      "  --snapshot-copy C  plain (default) or overlap: the copy runs on its own\n"
      "                  stream while the next steps compute (resident CUDA methods)\n"
-     "  --save-every DIR  write each snapshot as DIR/step_NNN.dat\n"},
+     "  --save-every DIR  write each snapshot as DIR/step_NNN.dat\n"
+     "  --halo-depth K  halos K cells deep, exchanged every K steps (mpi-cpu;\n"
+     "                  default 1, at most the narrowest block that a cut crosses)\n"},
     {"compare", "usage: heat2d compare REF CAND... [--atol A] [--rtol R]\n"
                 "\n"
                 "Compares each candidate field file with the reference, cell by cell:\n"
@@ -72,6 +75,7 @@ void heat2d_usage_main(FILE *stream)
           "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
           "           [--precision f64|f32] [--pinned] [--save FILE]\n"
           "           [--output-every K [--snapshot-copy plain|overlap] [--save-every DIR]]\n"
+          "           [--halo-depth K]\n"
           "  compare  REF CAND... [--atol A] [--rtol R]\n"
           "  check    [--gpu] [--precision f64|f32] [--keep DIR]\n"
           "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"

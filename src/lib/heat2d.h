@@ -124,11 +124,21 @@ typedef struct heat2d_config {
     heat2d_snapshot_copy snapshot_copy;
     heat2d_snapshot_fn snapshot;
     void *snapshot_ctx;
+    /* Distributed methods with deep_halos: halos this many cells deep,
+     * exchanged once every halo_depth steps (fewer messages, some cells
+     * computed twice); 0 or 1: one-cell halos exchanged every step. */
+    size_t halo_depth;
     /* Test hook, set from HEAT2D_FAULT_NAN_AT_STEP by heat2d_run_method:
      * methods with checks_each_step write a NaN into cell (nx-2, ny-2) of the
      * field after this step, to prove that the run stops there. 0: never. */
     size_t fault_nan_step;
 } heat2d_config;
+
+/* cfg->halo_depth with 0 read as 1, the depth a run uses. */
+static inline size_t heat2d_halo_depth(const heat2d_config *cfg)
+{
+    return cfg->halo_depth > 1 ? cfg->halo_depth : 1;
+}
 
 /* Refuses a configuration no method may run: alpha outside (0, 1/4] (or not
  * finite), sides below HEAT2D_MIN_SIDE, no steps. */
@@ -216,11 +226,16 @@ typedef struct heat2d_report {
      * ranks: processes that computed; rank: this one (only rank 0 holds the
      * field and prints); dims: the decomposition, PX ranks along i times PY
      * along j; halo_bytes_per_step: bytes of halo sends all ranks posted per
-     * step, counted as they were posted. */
+     * step, counted as they were posted (all of the run's over its steps:
+     * with deep halos a K-deep exchange's bytes count once per K steps). */
     int ranks;
     int rank;
     int dims[2];
     uint64_t halo_bytes_per_step;
+    /* Rounds of halo exchange the run made, for methods that count them
+     * (0: not counted, or none): with deep halos one every halo_depth steps
+     * or fewer (a period shortened by a snapshot or the run's end). */
+    uint64_t halo_exchanges;
     /* Set by a rank that failed inside the time loop, where its peers wait
      * for halos that will never come: the program prints this rank's line
      * and ends the whole job (heat2d_process_abort). Failures every rank knows of
@@ -299,6 +314,9 @@ typedef struct heat2d_method {
      * slowest rank's end; the other ranks get NULL and report only their
      * rank in rep. */
     bool distributed;
+    /* Honours heat2d_config.halo_depth > 1 (deep halos); every other method
+     * refuses it. */
+    bool deep_halos;
     int (*solve_distributed)(const heat2d_config *cfg, const double *initial, double **field,
                              double *total_s, heat2d_report *rep, heat2d_error *err);
 } heat2d_method;

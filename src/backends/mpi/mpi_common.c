@@ -62,6 +62,24 @@ void heat2d_mpi_split(size_t n, int parts, int c, size_t *first, size_t *count)
 int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi_layout *l,
                            heat2d_report *rep, heat2d_error *err)
 {
+    return heat2d_mpi_layout_open_halo(who, cfg, 1, l, rep, err);
+}
+
+/* The rank at (cx+dx, cy+dy), MPI_PROC_NULL off the grid of ranks. */
+static int neighbour(const heat2d_mpi_layout *l, int dx, int dy, int *rank, heat2d_error *err)
+{
+    const int cx = l->cx + dx, cy = l->cy + dy;
+    *rank = MPI_PROC_NULL;
+    if (cx < 0 || cy < 0 || cx >= l->dims[0] || cy >= l->dims[1])
+        return 0;
+    int coords[2] = {cy, cx};
+    HEAT2D_MPI_CHECK(err, MPI_Cart_rank(l->comm, coords, rank));
+    return 0;
+}
+
+int heat2d_mpi_layout_open_halo(const char *who, const heat2d_config *cfg, size_t depth,
+                                heat2d_mpi_layout *l, heat2d_report *rep, heat2d_error *err)
+{
     memset(l, 0, sizeof *l);
     l->comm = MPI_COMM_NULL;
     l->block = MPI_DATATYPE_NULL;
@@ -78,7 +96,8 @@ int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi
                            who, cfg->nx, cfg->ny, INT_MAX - 2);
     int ranks = 1;
     HEAT2D_MPI_CHECK(err, MPI_Comm_size(MPI_COMM_WORLD, &ranks));
-    if (heat2d_mpi_decompose(who, cfg->nx, cfg->ny, ranks, l->dims, err) != 0)
+    if (heat2d_mpi_decompose(who, cfg->nx, cfg->ny, ranks, l->dims, err) != 0 ||
+        heat2d_halo_check_depth(cfg->nx, cfg->ny, l->dims, depth, err) != 0)
         return -1;
     int cart_dims[2] = {l->dims[1], l->dims[0]};
     int periods[2] = {0, 0};
@@ -91,13 +110,25 @@ int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi
     l->cx = coords[1];
     HEAT2D_MPI_CHECK_GOTO(err, MPI_Cart_shift(l->comm, 1, 1, &l->west, &l->east), fail);
     HEAT2D_MPI_CHECK_GOTO(err, MPI_Cart_shift(l->comm, 0, 1, &l->south, &l->north), fail);
+    if (neighbour(l, -1, -1, &l->south_west, err) != 0 ||
+        neighbour(l, 1, -1, &l->south_east, err) != 0 ||
+        neighbour(l, -1, 1, &l->north_west, err) != 0 ||
+        neighbour(l, 1, 1, &l->north_east, err) != 0)
+        goto fail;
     heat2d_mpi_split(l->nx, l->dims[0], l->cx, &l->x0, &l->lx);
     heat2d_mpi_split(l->ny, l->dims[1], l->cy, &l->y0, &l->ly);
-    l->stride = l->lx + 2;
-    l->cells = l->stride * (l->ly + 2);
-    int sizes[2] = {(int)l->ly + 2, (int)l->lx + 2};
+    heat2d_halo_block_init(&l->halo, l->nx, l->ny, l->x0, l->y0, l->lx, l->ly, depth);
+    /* MPI's int sizes hold the array: a margin is at most a block's side. */
+    if (l->halo.stride > (size_t)INT_MAX || l->halo.rows > (size_t)INT_MAX) {
+        heat2d_fail(err, "%s: rank %d: a %zux%zu local array is too large for MPI's int counts",
+                    who, l->rank, l->halo.stride, l->halo.rows);
+        goto fail;
+    }
+    l->stride = l->halo.stride;
+    l->cells = l->stride * l->halo.rows;
+    int sizes[2] = {(int)l->halo.rows, (int)l->halo.stride};
     int sub[2] = {(int)l->ly, (int)l->lx};
-    int starts[2] = {1, 1};
+    int starts[2] = {(int)l->halo.margin_s, (int)l->halo.margin_w};
     HEAT2D_MPI_CHECK_GOTO(
         err, MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, l->cell, &l->block),
         fail);

@@ -6,12 +6,17 @@
  * keeps them in a local array of (lx+2) x (ly+2) doubles, i fastest, with a
  * one-cell halo all round: own cell (a, b) (0-based within the block) lives
  * at (b+1)*stride + (a+1), stride = lx+2. The 5-point stencil reads no
- * corner, so halos come from the four edge neighbours only. */
+ * corner, so halos come from the four edge neighbours only.
+ *
+ * heat2d_mpi_layout_open_halo keeps deep halos instead (halo_plan.h): K cells
+ * towards each neighbour, one at the global boundary, and for K > 1 the
+ * diagonal neighbours' corner cells too; K = 1 is the layout above. */
 #ifndef HEAT2D_MPI_COMMON_H
 #define HEAT2D_MPI_COMMON_H
 
 #include <mpi.h>
 
+#include "halo_plan.h"
 #include "heat2d.h"
 
 #ifdef __cplusplus
@@ -27,6 +32,11 @@ enum {
     HEAT2D_TAG_NORTH = 3,
     HEAT2D_TAG_SOUTH = 4,
     HEAT2D_TAG_FIELD = 5,
+    /* Corner strips of deep halos, to the diagonal neighbours. */
+    HEAT2D_TAG_NORTH_EAST = 6,
+    HEAT2D_TAG_NORTH_WEST = 7,
+    HEAT2D_TAG_SOUTH_EAST = 8,
+    HEAT2D_TAG_SOUTH_WEST = 9,
 };
 
 /* Starts MPI unless it runs already (MPI_Init: under mpirun the job's
@@ -70,14 +80,22 @@ typedef struct heat2d_mpi_layout {
     size_t y0;
     size_t lx;
     size_t ly;
-    size_t stride; /* lx + 2 */
-    size_t cells;  /* (lx+2)*(ly+2) */
+    size_t stride; /* halo.stride: lx + 2 with one-cell halos */
+    size_t cells;  /* halo.stride * halo.rows: (lx+2)*(ly+2) */
     /* The cell type of cfg->precision: MPI_DOUBLE and 8 bytes, or
      * MPI_FLOAT and 4; local arrays, halos and gathered fields hold it. */
     MPI_Datatype cell;
     size_t cell_bytes;
     /* The own cells of a local array, for moving whole fields. */
     MPI_Datatype block;
+    /* The local array's geometry: depth 1 (the margins above) unless opened
+     * by heat2d_mpi_layout_open_halo. */
+    heat2d_halo_block halo;
+    /* Diagonal neighbours, MPI_PROC_NULL where either edge neighbour is. */
+    int south_west;
+    int south_east;
+    int north_west;
+    int north_east;
 } heat2d_mpi_layout;
 
 /* Collective: decomposition, communicator, this rank's block; the ranks,
@@ -87,9 +105,16 @@ int heat2d_mpi_layout_open(const char *who, const heat2d_config *cfg, heat2d_mpi
                            heat2d_report *rep, heat2d_error *err);
 void heat2d_mpi_layout_close(heat2d_mpi_layout *l);
 
+/* The same with halos `depth` cells deep (1: heat2d_mpi_layout_open's),
+ * refusing, as every rank does alike, a depth that a block cut by the
+ * decomposition is too narrow to send (heat2d_halo_check_depth). */
+int heat2d_mpi_layout_open_halo(const char *who, const heat2d_config *cfg, size_t depth,
+                                heat2d_mpi_layout *l, heat2d_report *rep, heat2d_error *err);
+
+/* Own cell (a, b)'s index in the local array. */
 static inline size_t heat2d_mpi_local(const heat2d_mpi_layout *l, size_t a, size_t b)
 {
-    return (b + 1) * l->stride + (a + 1);
+    return (b + l->halo.margin_s) * l->stride + (a + l->halo.margin_w);
 }
 
 /* Collective: returns 0 when rc == 0 on every rank; otherwise -1 on every
