@@ -61,11 +61,20 @@ for prog in cpu_reference acc_each_step acc_persistent; do
     "$bin/$prog" 1 2 3 4 5
 done
 
-# The machine's memory, as heat2d_physical_memory reads it, in the message's
-# format.
+# The memory this process may use (physical memory, or a tighter cgroup or
+# ulimit -v), as heat2d info reports it, in the message's format; physical
+# memory as heat2d_physical_memory reads it.
 mem_gb=$(awk -v p="$(getconf _PHYS_PAGES)" -v s="$(getconf PAGESIZE)" 'BEGIN { printf "%.3g", p * s / 1e9 }')
+limit_source=$("$bin/heat2d" info | sed -n 's/^MEMORY_LIMIT_SOURCE=//p')
+limit_gb=$("$bin/heat2d" info | sed -n 's/^MEMORY_LIMIT_BYTES=//p' | awk '{ printf "%.3g", $1 / 1e9 }')
+if [ "$limit_source" = "physical memory" ]; then
+  expect_eq "$limit_gb" "$mem_gb" "the limit is physical memory: the machine's"
+  mem_text="this machine's $mem_gb GB of memory"
+else
+  mem_text="the $limit_gb GB $limit_source allows"
+fi
 seed_rejects 2147483648 64 \
-  "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than this machine's $mem_gb GB of memory"
+  "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than $mem_text"
 
 r() { echo "heat2d: run: $*"; } # the run command's message prefix
 expect_failure 2 "$(r "--nx must be a positive integer, got 'abc'")" "$h" run --method cpu --nx abc
@@ -80,10 +89,24 @@ expect_failure 1 "$(r "grid 9223372036854775808x64 is too large: nx*ny*8 bytes o
   "$h" run --method cpu --nx 9223372036854775808 --ny 64
 expect_failure 1 "$(r "grid 4294967296x4294967296 is too large: nx*ny*8 bytes overflows")" \
   "$h" run --method cpu --nx 4294967296 --ny 4294967296
-expect_failure 1 "$(r "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than this machine's $mem_gb GB of memory")" \
+expect_failure 1 "$(r "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than $mem_text")" \
   "$h" run --method cpu --nx 2147483648 --ny 64
-expect_failure 1 "$(r "grid 1000000x1000000 needs 2 x 8e+03 GB, more than this machine's $mem_gb GB of memory")" \
+expect_failure 1 "$(r "grid 1000000x1000000 needs 2 x 8e+03 GB, more than $mem_text")" \
   "$h" run --method cpu --nx 1000000 --ny 1000000
+# An address-space limit (ulimit -v 256 MiB) far below the machine's memory:
+# refused up front, naming the limit that binds. (Not in a sanitizer build,
+# whose shadow memory alone is above any such limit.)
+sanitize=$("$bin/heat2d" info | sed -n 's/^SANITIZE=//p')
+if [ "$sanitize" = off ]; then
+  run bash -c 'ulimit -v 262144; exec "$@"' - "$h" info
+  expect_eq "$(key MEMORY_LIMIT_BYTES)/$(sed -n 's/^MEMORY_LIMIT_SOURCE=//p' <<<"$out")" \
+    "268435456/RLIMIT_AS (ulimit -v)" "info under ulimit -v names RLIMIT_AS"
+  expect_failure 1 "$(r "grid 8192x8192 needs 2 x 0.537 GB, more than the 0.268 GB RLIMIT_AS (ulimit -v) allows")" \
+    bash -c 'ulimit -v 262144; exec "$@"' - "$h" run --method cpu --nx 8192 --ny 8192 --steps 1
+  expect_eq "$out" "" "refused under ulimit -v: nothing on stdout"
+  expect_failure 1 "$cpu: grid 8192x8192 needs 2 x 0.537 GB, more than the 0.268 GB RLIMIT_AS (ulimit -v) allows" \
+    bash -c 'ulimit -v 262144; exec "$@"' - "$cpu" 8192 8192 1
+fi
 # Control characters in an argument are escaped: the message stays one line.
 expect_failure 2 "$(r "--nx must be a positive integer, got '4\\n2\\x1b[0m'")" \
   "$h" run --method cpu --nx $'4\n2\e[0m'
