@@ -296,6 +296,61 @@ expect_failure 1 "heat2d: COMPARE=FAIL: full-field numerical differences" "$h" c
 expect_out_has "FILE=$s/differs.dat MAX_ABS_DIFF=" "the failing comparison's numbers are printed"
 expect_out_has "WORST_INDEX=12 FAILURES=1" "the failing cell"
 
+# ---- field files that never end, or end wrong: refused as soon as they
+# cannot match their header, in memory bounded by it, never a signal ---------------------
+# (cmp_rlimit CMD...: CMD under a 200 MB address-space limit, where the
+# build allows one: a sanitizer's shadow memory alone is more.)
+cmp_rlimit() {
+  if [ "$sanitize" = off ]; then bash -c 'ulimit -v 204800; exec "$@"' - "$@"; else "$@"; fi
+}
+start=$(date +%s)
+expect_failure 1 "$(c "/dev/zero:1: line longer than 4096 bytes (not a field file)")" \
+  cmp_rlimit timeout 20 "$h" compare "$good" /dev/zero
+expect_failure 1 "$(c "/dev/zero:1: line longer than 4096 bytes (not a field file)")" \
+  cmp_rlimit timeout 20 "$h" compare /dev/zero "$good"
+expect_eq "$(( $(date +%s) - start < 10 ))" 1 "/dev/zero is refused at once"
+# One value more than the header's count: the original's message for a file.
+{ cat "$good"; echo "  1.0000000000000000E+00"; } >"$s/extra.dat"
+expect_failure 1 "$(c "$s/extra.dat: expected 25 values, found 26")" "$h" compare "$good" "$s/extra.dat"
+# A valid field, then 10 GiB of holes: refused from its size, before any
+# value; left as it was.
+cp "$good" "$s/sparse.dat"
+if truncate -s 10G "$s/sparse.dat" 2>/dev/null; then
+  expect_failure 1 "$(c "$s/sparse.dat: 10737418240 bytes, more than a 5x5 field file can hold (at most 102454)")" \
+    cmp_rlimit timeout 20 "$h" compare "$good" "$s/sparse.dat"
+  expect_eq "$(stat -c %s "$s/sparse.dat")/$(head -c 4 "$s/sparse.dat")" "10737418240/5 5" \
+    "the sparse file is left as it was"
+fi
+rm -f "$s/sparse.dat"
+# Streams: through a pipe as /dev/stdin, and a FIFO; the writer of an
+# endless one is left to its SIGPIPE.
+run bash -c 'cat "$1" | "$2" compare "$1" /dev/stdin' - "$good" "$h"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "a field through a pipe"
+expect_failure 1 "$(c "/dev/stdin: invalid nx/ny header")" \
+  bash -c 'yes 1.0 | exec "$@"' - timeout 20 "$h" compare "$good" /dev/stdin
+expect_failure 1 "$(c "/dev/stdin:27: more values than its 5x5 header gives (25)")" \
+  bash -c '{ echo "5 5"; yes 1.0; } | exec "$@"' - timeout 20 "$h" compare "$good" /dev/stdin
+mkfifo "$s/fifo"
+{ echo "5 5"; yes "  1.0000000000000000E+00"; } >"$s/fifo" 2>/dev/null &
+writer=$!
+expect_failure 1 "$(c "$s/fifo:27: more values than its 5x5 header gives (25)")" \
+  cmp_rlimit timeout 20 "$h" compare "$good" "$s/fifo"
+set +e; wait "$writer"; set -e
+rm "$s/fifo"
+# A file cut short while compare reads it (by a background truncate, so the
+# moment varies): one line and exit 1 whatever the moment, never a signal.
+{ echo "2000 2000"; yes "  1.0000000000000000E+00" | head -n 4000000; } >"$s/big.dat"
+cp "$s/big.dat" "$s/big_ref.dat"
+( sleep 0.05; truncate -s 1000000 "$s/big.dat" ) &
+cutter=$!
+run "$h" compare "$s/big_ref.dat" "$s/big.dat"
+set +e; wait "$cutter"; set -e
+expect_rc 1 "a file cut short while read"
+expect_err_lines 1 "a file cut short while read: one line"
+if grep -qE "^heat2d: compare: $s/big\.dat(: shrank while being read \(100000010 bytes when opened, [0-9]+ read\)|: changed while being read|: expected 4000000 values, found [0-9]+|:[0-9]+: invalid number)$" <<<"$err"; then ok; else
+  ko "a file cut short while read: the line says so: $err"; fi
+rm -f "$s/big.dat" "$s/big_ref.dat"
+
 # ---- a field that turns non-finite: the run stops at the step ---------------------------
 # HEAT2D_FAULT_NAN_AT_STEP=K writes a NaN into cell (nx-2, ny-2) after step K
 # in the methods that check every step.
