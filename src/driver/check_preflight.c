@@ -20,6 +20,9 @@
  * on it: a healthy singleton start takes well under a second. */
 #define PROBE_TIMEOUT_S 60
 
+/* How long the output of a failed probe is read after the child ended. */
+#define PROBE_GRACE_S 5
+
 /* What the probe keeps of the child's output: its last bytes, where the
  * reason is. */
 #define PROBE_KEEP 65536
@@ -178,8 +181,8 @@ int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err)
     int status = 0;
     bool open_end = true, exited = false, timed_out = false;
     const double deadline = heat2d_now() + PROBE_TIMEOUT_S;
-    /* Until the child ends: a daemon it started may hold the pipe open
-     * after it, so the end of the output is not waited for. */
+    /* Until the child ends, not the output: a daemon it started may hold
+     * the pipe open after it. */
     while (!exited) {
         struct pollfd p = {.fd = fds[0], .events = POLLIN};
         if (open_end && poll(&p, 1, 50) > 0)
@@ -194,12 +197,16 @@ int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err)
             exited = timed_out = true;
         }
     }
-    /* What it wrote before it ended and is not read yet. */
-    while (open_end) {
+    /* A failure's reason may come after the child ended: OpenMPI's
+     * singleton hands its messages to the daemon it started, which prints
+     * them as it goes. Read on until the end of the output or a grace
+     * period; a success needs none of it. */
+    const bool failed = timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    const double grace = heat2d_now() + PROBE_GRACE_S;
+    while (failed && open_end && heat2d_now() < grace) {
         struct pollfd p = {.fd = fds[0], .events = POLLIN};
-        if (poll(&p, 1, 0) <= 0)
-            break;
-        open_end = drain(fds[0], buf, &used);
+        if (poll(&p, 1, 50) > 0)
+            open_end = drain(fds[0], buf, &used);
     }
     close(fds[0]);
     buf[used] = '\0';
@@ -209,7 +216,7 @@ int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err)
     if (timed_out)
         rc = heat2d_fail(err, "MPI could not start: %s gave no answer in %d s", m->name,
                          PROBE_TIMEOUT_S);
-    else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    else if (!failed)
         rc = 0;
     else if (last_reason(buf, reason, sizeof reason))
         rc = heat2d_fail(err, "MPI could not start: %s", reason);
