@@ -47,6 +47,64 @@ expect_count '^INVARIANT=symmetry method=[a-z-]*-f32 .* I_MIRROR_BREAKS=0 .* PAS
   "f32 symmetry"
 expect_count ' FAIL$' 0 "f32: no failure"
 
+# The environment, before anything starts: a TMPDIR check (and MPI, for
+# its session directory) cannot use is one line naming it, exit 1, nothing
+# run, nothing made. (A read-only directory only when not root, whose
+# writes the permission bits do not stop.)
+tmp_fail() { # DIR REASON
+  run env TMPDIR="$1" "$bin/heat2d" check
+  expect_rc 1 "check with TMPDIR=$1"
+  expect_eq "$err" "heat2d: check: TMPDIR '$1' is not a usable directory: $2" "TMPDIR=$1: the line"
+  expect_eq "$out" "" "TMPDIR=$1: nothing run"
+}
+tmp_fail "$w/missing" "No such file or directory"
+expect_eq "$(ls -d "$w/missing" 2>/dev/null)" "" "a missing TMPDIR is not made"
+echo "keep me" >"$w/file"
+tmp_fail "$w/file" "Not a directory"
+expect_eq "$(cat "$w/file")" "keep me" "a TMPDIR that is a file is left as it was"
+rm "$w/file"
+if [ "$(id -u)" != 0 ]; then
+  mkdir "$w/ro" && chmod 555 "$w/ro"
+  tmp_fail "$w/ro" "Permission denied"
+  chmod 755 "$w/ro" && rmdir "$w/ro"
+fi
+# A usable TMPDIR holds check's scratch directory while it runs, and
+# nothing once it is done.
+mkdir "$w/tmp"
+run env TMPDIR="$w/tmp" "$bin/heat2d" check
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/CPU_CHECK=PASS" "check with its own TMPDIR"
+expect_count "^FILE=$w/tmp/heat2d-check-[A-Za-z0-9]{6}/" $((4 * n_compared)) \
+  "the fields were written under TMPDIR"
+expect_eq "$(ls -A "$w/tmp" | grep -c heat2d-check || true)" 0 "the scratch directory is gone"
+rm -rf "$w/tmp"
+
+# An MPI that cannot start fails the check in one line, found by a probe in
+# a child before any method runs, instead of the library's pages and an
+# abort inside the check. Broken here through OpenMPI's own session
+# directory (orte_tmpdir_base, past the TMPDIR check: a file), which fails
+# before its daemon starts and so always prints its whole report; and
+# without its point-to-point layer (pml), whose report the dying process
+# hands to its daemon, which under load loses some of it: there only the
+# one line and its start are asserted.
+if "$bin/heat2d" methods | grep -q '^mpi-cpu ' &&
+  "$bin/heat2d" info | grep -q '^MPI=.*OpenRTE'; then
+  echo "not a directory" >"$w/file"
+  for broken in "OMPI_MCA_orte_tmpdir_base=$w/file" OMPI_MCA_pml=nonexistent; do
+    run env "$broken" "$bin/heat2d" check
+    expect_rc 1 "check with $broken"
+    expect_err_lines 1 "check with $broken: one line"
+    expect_err_has "heat2d: check: MPI could not start: " "check with $broken: says so"
+    expect_eq "$out" "" "check with $broken: nothing run"
+  done
+  run env "OMPI_MCA_orte_tmpdir_base=$w/file" "$bin/heat2d" check
+  if "$bin/heat2d" info | grep -q '^MPI=.*OpenRTE) 4\.1\.'; then
+    expect_eq "$err" 'heat2d: check: MPI could not start: ompi_mpi_init: ompi_rte_init failed: Returned "Unable to start a daemon on the local node" (-127) instead of "Success" (0)' \
+      "check with OpenMPI's session directory a file: OpenMPI 4.1's reason"
+  fi
+  expect_eq "$(cat "$w/file")" "not a directory" "the file is left as it was"
+  rm "$w/file"
+fi
+
 # check --gpu in a build without GPU methods, or on a machine without a GPU,
 # fails instead of passing on the host.
 run "$bin/heat2d" check --gpu

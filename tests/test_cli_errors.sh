@@ -61,11 +61,20 @@ for prog in cpu_reference acc_each_step acc_persistent; do
     "$bin/$prog" 1 2 3 4 5
 done
 
-# The machine's memory, as heat2d_physical_memory reads it, in the message's
-# format.
+# The memory this process may use (physical memory, or a tighter cgroup or
+# ulimit -v), as heat2d info reports it, in the message's format; physical
+# memory as heat2d_physical_memory reads it.
 mem_gb=$(awk -v p="$(getconf _PHYS_PAGES)" -v s="$(getconf PAGESIZE)" 'BEGIN { printf "%.3g", p * s / 1e9 }')
+limit_source=$("$bin/heat2d" info | sed -n 's/^MEMORY_LIMIT_SOURCE=//p')
+limit_gb=$("$bin/heat2d" info | sed -n 's/^MEMORY_LIMIT_BYTES=//p' | awk '{ printf "%.3g", $1 / 1e9 }')
+if [ "$limit_source" = "physical memory" ]; then
+  expect_eq "$limit_gb" "$mem_gb" "the limit is physical memory: the machine's"
+  mem_text="this machine's $mem_gb GB of memory"
+else
+  mem_text="the $limit_gb GB $limit_source allows"
+fi
 seed_rejects 2147483648 64 \
-  "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than this machine's $mem_gb GB of memory"
+  "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than $mem_text"
 
 r() { echo "heat2d: run: $*"; } # the run command's message prefix
 expect_failure 2 "$(r "--nx must be a positive integer, got 'abc'")" "$h" run --method cpu --nx abc
@@ -80,10 +89,24 @@ expect_failure 1 "$(r "grid 9223372036854775808x64 is too large: nx*ny*8 bytes o
   "$h" run --method cpu --nx 9223372036854775808 --ny 64
 expect_failure 1 "$(r "grid 4294967296x4294967296 is too large: nx*ny*8 bytes overflows")" \
   "$h" run --method cpu --nx 4294967296 --ny 4294967296
-expect_failure 1 "$(r "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than this machine's $mem_gb GB of memory")" \
+expect_failure 1 "$(r "grid 2147483648x64 needs 2 x 1.1e+03 GB, more than $mem_text")" \
   "$h" run --method cpu --nx 2147483648 --ny 64
-expect_failure 1 "$(r "grid 1000000x1000000 needs 2 x 8e+03 GB, more than this machine's $mem_gb GB of memory")" \
+expect_failure 1 "$(r "grid 1000000x1000000 needs 2 x 8e+03 GB, more than $mem_text")" \
   "$h" run --method cpu --nx 1000000 --ny 1000000
+# An address-space limit (ulimit -v 256 MiB) far below the machine's memory:
+# refused up front, naming the limit that binds. (Not in a sanitizer build,
+# whose shadow memory alone is above any such limit.)
+sanitize=$("$bin/heat2d" info | sed -n 's/^SANITIZE=//p')
+if [ "$sanitize" = off ]; then
+  run bash -c 'ulimit -v 262144; exec "$@"' - "$h" info
+  expect_eq "$(key MEMORY_LIMIT_BYTES)/$(sed -n 's/^MEMORY_LIMIT_SOURCE=//p' <<<"$out")" \
+    "268435456/RLIMIT_AS (ulimit -v)" "info under ulimit -v names RLIMIT_AS"
+  expect_failure 1 "$(r "grid 8192x8192 needs 2 x 0.537 GB, more than the 0.268 GB RLIMIT_AS (ulimit -v) allows")" \
+    bash -c 'ulimit -v 262144; exec "$@"' - "$h" run --method cpu --nx 8192 --ny 8192 --steps 1
+  expect_eq "$out" "" "refused under ulimit -v: nothing on stdout"
+  expect_failure 1 "$cpu: grid 8192x8192 needs 2 x 0.537 GB, more than the 0.268 GB RLIMIT_AS (ulimit -v) allows" \
+    bash -c 'ulimit -v 262144; exec "$@"' - "$cpu" 8192 8192 1
+fi
 # Control characters in an argument are escaped: the message stays one line.
 expect_failure 2 "$(r "--nx must be a positive integer, got '4\\n2\\x1b[0m'")" \
   "$h" run --method cpu --nx $'4\n2\e[0m'
@@ -272,6 +295,61 @@ expect_failure 1 "$(c "shape mismatch: $good is 5x5, $s/other.dat is 7x6")" "$h"
 expect_failure 1 "heat2d: COMPARE=FAIL: full-field numerical differences" "$h" compare "$good" "$s/differs.dat"
 expect_out_has "FILE=$s/differs.dat MAX_ABS_DIFF=" "the failing comparison's numbers are printed"
 expect_out_has "WORST_INDEX=12 FAILURES=1" "the failing cell"
+
+# ---- field files that never end, or end wrong: refused as soon as they
+# cannot match their header, in memory bounded by it, never a signal ---------------------
+# (cmp_rlimit CMD...: CMD under a 200 MB address-space limit, where the
+# build allows one: a sanitizer's shadow memory alone is more.)
+cmp_rlimit() {
+  if [ "$sanitize" = off ]; then bash -c 'ulimit -v 204800; exec "$@"' - "$@"; else "$@"; fi
+}
+start=$(date +%s)
+expect_failure 1 "$(c "/dev/zero:1: line longer than 4096 bytes (not a field file)")" \
+  cmp_rlimit timeout 20 "$h" compare "$good" /dev/zero
+expect_failure 1 "$(c "/dev/zero:1: line longer than 4096 bytes (not a field file)")" \
+  cmp_rlimit timeout 20 "$h" compare /dev/zero "$good"
+expect_eq "$(( $(date +%s) - start < 10 ))" 1 "/dev/zero is refused at once"
+# One value more than the header's count: the original's message for a file.
+{ cat "$good"; echo "  1.0000000000000000E+00"; } >"$s/extra.dat"
+expect_failure 1 "$(c "$s/extra.dat: expected 25 values, found 26")" "$h" compare "$good" "$s/extra.dat"
+# A valid field, then 10 GiB of holes: refused from its size, before any
+# value; left as it was.
+cp "$good" "$s/sparse.dat"
+if truncate -s 10G "$s/sparse.dat" 2>/dev/null; then
+  expect_failure 1 "$(c "$s/sparse.dat: 10737418240 bytes, more than a 5x5 field file can hold (at most 102454)")" \
+    cmp_rlimit timeout 20 "$h" compare "$good" "$s/sparse.dat"
+  expect_eq "$(stat -c %s "$s/sparse.dat")/$(head -c 4 "$s/sparse.dat")" "10737418240/5 5" \
+    "the sparse file is left as it was"
+fi
+rm -f "$s/sparse.dat"
+# Streams: through a pipe as /dev/stdin, and a FIFO; the writer of an
+# endless one is left to its SIGPIPE.
+run bash -c 'cat "$1" | "$2" compare "$1" /dev/stdin' - "$good" "$h"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "a field through a pipe"
+expect_failure 1 "$(c "/dev/stdin: invalid nx/ny header")" \
+  bash -c 'yes 1.0 | exec "$@"' - timeout 20 "$h" compare "$good" /dev/stdin
+expect_failure 1 "$(c "/dev/stdin:27: more values than its 5x5 header gives (25)")" \
+  bash -c '{ echo "5 5"; yes 1.0; } | exec "$@"' - timeout 20 "$h" compare "$good" /dev/stdin
+mkfifo "$s/fifo"
+{ echo "5 5"; yes "  1.0000000000000000E+00"; } >"$s/fifo" 2>/dev/null &
+writer=$!
+expect_failure 1 "$(c "$s/fifo:27: more values than its 5x5 header gives (25)")" \
+  cmp_rlimit timeout 20 "$h" compare "$good" "$s/fifo"
+set +e; wait "$writer"; set -e
+rm "$s/fifo"
+# A file cut short while compare reads it (by a background truncate, so the
+# moment varies): one line and exit 1 whatever the moment, never a signal.
+{ echo "2000 2000"; yes "  1.0000000000000000E+00" | head -n 4000000; } >"$s/big.dat"
+cp "$s/big.dat" "$s/big_ref.dat"
+( sleep 0.05; truncate -s 1000000 "$s/big.dat" ) &
+cutter=$!
+run "$h" compare "$s/big_ref.dat" "$s/big.dat"
+set +e; wait "$cutter"; set -e
+expect_rc 1 "a file cut short while read"
+expect_err_lines 1 "a file cut short while read: one line"
+if grep -qE "^heat2d: compare: $s/big\.dat(: shrank while being read \(100000010 bytes when opened, [0-9]+ read\)|: changed while being read|: expected 4000000 values, found [0-9]+|:[0-9]+: invalid number)$" <<<"$err"; then ok; else
+  ko "a file cut short while read: the line says so: $err"; fi
+rm -f "$s/big.dat" "$s/big_ref.dat"
 
 # ---- a field that turns non-finite: the run stops at the step ---------------------------
 # HEAT2D_FAULT_NAN_AT_STEP=K writes a NaN into cell (nx-2, ny-2) after step K

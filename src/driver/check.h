@@ -38,4 +38,17 @@ void check_snapshots(check_state *st, const check_target *targets, size_t n_targ
 void check_transfers(check_state *st, const check_target *t, const heat2d_config *cfg,
                      const heat2d_report *rep);
 
+/* Before anything starts (check_preflight.c). The directory the scratch
+ * directory goes under: TMPDIR when set and not empty, else /tmp; a TMPDIR
+ * that is not a directory this process can write and search is refused
+ * ("TMPDIR '...' is not a usable directory: REASON"), since MPI makes its
+ * session directory there too. */
+int check_tmpdir(const char **dir, heat2d_error *err);
+
+/* Whether MPI starts, when the targets hold a distributed method: mpi-cpu
+ * on a tiny grid in a child process, its output captured; a failure is
+ * "MPI could not start: " and the last meaningful line the child wrote
+ * (or how it ended). */
+int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err);
+
 #endif /* HEAT2D_CHECK_H */

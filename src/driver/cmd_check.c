@@ -408,32 +408,40 @@ int heat2d_cmd_check(int argc, char **argv)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                    "check: runs as one process; start it without mpirun");
 
-    char tmp_dir[] = "/tmp/heat2d-check-XXXXXX";
-    int scratch_slot = -1; /* removed by a fatal signal too */
-    if (keep != NULL) {
-        st.dir = keep;
-        if (access(keep, W_OK) != 0)
-            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: cannot write to '%s': %s", keep,
-                                       strerror(errno));
-    } else {
-        if (mkdtemp(tmp_dir) == NULL)
-            return heat2d_report_error(HEAT2D_EXIT_FAILURE,
-                                       "check: cannot create a temporary directory: %s",
-                                       strerror(errno));
-        st.dir = tmp_dir;
-        scratch_slot = heat2d_cleanup_folder(tmp_dir);
-    }
+    /* The environment first, before any method or MPI starts. */
+    const char *tmp_base = NULL;
+    if (check_tmpdir(&tmp_base, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: %s", err.message);
+    if (keep != NULL && access(keep, W_OK) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: cannot write to '%s': %s", keep,
+                                   strerror(errno));
 
     check_target targets[24];
     size_t n = collect_targets(st.gpu, st.precision, targets, sizeof targets / sizeof targets[0]);
-    if (n == 0 && st.gpu) {
-        if (keep == NULL) {
-            rmdir(tmp_dir);
-            heat2d_cleanup_forget(scratch_slot);
-        }
+    if (n == 0 && st.gpu)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                    "check: GPU_CHECK=FAIL: this build has no GPU method (build "
                                    "with CUDA or -DHEAT2D_OPENACC_OFFLOAD=ON)");
+    /* A build with MPI checks its MPI methods: an MPI that cannot start is
+     * a failed check, said in one line instead of the library's pages. */
+    if (check_mpi_starts(targets, n, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: %s", err.message);
+
+    /* Room left in remove_scratch's paths for a file name of 255 bytes. */
+    char tmp_dir[3072];
+    int scratch_slot = -1; /* removed by a fatal signal too */
+    if (keep != NULL) {
+        st.dir = keep;
+    } else {
+        int len = snprintf(tmp_dir, sizeof tmp_dir, "%s/heat2d-check-XXXXXX", tmp_base);
+        if (len < 0 || (size_t)len >= sizeof tmp_dir || mkdtemp(tmp_dir) == NULL)
+            return heat2d_report_error(
+                HEAT2D_EXIT_FAILURE, "check: cannot create a temporary directory in '%s': %s",
+                tmp_base,
+                len < 0 || (size_t)len >= sizeof tmp_dir ? strerror(ENAMETOOLONG)
+                                                         : strerror(errno));
+        st.dir = tmp_dir;
+        scratch_slot = heat2d_cleanup_folder(tmp_dir);
     }
 
     /* The original's cases: odd and even step counts catch a method that

@@ -111,6 +111,12 @@ int heat2d_cmd_info(int argc, char **argv)
     printf("CPU_MODEL=%s\n", model);
     printf("CPU_CORES=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
     printf("MEMORY_BYTES=%llu\n", (unsigned long long)heat2d_physical_memory());
+    /* What the up-front refusals compare against: a cgroup or ulimit -v may
+     * allow far less than the machine has. */
+    const char *source = NULL;
+    uint64_t limit = heat2d_memory_limit(&source);
+    printf("MEMORY_LIMIT_BYTES=%llu\nMEMORY_LIMIT_SOURCE=%s\n", (unsigned long long)limit,
+           source ? source : "unknown");
 #ifdef HEAT2D_HAVE_CUDA
     print_gpu();
 #endif

@@ -46,7 +46,8 @@ static const struct {
               "\n"
               "  --gpu           the methods that run on a GPU, on the GPU\n"
               "  --precision P   the methods in f64 (default) or f32\n"
-              "  --keep DIR      keep the field files in DIR\n"},
+              "  --keep DIR      keep the field files in DIR (else a scratch directory under\n"
+              "                  $TMPDIR, or /tmp, removed at the end)\n"},
     {"info", "usage: heat2d info [--bandwidth]\n"
              "\n"
              "How this build was made and the machine it runs on, as KEY=VALUE lines.\n"

@@ -454,15 +454,39 @@ typedef struct heat2d_field {
     double *values;
 } heat2d_field;
 
+/* The longest line a field file may have, its terminator not counted: far
+ * more than any double written out in full (printf's %.1074f of -DBL_MAX
+ * is 1385 characters) with blanks around it. So a header of nx*ny values
+ * bounds the file: at most the header and nx*ny lines of this many bytes
+ * and a \r\n, and anything longer (/dev/zero, a sparse file) is refused as
+ * soon as that is known. */
+#define HEAT2D_FIELD_MAX_LINE 4096
+
 /* Reads a field file, checking header, shape (>= 5x5), line count and that
  * every value is a finite number. Accepts the original's three-digit exponent
- * form without 'E' (e.g. 8.8357301208401164-271) and 'D' exponents. */
+ * form without 'E' (e.g. 8.8357301208401164-271) and 'D' exponents.
+ * Reads with read() in chunks, in memory for the values alone (refused up
+ * front, or as they come, when more than heat2d_memory_limit), from
+ * anything that can be opened: a regular file is held to its size, and one
+ * that shrinks, grows or is rewritten while read is an error; a pipe or
+ * device is refused at the first value past the header's count. */
 int heat2d_field_read(const char *path, heat2d_field *field, heat2d_error *err);
 void heat2d_field_free(heat2d_field *field);
 
-/* The parser behind heat2d_field_read: the same checks on the size bytes at
- * data (no terminating NUL needed, none read), with messages that name the
- * file `name`. heat2d_field_read maps or reads the file and calls this. */
+/* heat2d_field_read with its reads under a test's control: chunk_bytes per
+ * read() (0: the default, 1 MiB), and after_read(ctx, bytes so far) called
+ * after each, where a test cuts the file short or rewrites it. */
+typedef struct heat2d_field_read_hook {
+    size_t chunk_bytes;
+    void (*after_read)(void *ctx, uint64_t bytes_read);
+    void *ctx;
+} heat2d_field_read_hook;
+int heat2d_field_read_hooked(const char *path, const heat2d_field_read_hook *hook,
+                             heat2d_field *field, heat2d_error *err);
+
+/* The checks of heat2d_field_read on the size bytes at data (no terminating
+ * NUL needed, none read), as on a regular file of that size, with messages
+ * that name the file `name`. */
 int heat2d_field_parse(const char *name, const char *data, size_t size, heat2d_field *field,
                        heat2d_error *err);
 
@@ -513,6 +537,29 @@ int heat2d_seed_args(int argc, char *const *argv, heat2d_config *cfg, const char
 
 /* Physical memory of this machine in bytes, 0 if unknown. */
 uint64_t heat2d_physical_memory(void);
+
+/* The sources heat2d_memory_limit names (compare them with strcmp). */
+#define HEAT2D_MEMORY_PHYSICAL  "physical memory"
+#define HEAT2D_MEMORY_CGROUP_V2 "cgroup memory limit (memory.max)"
+#define HEAT2D_MEMORY_CGROUP_V1 "cgroup v1 memory limit"
+#define HEAT2D_MEMORY_RLIMIT_AS "RLIMIT_AS (ulimit -v)"
+
+/* The memory this process may use, in bytes: the least of physical memory,
+ * its cgroup's limit and every ancestor's (v2 memory.max, v1
+ * memory.limit_in_bytes; "max" is none) and RLIMIT_AS; 0 if none is known.
+ * *source (when source is non-NULL) is set to the HEAT2D_MEMORY_* string of
+ * the one that set it, NULL with 0. Reads /proc and /sys on every call. */
+uint64_t heat2d_memory_limit(const char **source);
+
+/* The same with /proc/self/cgroup and /sys/fs/cgroup read under root, a
+ * fake tree for tests ("" reads the real ones). */
+uint64_t heat2d_memory_limit_under(const char *root, const char **source);
+
+/* What a refusal says after "more than ", with limit and source as
+ * heat2d_memory_limit gives them: "this machine's 16 GB of memory" for
+ * physical memory (or an unknown source), else "the 0.537 GB RLIMIT_AS
+ * (ulimit -v) allows". Writes buf (size bytes) and returns it. */
+const char *heat2d_memory_limit_text(char *buf, size_t size, uint64_t limit, const char *source);
 
 #ifdef __cplusplus
 }

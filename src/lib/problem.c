@@ -42,13 +42,16 @@ int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_e
     if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
         return -1;
     /* Refuse up front what cannot fit, rather than let the kernel's
-     * overcommit kill the process in the middle of the time loop. */
-    uint64_t memory = heat2d_physical_memory();
-    if (memory != 0 && (bytes > memory / 2))
-        return heat2d_fail(err,
-                           "grid %zux%zu needs 2 x %.3g GB, more than this machine's %.3g GB of "
-                           "memory",
-                           cfg->nx, cfg->ny, (double)bytes / 1e9, (double)memory / 1e9);
+     * overcommit (or a cgroup's limit) kill the process in the middle of
+     * the time loop. */
+    const char *source = NULL;
+    uint64_t memory = heat2d_memory_limit(&source);
+    if (memory != 0 && (bytes > memory / 2)) {
+        char limit[128];
+        return heat2d_fail(err, "grid %zux%zu needs 2 x %.3g GB, more than %s", cfg->nx, cfg->ny,
+                           (double)bytes / 1e9,
+                           heat2d_memory_limit_text(limit, sizeof limit, memory, source));
+    }
     *u = malloc(bytes);
     *v = malloc(bytes);
     if (*u == NULL || *v == NULL) {

@@ -11,13 +11,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* check() (unit_check.h) records one assertion; check_quiet below prints only
@@ -452,8 +455,8 @@ static void test_write_targets(void)
 static char *field_text(const char *header, int count, int at, const char *replacement,
                         const char *extra)
 {
-    size_t cap = 64 + (size_t)count * 32 + (replacement ? strlen(replacement) : 0) +
-                 (extra ? strlen(extra) : 0);
+    size_t cap = 64 + strlen(header) + (size_t)count * 32 +
+                 (replacement ? strlen(replacement) : 0) + (extra ? strlen(extra) : 0);
     char *s = malloc(cap);
     if (!s)
         exit(2);
@@ -467,6 +470,38 @@ static char *field_text(const char *header, int count, int at, const char *repla
     if (extra)
         snprintf(s + n, cap - n, "%s", extra);
     return s;
+}
+
+/* The reader's verdict on path does not depend on where its reads end: in
+ * chunks of 1, 2, 3, 7, 64 and 4099 bytes (a \r\n or a number cut between
+ * two reads) it is what the parser says of text, the same message or the
+ * same values, bit for bit. */
+static void expect_same_by_chunks(const char *path, const char *text)
+{
+    heat2d_field want;
+    heat2d_error want_err = {{0}};
+    int want_rc = heat2d_field_parse(path, text, strlen(text), &want, &want_err);
+    static const size_t chunks[] = {1, 2, 3, 7, 64, 4099};
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {
+        heat2d_field_read_hook hook = {.chunk_bytes = chunks[c]};
+        heat2d_field got;
+        heat2d_error err = {{0}};
+        int rc = heat2d_field_read_hooked(path, &hook, &got, &err);
+        bool same = rc == want_rc;
+        if (same && rc != 0)
+            same = strcmp(err.message, want_err.message) == 0;
+        if (same && rc == 0) {
+            same = got.nx == want.nx && got.ny == want.ny;
+            for (size_t k = 0; same && k < got.nx * got.ny; ++k)
+                same = bits_of(got.values[k]) == bits_of(want.values[k]);
+        }
+        check(same, "%s in %zu-byte reads: rc %d '%s', the parser: rc %d '%s'", path, chunks[c], rc,
+              rc ? err.message : "", want_rc, want_rc ? want_err.message : "");
+        if (rc == 0)
+            heat2d_field_free(&got);
+    }
+    if (want_rc == 0)
+        heat2d_field_free(&want);
 }
 
 /* Writes text, reads it, expects failure with "<path><suffix>" in the
@@ -483,6 +518,7 @@ static void expect_read_error(const char *name, const char *text, const char *su
     check(rc != 0 && strstr(err.message, want) != NULL && !strchr(err.message, '\n'),
           "%s: expected an error containing '%s', got rc %d, '%s'", name, want, rc, err.message);
     check(field.values == NULL, "%s: no values on failure", name);
+    expect_same_by_chunks(path, text);
     unlink(path);
 }
 
@@ -501,6 +537,7 @@ static void expect_read_ok(const char *name, const char *text, size_t n, const d
                   name, i, field.values[i], first[i]);
         heat2d_field_free(&field);
     }
+    expect_same_by_chunks(path, text);
     unlink(path);
 }
 
@@ -650,6 +687,250 @@ static void test_parse_buffer(void)
     free(text);
 }
 
+/* ---- reading in bounded memory ------------------------------------------------------ */
+
+/* Reads path (through hook when non-NULL), expects failure with exactly the
+ * message want. */
+static void expect_message(const char *path, const heat2d_field_read_hook *hook, const char *want,
+                           const char *what)
+{
+    heat2d_field field = {0, 0, NULL};
+    heat2d_error err = {{0}};
+    int rc = heat2d_field_read_hooked(path, hook, &field, &err);
+    check(rc != 0 && strcmp(err.message, want) == 0 && field.values == NULL,
+          "%s: rc %d, '%s', want '%s'", what, rc, err.message, want);
+    if (rc == 0)
+        heat2d_field_free(&field);
+}
+
+/* No line longer than HEAT2D_FIELD_MAX_LINE: the longest is read, one byte
+ * more is refused whatever the line holds, header included. */
+static void test_read_long_lines(void)
+{
+    char *line = malloc(HEAT2D_FIELD_MAX_LINE + 64);
+    memset(line, ' ', HEAT2D_FIELD_MAX_LINE - 3);
+    strcpy(line + HEAT2D_FIELD_MAX_LINE - 3, "1.0\n");
+    double zero[1] = {0.0};
+    char *t = field_text("5 5\n", 25, 3, line, NULL);
+    expect_read_ok("longest_line.dat", t, 25, zero, 1);
+    free(t);
+    memmove(line + 1, line, HEAT2D_FIELD_MAX_LINE + 1); /* one more blank */
+    t = field_text("5 5\n", 25, 3, line, NULL);
+    expect_read_error("long_line.dat", t, ":3: line longer than 4096 bytes (not a field file)");
+    free(t);
+    memset(line, 'x', HEAT2D_FIELD_MAX_LINE + 1);
+    strcpy(line + HEAT2D_FIELD_MAX_LINE + 1, "\n");
+    t = field_text("5 5\n", 25, 9, line, NULL);
+    expect_read_error("long_garbage.dat", t, ":9: line longer than 4096 bytes (not a field file)");
+    free(t);
+    line[HEAT2D_FIELD_MAX_LINE + 1] = '\0'; /* the last line, no newline */
+    t = field_text("5 5\n", 24, 0, NULL, line);
+    expect_read_error("long_last.dat", t, ":26: line longer than 4096 bytes (not a field file)");
+    free(t);
+    memset(line, ' ', HEAT2D_FIELD_MAX_LINE + 1);
+    memcpy(line, "5 5", 3);
+    strcpy(line + HEAT2D_FIELD_MAX_LINE + 1, "\n");
+    t = field_text(line, 25, 0, NULL, NULL);
+    expect_read_error("long_header.dat", t, ":1: line longer than 4096 bytes (not a field file)");
+    free(t);
+    free(line);
+    if (access("/dev/zero", R_OK) == 0)
+        expect_message("/dev/zero", NULL,
+                       "/dev/zero:1: line longer than 4096 bytes (not a field file)", "/dev/zero");
+}
+
+/* A file longer than its header allows is refused before its values are
+ * read: written out, or sparse (10 GiB of holes after a valid field). */
+static void test_read_size_bound(void)
+{
+    char path[600], want[900];
+    /* 25 values and 30000 lines more: 120 KB, beyond 4 + 25 x 4098. */
+    char *t = field_text("5 5\n", 25, 0, NULL, NULL);
+    size_t n = strlen(t);
+    char *longer = malloc(n + 30000 * 4 + 1);
+    memcpy(longer, t, n);
+    for (int i = 0; i < 30000; ++i)
+        memcpy(longer + n + 4 * (size_t)i, "1.0\n", 4);
+    longer[n + 30000 * 4] = '\0';
+    path_in_tmp(path, sizeof path, "longer.dat");
+    write_text(path, longer);
+    snprintf(want, sizeof want,
+             "%s: %zu bytes, more than a 5x5 field file can hold (at most 102454)", path,
+             n + 30000 * 4);
+    expect_message(path, NULL, want, "a file longer than its header allows");
+    expect_same_by_chunks(path, longer);
+    unlink(path);
+    free(longer);
+
+    path_in_tmp(path, sizeof path, "sparse.dat");
+    write_text(path, t);
+    free(t);
+    const off_t ten_gib = (off_t)10 << 30;
+    struct stat st;
+    if (truncate(path, ten_gib) == 0) {
+        snprintf(want, sizeof want,
+                 "%s: 10737418240 bytes, more than a 5x5 field file can hold (at most 102454)",
+                 path);
+        double start = heat2d_now();
+        expect_message(path, NULL, want, "a sparse 10 GiB file");
+        check(heat2d_now() - start < 1.0, "the sparse file is refused at once: %.3f s",
+              heat2d_now() - start);
+        check(stat(path, &st) == 0 && st.st_size == ten_gib, "the sparse file is left as it was");
+    } else {
+        printf("test_field_io: no sparse file here (%s): not tested\n", strerror(errno));
+    }
+    unlink(path);
+
+    /* A header of 10^10 values (80 GB) in a file large enough to hold them
+     * (sparse): refused against the memory limit, not allocated. */
+    const char *source = NULL;
+    uint64_t limit = heat2d_memory_limit(&source);
+    path_in_tmp(path, sizeof path, "sparse_huge.dat");
+    write_text(path, "100000 100000\n");
+    if (limit != 0 && limit < UINT64_C(80000000000) && truncate(path, (off_t)20000000100) == 0) {
+        char text[128];
+        snprintf(want, sizeof want, "%s: 100000x100000 values need 80 GB, more than %s", path,
+                 heat2d_memory_limit_text(text, sizeof text, limit, source));
+        expect_message(path, NULL, want, "80 GB of values asked for");
+    }
+    unlink(path);
+}
+
+/* text through a pipe, as a stream of unknown length: `endless` writes
+ * "1.0\n" after it until the reader goes. */
+static int read_through_pipe(const char *text, bool endless, heat2d_field *field, heat2d_error *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return heat2d_fail(err, "pipe: %s", strerror(errno));
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        signal(SIGPIPE, SIG_DFL);
+        size_t len = strlen(text);
+        for (size_t done = 0; done < len;) {
+            ssize_t w = write(fds[1], text + done, len - done);
+            if (w <= 0)
+                _exit(0);
+            done += (size_t)w;
+        }
+        while (endless && write(fds[1], "1.0\n1.0\n1.0\n1.0\n", 16) > 0)
+            ;
+        _exit(0);
+    }
+    close(fds[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    int rc = heat2d_field_read(path, field, err);
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    return rc;
+}
+
+static void test_read_streams(void)
+{
+    heat2d_field field;
+    heat2d_error err = {{0}};
+    char *t = field_text("5 5\n", 25, 0, NULL, NULL);
+    heat2d_field want;
+    heat2d_field_parse("x", t, strlen(t), &want, &err);
+    if (check(read_through_pipe(t, false, &field, &err) == 0, "a field through a pipe: %s",
+              err.message)) {
+        check(field.nx == 5 && field.ny == 5 &&
+                  memcmp(field.values, want.values, 25 * sizeof(double)) == 0,
+              "the piped field's values");
+        heat2d_field_free(&field);
+    }
+    heat2d_field_free(&want);
+    int rc = read_through_pipe(t, true, &field, &err);
+    check(rc != 0 && strstr(err.message, ":27: more values than its 5x5 header gives (25)") &&
+              strncmp(err.message, "/dev/fd/", 8) == 0,
+          "an endless stream after a 5x5 field: '%s'", err.message);
+    free(t);
+    t = field_text("5 5\n", 26, 0, NULL, NULL);
+    rc = read_through_pipe(t, false, &field, &err);
+    check(rc != 0 && strstr(err.message, ":27: more values than its 5x5 header gives (25)"),
+          "26 values through a pipe: '%s'", err.message);
+    free(t);
+    /* A header of 10^12 values: the values grow as they come, 25 here. */
+    t = field_text("1000000 1000000\n", 25, 0, NULL, NULL);
+    rc = read_through_pipe(t, false, &field, &err);
+    check(rc != 0 && strstr(err.message, ": expected 1000000000000 values, found 25"),
+          "a hostile header through a pipe: '%s'", err.message);
+    free(t);
+    t = field_text("5 5\n", 24, 0, NULL, NULL);
+    rc = read_through_pipe(t, false, &field, &err);
+    check(rc != 0 && strstr(err.message, ": expected 25 values, found 24"),
+          "24 values through a pipe: '%s'", err.message);
+    free(t);
+}
+
+/* A file changed between two reads: what after_read does to it. */
+typedef struct change {
+    const char *path;
+    int kind; /* 0 cut to `size`, 1 one line appended, 2 its time changed */
+    off_t size;
+    int calls;
+} change;
+
+static void change_file(void *ctx, uint64_t bytes_read)
+{
+    change *c = ctx;
+    (void)bytes_read;
+    if (c->calls++ != 0)
+        return;
+    if (c->kind == 0) {
+        if (truncate(c->path, c->size) != 0)
+            perror("truncate");
+    } else if (c->kind == 1) {
+        FILE *f = fopen(c->path, "a");
+        if (f != NULL) {
+            fputs("  1.0000000000000000E+00\n", f);
+            fclose(f);
+        }
+    } else {
+        /* As a rewrite in place leaves it: the same size, a new time. */
+        const struct timespec times[2] = {{1000000000, 0}, {1000000000, 0}};
+        if (utimensat(AT_FDCWD, c->path, times, 0) != 0)
+            perror("utimensat");
+    }
+}
+
+static void test_read_changing_file(void)
+{
+    char path[600], want[900];
+    path_in_tmp(path, sizeof path, "changing.dat");
+    double values[1600];
+    for (int i = 0; i < 1600; ++i)
+        values[i] = (double)i / 1600.0;
+    heat2d_error err = {{0}};
+    struct stat st;
+    const off_t cuts[] = {10000, 4096, 0};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; ++k) {
+        heat2d_field_write(path, 40, 40, values, &err);
+        stat(path, &st);
+        change c = {.path = path, .kind = 0, .size = cuts[k]};
+        heat2d_field_read_hook hook = {.chunk_bytes = 4096, .after_read = change_file, .ctx = &c};
+        snprintf(want, sizeof want, "%s: shrank while being read (%jd bytes when opened, %jd read)",
+                 path, (intmax_t)st.st_size, (intmax_t)(cuts[k] > 4096 ? cuts[k] : 4096));
+        expect_message(path, &hook, want, "a file cut short between two reads");
+    }
+    heat2d_field_write(path, 40, 40, values, &err);
+    stat(path, &st);
+    change grow = {.path = path, .kind = 1};
+    heat2d_field_read_hook hook = {.chunk_bytes = 4096, .after_read = change_file, .ctx = &grow};
+    snprintf(want, sizeof want, "%s: grew while being read (%jd bytes when opened)", path,
+             (intmax_t)st.st_size);
+    expect_message(path, &hook, want, "a file grown between two reads");
+    heat2d_field_write(path, 40, 40, values, &err);
+    change touch = {.path = path, .kind = 2};
+    hook.ctx = &touch;
+    snprintf(want, sizeof want, "%s: changed while being read", path);
+    expect_message(path, &hook, want, "a file rewritten between two reads");
+    unlink(path);
+}
+
 /* ---- the original's own files ----------------------------------------------------- */
 
 /* A field as gfortran's ES24.16 writes it parses to what printf's reading
@@ -766,6 +1047,10 @@ int main(void)
     test_read_errors();
     test_read_forms();
     test_parse_buffer();
+    test_read_long_lines();
+    test_read_size_bound();
+    test_read_streams();
+    test_read_changing_file();
     test_compare();
 
     remove_tmp_dir();

@@ -119,13 +119,17 @@ static int allocate(const heat2d_mpi_layout *l, void *buf[2], double **full, flo
     size_t local_bytes = l->cells * l->cell_bytes;
     size_t full_bytes =
         l->rank == 0 ? l->nx * l->ny * (sizeof(double) + (f32 ? sizeof(float) : 0)) : 0;
-    uint64_t memory = heat2d_physical_memory();
-    if (memory != 0 && (uint64_t)2 * local_bytes + full_bytes > memory / 2)
+    const char *source = NULL;
+    uint64_t memory = heat2d_memory_limit(&source);
+    if (memory != 0 && (uint64_t)2 * local_bytes + full_bytes > memory / 2) {
+        char limit[128];
         return heat2d_fail(err,
                            WHO ": rank %d needs %.3g GB (2 blocks of %zux%zu with halos%s), more "
-                               "than this machine's %.3g GB of memory",
+                               "than %s",
                            l->rank, (double)(2 * local_bytes + full_bytes) / 1e9, l->lx, l->ly,
-                           l->rank == 0 ? " and the gathered field" : "", (double)memory / 1e9);
+                           l->rank == 0 ? " and the gathered field" : "",
+                           heat2d_memory_limit_text(limit, sizeof limit, memory, source));
+    }
     buf[0] = calloc(l->cells, l->cell_bytes);
     buf[1] = calloc(l->cells, l->cell_bytes);
     if (l->rank == 0) {
