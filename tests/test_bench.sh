@@ -250,6 +250,61 @@ for sig in INT TERM; do
   expect_eq "$(grep -c '^- Interrupted by signal' "$d/summary.md")" 1 "SIG$sig: the summary says so"
 done
 
+# Trials die with their bench. A trial leads a process group of its own,
+# which a stop signal ends; killed outright (SIGKILL, nothing to catch), the
+# bench still takes its trial with it (the kernel's parent-death signal).
+# The long trial is one `heat2d run` that would take half a minute.
+long=(--methods cpu --sizes 1024x1024:20000 --repeats 1 --warmups 0)
+# trial_of PID: the pid of bench PID's `heat2d run` child, once one runs.
+trial_of() {
+  local c
+  for _ in $(seq 150); do
+    for c in $(pgrep -P "$1" || true); do
+      if tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null | grep -q ' run --method '; then
+        echo "$c"
+        return
+      fi
+    done
+    sleep 0.1
+  done
+}
+# group_alive G: how many processes live that are G or in group G (a zombie
+# is dead: the container's init may never reap it).
+group_alive() { ps -eo pid=,pgid=,stat= | awk -v g="$1" '($1 == g || $2 == g) && $3 !~ /^Z/' | wc -l; }
+"$h" bench "${long[@]}" --out "$w/killed" >/dev/null 2>&1 &
+pid=$!
+trial=$(trial_of "$pid")
+expect_eq "$([ -n "$trial" ] && echo running)" running "SIGKILL: the long trial runs"
+expect_eq "$(ps -o pgid= -p "${trial:-1}" | tr -d ' ')" "${trial:-none}" \
+  "a trial leads its own process group"
+kill -KILL "$pid"
+set +e; wait "$pid" 2>/dev/null; set -e
+for _ in $(seq 20); do
+  [ "$(group_alive "${trial:-1}")" = 0 ] && break
+  sleep 0.1
+done
+expect_eq "$(group_alive "${trial:-1}")" 0 "SIGKILL to the bench: its trial is gone within 2 s"
+# SIGTERM: the trial's group is ended before the bench goes, and the bench
+# dies by the signal (perl says how its child ended: bash's 143 would not).
+perl -e 'system(@ARGV); print(($? & 127) ? "signal " . ($? & 127) : "exit " . ($? >> 8), "\n")' \
+  "$h" bench "${long[@]}" --out "$w/termed" >"$w/how" 2>"$w/term.err" &
+perl_pid=$!
+pid=""
+for _ in $(seq 50); do
+  pid=$(pgrep -P "$perl_pid" || true)
+  [ -n "$pid" ] && break
+  sleep 0.1
+done
+trial=$(trial_of "${pid:-1}")
+expect_eq "$([ -n "$trial" ] && echo running)" running "SIGTERM: the long trial runs"
+kill -TERM "${pid:-1}"
+wait "$perl_pid"
+expect_eq "$(tail -n 1 "$w/how")" "signal 15" "SIGTERM: the bench dies by the signal"
+expect_eq "$(group_alive "${trial:-1}")" 0 "SIGTERM: the trial's group is gone with the bench"
+expect_eq "$(cat "$w/term.err")" "heat2d: bench: 1024x1024/20000: 1 method(s), 0 warm-up(s) + 1 trial(s) each
+heat2d: bench: interrupted by signal 15: $w/termed/trials.csv keeps the 0 trial(s) that finished" \
+  "SIGTERM: the bench's lines"
+
 # A folder written before --ranks (the three ranks columns missing) is not
 # appended to: its rows would not line up with the header.
 mkdir "$w/old"

@@ -51,22 +51,50 @@ static void sanitize(char *text)
             *p = '-';
 }
 
+/* The signals that stop the benchmark: ^C, kill's default, a closed
+ * terminal, ^\. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+/* Ends the running child's process group at once (the wait for it then
+ * sees its pipes close and gives it SIGKILL should it linger); the trial
+ * loop stops at the flag. kill is async-signal-safe. */
 static void on_stop_signal(int signo)
 {
     bench_interrupted = signo;
+    const pid_t group = (pid_t)bench_child_group;
+    if (group > 0)
+        kill(-group, SIGTERM);
 }
 
-/* SIGINT and SIGTERM stop the benchmark between trials (the running child
- * is ended and not recorded). No SA_RESTART: the wait for a child must
- * return so that it can be ended at once. */
+/* A stop signal ends the benchmark between trials (the running child is
+ * ended and not recorded). No SA_RESTART: the wait for a child must return
+ * so that it can be ended at once. */
 static void catch_stop_signals(void)
 {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_stop_signal;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
+    for (size_t k = 0; k < sizeof stop_signals / sizeof stop_signals[0]; ++k)
+        sigaction(stop_signals[k], &action, NULL);
+}
+
+/* After the summary is written, die by the signal that stopped us, so that
+ * a shell or a script's loop sees a process killed by it (and stops too)
+ * rather than one that exited. */
+static void die_by(int signo)
+{
+    struct sigaction plain;
+    memset(&plain, 0, sizeof plain);
+    plain.sa_handler = SIG_DFL;
+    sigemptyset(&plain.sa_mask);
+    sigaction(signo, &plain, NULL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signo);
+    fflush(stdout);
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    raise(signo);
 }
 
 /* All sizes, then the field, the plots and the summary. */
@@ -273,5 +301,7 @@ done:
     free(chosen.items);
     free(runnable.items);
     bench_plan_release();
+    if (bench_interrupted)
+        die_by((int)bench_interrupted);
     return status;
 }
