@@ -260,7 +260,7 @@ trial_of() {
   local c
   for _ in $(seq 150); do
     for c in $(pgrep -P "$1" || true); do
-      if tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null | grep -q ' run --method '; then
+      if tr '\0' ' ' 2>/dev/null <"/proc/$c/cmdline" | grep -q ' run --method '; then
         echo "$c"
         return
       fi
@@ -278,7 +278,7 @@ expect_eq "$([ -n "$trial" ] && echo running)" running "SIGKILL: the long trial 
 expect_eq "$(ps -o pgid= -p "${trial:-1}" | tr -d ' ')" "${trial:-none}" \
   "a trial leads its own process group"
 kill -KILL "$pid"
-set +e; wait "$pid" 2>/dev/null; set -e
+set +e; { wait "$pid"; } 2>/dev/null; set -e
 for _ in $(seq 20); do
   [ "$(group_alive "${trial:-1}")" = 0 ] && break
   sleep 0.1
@@ -304,6 +304,44 @@ expect_eq "$(group_alive "${trial:-1}")" 0 "SIGTERM: the trial's group is gone w
 expect_eq "$(cat "$w/term.err")" "heat2d: bench: 1024x1024/20000: 1 method(s), 0 warm-up(s) + 1 trial(s) each
 heat2d: bench: interrupted by signal 15: $w/termed/trials.csv keeps the 0 trial(s) that finished" \
   "SIGTERM: the bench's lines"
+
+# The plotting helpers have a time limit (HEAT2D_PLOT_TIMEOUT seconds here):
+# a python whose matplotlib probe hangs, or whose plotting hangs, is killed
+# with its process group, the plots are skipped and the bench's status is
+# what the trials make it. The fake python3 comes first on PATH.
+mkdir "$w/fakebin"
+cat >"$w/fakebin/python3" <<FAKE
+#!/bin/sh
+echo \$\$ >>"$w/fakepy.pids"
+[ "\$1" = -c ] && [ -e "$w/probe-ok" ] && exit 0
+exec sleep 60
+FAKE
+chmod +x "$w/fakebin/python3"
+tiny=(--methods cpu --sizes 8x8:1 --repeats 1 --warmups 0)
+run env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_TIMEOUT=1 "$h" bench "${tiny[@]}" \
+  --out "$w/hung-probe"
+expect_rc 0 "a hung matplotlib probe: the bench still succeeds"
+expect_eq "$(grep '^heat2d: bench: plots' <<<"$err")" \
+  "heat2d: bench: plots skipped: python3 -c 'import matplotlib' timed out after 1 s" \
+  "a hung probe: the one line"
+expect_eq "$(grep -c "^- Plots skipped: python3 -c 'import matplotlib' timed out after 1 s" \
+  "$w/hung-probe/summary.md")" 1 "a hung probe: the summary says so"
+touch "$w/probe-ok"
+script=$(cd "$(dirname "$0")/../tools" && pwd)/plot_bench.py
+run env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_TIMEOUT=1 HEAT2D_PLOT_SCRIPT="$script" \
+  "$h" bench "${tiny[@]}" --out "$w/hung-plot"
+expect_rc 0 "a hung plotter: the bench still succeeds"
+expect_eq "$(grep '^heat2d: bench: plots' <<<"$err")" \
+  "heat2d: bench: plots skipped: python3 $script timed out after 1 s" "a hung plotter: the one line"
+expect_eq "$(grep -c "^- Plots skipped: python3 $script timed out after 1 s" "$w/hung-plot/summary.md")" \
+  1 "a hung plotter: the summary says so"
+left=0
+for p in $(cat "$w/fakepy.pids"); do
+  [ "$(group_alive "$p")" = 0 ] || left=$((left + 1))
+done
+expect_eq "$(wc -l <"$w/fakepy.pids") $left" "3 0" "the helpers ran (probe, probe, plotter), none is left"
+expect_failure 2 "heat2d: bench: HEAT2D_PLOT_TIMEOUT must be a positive number of seconds, got '0'" \
+  env HEAT2D_PLOT_TIMEOUT=0 "$h" bench "${tiny[@]}" --out "$w/never"
 
 # A folder written before --ranks (the three ranks columns missing) is not
 # appended to: its rows would not line up with the header.

@@ -234,6 +234,12 @@ int bench_command(int argc, char **argv)
         goto done;
     }
 
+    heat2d_error env_err = {{0}};
+    if (bench_check_plot_env(&env_err) != 0) {
+        status = heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", env_err.message);
+        goto done;
+    }
+
     static bench_run_info info;
     memset(&info, 0, sizeof info);
     time_t now = time(NULL);
