@@ -343,6 +343,25 @@ expect_eq "$(wc -l <"$w/fakepy.pids") $left" "3 0" "the helpers ran (probe, prob
 expect_failure 2 "heat2d: bench: HEAT2D_PLOT_TIMEOUT must be a positive number of seconds, got '0'" \
   env HEAT2D_PLOT_TIMEOUT=0 "$h" bench "${tiny[@]}" --out "$w/never"
 
+# Run ids are unique to a bench, even for two started in the same second:
+# the summary counts the runs in a folder by them.
+run_of() { awk -F, -v c="$(col "$(head -n 1 "$1")" run)" 'NR > 1 {print $c}' "$1" | sort -u; }
+HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$w/id1" >/dev/null 2>&1 &
+p1=$!
+HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$w/id2" >/dev/null 2>&1 &
+p2=$!
+wait "$p1"
+wait "$p2"
+id1=$(run_of "$w/id1/trials.csv") id2=$(run_of "$w/id2/trials.csv")
+expect_eq "$(grep -cE '^[0-9]{8}-[0-9]{6}-[0-9]+-[0-9a-f]{4}$' <<<"$id1
+$id2")" 2 "run ids are YYYYMMDD-HHMMSS-PID-XXXX"
+expect_eq "$([ "$id1" != "$id2" ] && echo differ)" differ "two benches started together: ids differ"
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$w/id1"
+expect_rc 0 "a second bench into the folder right after the first"
+expect_eq "$(run_of "$w/id1/trials.csv" | wc -l)" 2 "two consecutive benches: two run ids"
+expect_eq "$(grep -c '^trials.csv in this folder holds 2 trials from 2 runs; the tables pool them.$' \
+  "$w/id1/summary.md")" 1 "the summary counts two runs"
+
 # A folder written before --ranks (the three ranks columns missing) is not
 # appended to: its rows would not line up with the header.
 mkdir "$w/old"

@@ -242,10 +242,18 @@ int bench_command(int argc, char **argv)
 
     static bench_run_info info;
     memset(&info, 0, sizeof info);
-    time_t now = time(NULL);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
     struct tm local;
-    localtime_r(&now, &local);
-    strftime(info.run_id, sizeof info.run_id, "%Y%m%d-%H%M%S", &local);
+    localtime_r(&now.tv_sec, &local);
+    /* The second alone is not unique: two benches started together (or one
+     * right after another) would share an id, and the summary would count
+     * their trials as one run. Our pid tells apart those alive at once, a
+     * few bits of the nanoseconds a pid reused within the second. */
+    char stamp[16];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    snprintf(info.run_id, sizeof info.run_id, "%s-%ld-%04lx", stamp, (long)getpid(),
+             ((unsigned long)now.tv_nsec >> 10) & 0xffffUL);
     strftime(info.date, sizeof info.date, "%Y-%m-%d %H:%M:%S %z", &local);
     if (gethostname(info.hostname, sizeof info.hostname - 1) != 0)
         snprintf(info.hostname, sizeof info.hostname, "unknown-host");

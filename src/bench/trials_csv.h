@@ -31,7 +31,7 @@ typedef struct trial_row {
     unsigned long long halo_bytes;
     char device[128];
     char transfers[16];
-    char run[32];
+    char run[64];
     bench_size size;
     double total_s;
     /* The time loop alone, without entering or leaving the device: the
