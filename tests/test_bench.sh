@@ -362,6 +362,86 @@ expect_eq "$(run_of "$w/id1/trials.csv" | wc -l)" 2 "two consecutive benches: tw
 expect_eq "$(grep -c '^trials.csv in this folder holds 2 trials from 2 runs; the tables pool them.$' \
   "$w/id1/summary.md")" 1 "the summary counts two runs"
 
+# trials.csv is a ledger: one bench at a time. A second bench into the
+# folder of a running one is refused up front and writes nothing there;
+# the first one's file keeps one header and only its own rows.
+d=$w/ledger
+"$h" bench --methods cpu --sizes 8x8:1,1024x1024:20000 --repeats 1 --warmups 0 --out "$d" \
+  >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  [ -f "$d/trials.csv" ] && [ "$(wc -l <"$d/trials.csv")" -ge 2 ] && break
+  sleep 0.1
+done
+trial=$(trial_of "$pid")
+before=$(cd "$d" && ls -l --time-style=+%s.%N && md5sum -- *)
+run "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 1 "a second bench into a running bench's folder"
+expect_eq "$err" "heat2d: bench: $d/trials.csv is in use by another bench (pid $pid); wait for it or choose another --out" \
+  "a second bench: the one line names the first"
+expect_eq "$(cd "$d" && ls -l --time-style=+%s.%N && md5sum -- *)" "$before" \
+  "a second bench writes nothing into the folder"
+kill -TERM "$pid"
+set +e; { wait "$pid"; } 2>/dev/null; set -e
+expect_eq "$(grep -c '^method,' "$d/trials.csv") $(wc -l <"$d/trials.csv")" "1 2" \
+  "the first bench's file: one header, its one row"
+expect_eq "$(run_of "$d/trials.csv")" "$(sed -n 's/^RUN=//p' "$d/environment.txt")" \
+  "the row is the first bench's, and environment.txt has its run alone"
+
+# A last line cut short (a crash mid-write) is set aside into
+# trials.torn.csv, never glued to; the whole rows before it stay as they were.
+d=$w/torn
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+good=$(cat "$d/trials.csv")
+torn_tail='cpu,1,8,8,1,2.1739997464464977E-06,1.00000'
+printf '%s' "$torn_tail" >>"$d/trials.csv"
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 0 "a bench after a torn last line"
+expect_eq "$(head -n 2 "$d/trials.csv")" "$good" "the whole rows before the torn line are intact"
+expect_eq "$(wc -l <"$d/trials.csv") $(run_of "$d/trials.csv" | wc -l)" "3 2" \
+  "the new row follows them: two runs, one row each"
+expect_eq "$(awk -F, '{print NF}' "$d/trials.csv" | sort -u)" \
+  "$(head -n 1 "$d/trials.csv" | awk -F, '{print NF}')" "no row glued onto the torn line"
+expect_eq "$(od -An -c "$d/trials.torn.csv" | tr -d ' \n')" \
+  "$(printf '%s\n' "$torn_tail" | od -An -c | tr -d ' \n')" "trials.torn.csv holds the torn bytes"
+expect_eq "$(grep -c "^- Set aside: the last line of trials.csv was cut short (1 line, ${#torn_tail} bytes, a write that did not finish); it is appended to $d/trials.torn.csv, and this run's rows follow the last whole row.$" \
+  "$d/summary.md")" 1 "the summary says what was set aside and where"
+expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$d/summary.md" | head -n 1)" 2 \
+  "the summary counts both runs' trials"
+
+# A file holding our header alone without its newline: the header is whole,
+# it gets its newline; the bench's trial is counted.
+d=$w/header-only
+mkdir "$d"
+printf '%s' "$(head -n 1 "$w/torn/trials.csv")" >"$d/trials.csv"
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 0 "a bench into a header without its newline"
+expect_eq "$(head -n 1 "$d/trials.csv")" "$(head -n 1 "$w/torn/trials.csv")" "the header stays"
+expect_eq "$(wc -l <"$d/trials.csv") $([ -e "$d/trials.torn.csv" ] && echo torn || echo none)" \
+  "2 none" "one row after it, nothing set aside"
+expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$d/summary.md" | head -n 1)" 1 \
+  "the summary counts the new trial"
+expect_eq "$(grep -c '^No trial finished' "$d/summary.md" || true)" 0 "nor says none finished"
+# A header cut short is set aside, and the file begins anew.
+d=$w/torn-header
+mkdir "$d"
+head -c 100 "$w/torn/trials.csv" >"$d/trials.csv"
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 0 "a bench into a header cut short"
+expect_eq "$(head -c 100 "$d/trials.torn.csv")" "$(head -c 100 "$w/torn/trials.csv")" \
+  "the torn header is set aside"
+expect_eq "$(wc -l <"$d/trials.csv")" 2 "trials.csv begins anew: header and the new row"
+expect_eq "$(grep -c "^- Set aside: trials.csv held only a header cut short (1 line, 100 bytes" \
+  "$d/summary.md")" 1 "the summary says so"
+# Text without a newline that is no header of ours is not touched.
+d=$w/not-ours
+mkdir "$d"
+printf 'a,b,c' >"$d/trials.csv"
+expect_failure 1 "heat2d: bench: $d/trials.csv has other columns (another heat2d version?); choose another --out" \
+  "$h" bench "${tiny[@]}" --out "$d"
+expect_eq "$(cat "$d/trials.csv")|$(ls "$d" | paste -sd' ')" "a,b,c|trials.csv" \
+  "a file not ours without a newline: left as it was, nothing beside it"
+
 # A folder written before --ranks (the three ranks columns missing) is not
 # appended to: its rows would not line up with the header.
 mkdir "$w/old"

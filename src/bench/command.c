@@ -133,7 +133,7 @@ static int run_bench(bench_run_info *info, FILE *csv)
                        "Interrupted by signal %d after %zu trial(s); the tables hold "
                        "the trials that finished.",
                        (int)bench_interrupted, st.rows);
-        if (bench_write_summary(info, NULL, &err) != 0)
+        if (bench_write_summary(info, NULL, NULL, &err) != 0)
             heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
         heat2d_report_error(HEAT2D_EXIT_FAILURE,
                             "bench: interrupted by signal %d: %s/trials.csv keeps the %zu "
@@ -151,9 +151,19 @@ static int run_bench(bench_run_info *info, FILE *csv)
         bench_add_note(info, "Plots skipped: no trial finished.");
     bench_progress_clear(&st);
     heat2d_error err = {{0}};
-    if (bench_write_summary(info, stdout, &err) != 0) {
+    size_t read_back = 0;
+    if (bench_write_summary(info, stdout, &read_back, &err) != 0) {
         free(plot_out);
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+    }
+    /* The tables are what a reader takes away: trials that ran but are not
+     * in them (a row that did not read back) must not pass for success. */
+    if (read_back != st.rows) {
+        free(plot_out);
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "bench: %s/trials.csv gives back %zu of the %zu trial(s) this "
+                                   "run wrote: the summary leaves out the others",
+                                   info->dir, read_back, st.rows);
     }
     printf("RESULTS=%s\nCSV=%s/trials.csv\nSUMMARY=%s/summary.md\n", info->dir, info->dir,
            info->dir);
@@ -274,10 +284,23 @@ int bench_command(int argc, char **argv)
     }
     info.dir = opt.out;
     heat2d_error err = {{0}};
-    if (make_dirs(opt.out, &err) != 0 || (csv = bench_csv_open(opt.out, &err)) == NULL) {
+    bench_csv_repair repair;
+    if (make_dirs(opt.out, &err) != 0 || (csv = bench_csv_open(opt.out, &repair, &err)) == NULL) {
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
         goto done;
     }
+    if (repair.torn_header)
+        bench_add_note(&info,
+                       "Set aside: trials.csv held only a header cut short (1 line, %zu bytes, "
+                       "a write that did not finish); it is appended to %s/trials.torn.csv, "
+                       "and trials.csv begins anew.",
+                       repair.torn_bytes, opt.out);
+    else if (repair.torn_bytes > 0)
+        bench_add_note(&info,
+                       "Set aside: the last line of trials.csv was cut short (1 line, %zu bytes, "
+                       "a write that did not finish); it is appended to %s/trials.torn.csv, and "
+                       "this run's rows follow the last whole row.",
+                       repair.torn_bytes, opt.out);
 
     bool has_gpu;
     bench_choose_runnable(opt.methods != NULL ? &chosen : &all, opt.methods != NULL, &runnable,

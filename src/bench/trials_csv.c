@@ -1,87 +1,11 @@
-/* heat2d bench: trials.csv written, appended to and read back, its columns
- * those of the trial schema. */
+/* heat2d bench: trials.csv's rows appended and read back, its columns those
+ * of the trial schema (trials_ledger.c opens it). */
 #define _GNU_SOURCE
 #include "trials_csv.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void header_text(char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k)
-        if (heat2d_trial_fields[k].column != NULL)
-            used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%s%s",
-                                     used ? "," : "", heat2d_trial_fields[k].column);
-}
-
-/* Why a header that is not ours cannot take our rows. A proper prefix of
- * ours is an older heat2d's; two of those are named by the option that
- * brought their missing columns. */
-static void refuse_header(const char *path, const char *first, const char *header,
-                          heat2d_error *err)
-{
-    const size_t n = strlen(first);
-    if (n == 0 || strncmp(header, first, n) != 0 || header[n] != ',') {
-        heat2d_fail(err, "%s has other columns (another heat2d version?); choose another --out",
-                    path);
-        return;
-    }
-    size_t fields = 1;
-    for (const char *p = first; *p != '\0'; ++p)
-        fields += *p == ',';
-    if (fields == 27)
-        heat2d_fail(err,
-                    "%s has the columns of a heat2d before --ranks (no ranks, decomp, "
-                    "halo_bytes_per_step); choose another --out",
-                    path);
-    else if (fields == 30)
-        heat2d_fail(err,
-                    "%s has the columns of a heat2d before --precision (no precision); choose "
-                    "another --out",
-                    path);
-    else
-        heat2d_fail(err, "%s has the columns of an older heat2d (no %.300s); choose another --out",
-                    path, header + n + 1);
-}
-
-FILE *bench_csv_open(const char *dir, heat2d_error *err)
-{
-    char path[4200], header[2048];
-    snprintf(path, sizeof path, "%s/trials.csv", dir);
-    header_text(header, sizeof header);
-
-    bool is_new = true;
-    FILE *old = fopen(path, "r");
-    if (old != NULL) {
-        char first[2048] = "";
-        if (fgets(first, sizeof first, old) != NULL) {
-            is_new = false;
-            first[strcspn(first, "\r\n")] = '\0';
-            if (strcmp(first, header) != 0) {
-                fclose(old);
-                refuse_header(path, first, header, err);
-                return NULL;
-            }
-        }
-        fclose(old);
-    }
-    FILE *csv = fopen(path, "ae");
-    if (csv == NULL) {
-        heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (is_new)
-        fprintf(csv, "%s\n", header);
-    if (fflush(csv) != 0 || ferror(csv)) {
-        heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-        fclose(csv);
-        return NULL;
-    }
-    return csv;
-}
 
 static void csv_field(FILE *f, const char *text)
 {

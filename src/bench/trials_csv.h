@@ -7,10 +7,21 @@
 #include "bench.h"
 #include "child.h"
 
-/* Opens DIR/trials.csv for appending, writing the header when the file is
- * new, and refusing a file whose header is not this version's (rows of more
- * columns under an older header would make a file no CSV reader takes). */
-FILE *bench_csv_open(const char *dir, heat2d_error *err);
+/* What opening trials.csv did to its end. */
+typedef struct bench_csv_repair {
+    /* Bytes of a torn last line (one line without its newline: a write cut
+     * short) moved to DIR/trials.torn.csv, as one line there; 0: none. */
+    size_t torn_bytes;
+    bool torn_header;      /* they were the header, cut short: the file began anew */
+    bool header_completed; /* the file was our header alone, without its newline */
+} bench_csv_repair;
+
+/* Opens DIR/trials.csv for appending under an exclusive lock, held while
+ * the FILE is open, refusing it when another bench holds it; writes the
+ * header when the file is new; refuses a file whose header is not this
+ * version's (rows of more columns under an older header would make a file
+ * no CSV reader takes); sets a torn last line aside (*repair says what). */
+FILE *bench_csv_open(const char *dir, bench_csv_repair *repair, heat2d_error *err);
 
 /* One row: the child's fields in res, and the bench's own (method column,
  * trial, size, process time, run id, label), flushed at once so that an
