@@ -61,10 +61,21 @@ typedef struct trial_row {
     double phase_upload_s, phase_loop_s, phase_readback_s, phase_other_s;
 } trial_row;
 
+/* The most of trials.csv a summary reads (some 100000 trials): a bigger
+ * file is refused rather than read into memory. */
+#define BENCH_TRIALS_MAX_BYTES (64 << 20)
+
 /* Every complete row of DIR/trials.csv (earlier runs into the same folder
  * included), in file order, into *rows (release with free); *skipped counts
  * the rows left out because an interrupted write cut them short. */
 int bench_read_trials(const char *dir, trial_row **rows, size_t *n, size_t *skipped,
                       heat2d_error *err);
+
+/* The same from the size bytes at data, the text of a trials.csv (any
+ * bytes: NULs, no final newline), named name in messages; what
+ * bench_read_trials runs on the file's bytes, and what the fuzz target
+ * tests/fuzz/fuzz_csv.c runs on anything. */
+int bench_parse_trials(const char *name, const char *data, size_t size, trial_row **rows, size_t *n,
+                       size_t *skipped, heat2d_error *err);
 
 #endif /* HEAT2D_TRIALS_CSV_H */
