@@ -225,6 +225,45 @@ static void test_ledger(const char *dir)
     check(strcmp(text, "cpu,1\n") == 0, "trials.torn.csv holds the torn line: '%s'", text);
 }
 
+/* The parser on a buffer: of a whole row, a row whose TOTAL_S is nan, one
+ * with a NUL byte, and the whole row again without its newline, only the
+ * first is read; the other three are counted as left out. */
+static void test_parse_buffer(const char *csv_dir)
+{
+    char path[4200], text[8192], buf[20000];
+    snprintf(path, sizeof path, "%s/trials.csv", csv_dir);
+    read_file(path, text, sizeof text);
+    char *header_end = strchr(text, '\n');
+    char *row_end = header_end != NULL ? strchr(header_end + 1, '\n') : NULL;
+    if (!check(row_end != NULL, "a header and a row to start from"))
+        return;
+    const size_t header_len = (size_t)(header_end - text) + 1;
+    const size_t row_len = (size_t)(row_end - header_end);
+    const char *row = header_end + 1;
+    /* TOTAL_S is the 6th column. */
+    const char *total = row;
+    for (int k = 0; k < 5; ++k)
+        total = strchr(total, ',') + 1;
+    const size_t before_total = (size_t)(total - row);
+    const size_t total_len = strcspn(total, ",");
+    memcpy(buf, text, header_len + row_len);
+    size_t n = header_len + row_len;
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "%.*snan%.*s", (int)before_total, row,
+                          (int)(row_len - before_total - total_len), total + total_len);
+    memcpy(buf + n, row, row_len);
+    buf[n + 3] = '\0';
+    n += row_len;
+    memcpy(buf + n, row, row_len - 1);
+    n += row_len - 1;
+    trial_row *rows = NULL;
+    size_t got = 0, skipped = 0;
+    heat2d_error err = {{0}};
+    check(bench_parse_trials("buffer", buf, n, &rows, &got, &skipped, &err) == 0 && got == 1 &&
+              skipped == 3,
+          "one row read, three left out: %zu, %zu (%s)", got, skipped, err.message);
+    free(rows);
+}
+
 /* A header that is not this version's is refused, the older ones by name. */
 static void test_other_headers(const char *dir)
 {
@@ -306,6 +345,7 @@ int main(void)
     test_median_and_ratios();
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
+    test_parse_buffer(dirs[0]);
     test_other_headers(dirs[2]);
     test_ledger(dirs[5]);
     /* 1e4 cells, 7 instructions at 1 TFLOP/s (5e11 instructions/s): 1.4e-4
