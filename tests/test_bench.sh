@@ -340,6 +340,23 @@ for p in $(cat "$w/fakepy.pids"); do
   [ "$(group_alive "$p")" = 0 ] || left=$((left + 1))
 done
 expect_eq "$(wc -l <"$w/fakepy.pids") $left" "3 0" "the helpers ran (probe, probe, plotter), none is left"
+# SIGTERM while the plotter runs: it is ended with the bench, and that is no
+# failure of the script.
+: >"$w/fakepy.pids"
+env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_SCRIPT="$script" "$h" bench "${tiny[@]}" \
+  --out "$w/plot-stopped" >/dev/null 2>"$w/plot-stopped.err" &
+pid=$!
+for _ in $(seq 100); do
+  [ "$(wc -l <"$w/fakepy.pids")" -ge 2 ] && break
+  sleep 0.1
+done
+kill -TERM "$pid"
+set +e; wait "$pid"; status=$?; set -e
+expect_eq "$status" 143 "SIGTERM during the plots: 128+15"
+expect_eq "$(grep -c 'plots failed' "$w/plot-stopped.err" || true)" 0 "no 'plots failed' line"
+expect_eq "$(grep -c '^- Plots skipped: interrupted by signal 15\.' "$w/plot-stopped/summary.md")" 1 \
+  "the summary says the plots were interrupted"
+expect_eq "$(group_alive "$(tail -n 1 "$w/fakepy.pids")")" 0 "the plotter is gone"
 expect_failure 2 "heat2d: bench: HEAT2D_PLOT_TIMEOUT must be a positive number of seconds, got '0'" \
   env HEAT2D_PLOT_TIMEOUT=0 "$h" bench "${tiny[@]}" --out "$w/never"
 

@@ -203,6 +203,12 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
                        "HEAT2D_PLOT_TIMEOUT sets the limit). Then: %s %s %s",
                        python, script, limit, python, script, dir);
         return;
+    } else if (bench_interrupted) {
+        /* Ended with the bench on purpose: not a failure of the script. */
+        bench_capture_free(&cap);
+        bench_add_note(st->info, "Plots skipped: interrupted by signal %d. Then: %s %s %s",
+                       (int)bench_interrupted, python, script, dir);
+        return;
     } else if (!bench_capture_ok(&cap)) {
         bench_capture_why(&cap, why, sizeof why);
         bench_capture_free(&cap);
