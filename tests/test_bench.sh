@@ -255,12 +255,13 @@ done
 # bench still takes its trial with it (the kernel's parent-death signal).
 # The long trial is one `heat2d run` that would take half a minute.
 long=(--methods cpu --sizes 1024x1024:20000 --repeats 1 --warmups 0)
-# trial_of PID: the pid of bench PID's `heat2d run` child, once one runs.
+# trial_of PID: the pid of bench PID's long trial, once it runs (not the
+# short runs by which the bench finds what can run here).
 trial_of() {
   local c
   for _ in $(seq 150); do
     for c in $(pgrep -P "$1" || true); do
-      if tr '\0' ' ' 2>/dev/null <"/proc/$c/cmdline" | grep -q ' run --method '; then
+      if tr '\0' ' ' 2>/dev/null <"/proc/$c/cmdline" | grep -q ' run .* --steps 20000 '; then
         echo "$c"
         return
       fi
@@ -275,15 +276,15 @@ group_alive() { ps -eo pid=,pgid=,stat= | awk -v g="$1" '($1 == g || $2 == g) &&
 pid=$!
 trial=$(trial_of "$pid")
 expect_eq "$([ -n "$trial" ] && echo running)" running "SIGKILL: the long trial runs"
-expect_eq "$(ps -o pgid= -p "${trial:-1}" | tr -d ' ')" "${trial:-none}" \
+expect_eq "$(ps -o pgid= -p "${trial:-none}" | tr -d ' ')" "${trial:-none}" \
   "a trial leads its own process group"
 kill -KILL "$pid"
 set +e; { wait "$pid"; } 2>/dev/null; set -e
 for _ in $(seq 20); do
-  [ "$(group_alive "${trial:-1}")" = 0 ] && break
+  [ "$(group_alive "${trial:-none}")" = 0 ] && break
   sleep 0.1
 done
-expect_eq "$(group_alive "${trial:-1}")" 0 "SIGKILL to the bench: its trial is gone within 2 s"
+expect_eq "$(group_alive "${trial:-none}")" 0 "SIGKILL to the bench: its trial is gone within 2 s"
 # SIGTERM: the trial's group is ended before the bench goes, and the bench
 # dies by the signal (perl says how its child ended: bash's 143 would not).
 perl -e 'system(@ARGV); print(($? & 127) ? "signal " . ($? & 127) : "exit " . ($? >> 8), "\n")' \
@@ -295,12 +296,12 @@ for _ in $(seq 50); do
   [ -n "$pid" ] && break
   sleep 0.1
 done
-trial=$(trial_of "${pid:-1}")
+trial=$(trial_of "${pid:-none}")
 expect_eq "$([ -n "$trial" ] && echo running)" running "SIGTERM: the long trial runs"
-kill -TERM "${pid:-1}"
+[ -n "$pid" ] && kill -TERM "$pid"
 wait "$perl_pid"
 expect_eq "$(tail -n 1 "$w/how")" "signal 15" "SIGTERM: the bench dies by the signal"
-expect_eq "$(group_alive "${trial:-1}")" 0 "SIGTERM: the trial's group is gone with the bench"
+expect_eq "$(group_alive "${trial:-none}")" 0 "SIGTERM: the trial's group is gone with the bench"
 expect_eq "$(cat "$w/term.err")" "heat2d: bench: 1024x1024/20000: 1 method(s), 0 warm-up(s) + 1 trial(s) each
 heat2d: bench: interrupted by signal 15: $w/termed/trials.csv keeps the 0 trial(s) that finished" \
   "SIGTERM: the bench's lines"
