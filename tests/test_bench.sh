@@ -250,6 +250,216 @@ for sig in INT TERM; do
   expect_eq "$(grep -c '^- Interrupted by signal' "$d/summary.md")" 1 "SIG$sig: the summary says so"
 done
 
+# Trials die with their bench. A trial leads a process group of its own,
+# which a stop signal ends; killed outright (SIGKILL, nothing to catch), the
+# bench still takes its trial with it (the kernel's parent-death signal).
+# The long trial is one `heat2d run` that would take half a minute.
+long=(--methods cpu --sizes 1024x1024:20000 --repeats 1 --warmups 0)
+# trial_of PID: the pid of bench PID's long trial, once it runs (not the
+# short runs by which the bench finds what can run here).
+trial_of() {
+  local c
+  for _ in $(seq 150); do
+    for c in $(pgrep -P "$1" || true); do
+      if tr '\0' ' ' 2>/dev/null <"/proc/$c/cmdline" | grep -q ' run .* --steps 20000 '; then
+        echo "$c"
+        return
+      fi
+    done
+    sleep 0.1
+  done
+}
+# group_alive G: how many processes live that are G or in group G (a zombie
+# is dead: the container's init may never reap it).
+group_alive() { ps -eo pid=,pgid=,stat= | awk -v g="$1" '($1 == g || $2 == g) && $3 !~ /^Z/' | wc -l; }
+"$h" bench "${long[@]}" --out "$w/killed" >/dev/null 2>&1 &
+pid=$!
+trial=$(trial_of "$pid")
+expect_eq "$([ -n "$trial" ] && echo running)" running "SIGKILL: the long trial runs"
+expect_eq "$(ps -o pgid= -p "${trial:-none}" | tr -d ' ')" "${trial:-none}" \
+  "a trial leads its own process group"
+kill -KILL "$pid"
+set +e; { wait "$pid"; } 2>/dev/null; set -e
+for _ in $(seq 20); do
+  [ "$(group_alive "${trial:-none}")" = 0 ] && break
+  sleep 0.1
+done
+expect_eq "$(group_alive "${trial:-none}")" 0 "SIGKILL to the bench: its trial is gone within 2 s"
+# SIGTERM: the trial's group is ended before the bench goes, and the bench
+# dies by the signal (perl says how its child ended: bash's 143 would not).
+perl -e 'system(@ARGV); print(($? & 127) ? "signal " . ($? & 127) : "exit " . ($? >> 8), "\n")' \
+  "$h" bench "${long[@]}" --out "$w/termed" >"$w/how" 2>"$w/term.err" &
+perl_pid=$!
+pid=""
+for _ in $(seq 50); do
+  pid=$(pgrep -P "$perl_pid" || true)
+  [ -n "$pid" ] && break
+  sleep 0.1
+done
+trial=$(trial_of "${pid:-none}")
+expect_eq "$([ -n "$trial" ] && echo running)" running "SIGTERM: the long trial runs"
+[ -n "$pid" ] && kill -TERM "$pid"
+wait "$perl_pid"
+expect_eq "$(tail -n 1 "$w/how")" "signal 15" "SIGTERM: the bench dies by the signal"
+expect_eq "$(group_alive "${trial:-none}")" 0 "SIGTERM: the trial's group is gone with the bench"
+expect_eq "$(cat "$w/term.err")" "heat2d: bench: 1024x1024/20000: 1 method(s), 0 warm-up(s) + 1 trial(s) each
+heat2d: bench: interrupted by signal 15: $w/termed/trials.csv keeps the 0 trial(s) that finished" \
+  "SIGTERM: the bench's lines"
+
+# The plotting helpers have a time limit (HEAT2D_PLOT_TIMEOUT seconds here):
+# a python whose matplotlib probe hangs, or whose plotting hangs, is killed
+# with its process group, the plots are skipped and the bench's status is
+# what the trials make it. The fake python3 comes first on PATH.
+mkdir "$w/fakebin"
+cat >"$w/fakebin/python3" <<FAKE
+#!/bin/sh
+echo \$\$ >>"$w/fakepy.pids"
+[ "\$1" = -c ] && [ -e "$w/probe-ok" ] && exit 0
+exec sleep 60
+FAKE
+chmod +x "$w/fakebin/python3"
+tiny=(--methods cpu --sizes 8x8:1 --repeats 1 --warmups 0)
+run env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_TIMEOUT=1 "$h" bench "${tiny[@]}" \
+  --out "$w/hung-probe"
+expect_rc 0 "a hung matplotlib probe: the bench still succeeds"
+expect_eq "$(grep '^heat2d: bench: plots' <<<"$err")" \
+  "heat2d: bench: plots skipped: python3 -c 'import matplotlib' timed out after 1 s" \
+  "a hung probe: the one line"
+expect_eq "$(grep -c "^- Plots skipped: python3 -c 'import matplotlib' timed out after 1 s" \
+  "$w/hung-probe/summary.md")" 1 "a hung probe: the summary says so"
+touch "$w/probe-ok"
+script=$(cd "$(dirname "$0")/../tools" && pwd)/plot_bench.py
+run env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_TIMEOUT=1 HEAT2D_PLOT_SCRIPT="$script" \
+  "$h" bench "${tiny[@]}" --out "$w/hung-plot"
+expect_rc 0 "a hung plotter: the bench still succeeds"
+expect_eq "$(grep '^heat2d: bench: plots' <<<"$err")" \
+  "heat2d: bench: plots skipped: python3 $script timed out after 1 s" "a hung plotter: the one line"
+expect_eq "$(grep -c "^- Plots skipped: python3 $script timed out after 1 s" "$w/hung-plot/summary.md")" \
+  1 "a hung plotter: the summary says so"
+left=0
+for p in $(cat "$w/fakepy.pids"); do
+  [ "$(group_alive "$p")" = 0 ] || left=$((left + 1))
+done
+expect_eq "$(wc -l <"$w/fakepy.pids") $left" "3 0" "the helpers ran (probe, probe, plotter), none is left"
+# SIGTERM while the plotter runs: it is ended with the bench, and that is no
+# failure of the script.
+: >"$w/fakepy.pids"
+env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_SCRIPT="$script" "$h" bench "${tiny[@]}" \
+  --out "$w/plot-stopped" >/dev/null 2>"$w/plot-stopped.err" &
+pid=$!
+for _ in $(seq 100); do
+  [ "$(wc -l <"$w/fakepy.pids")" -ge 2 ] && break
+  sleep 0.1
+done
+kill -TERM "$pid"
+set +e; wait "$pid"; status=$?; set -e
+expect_eq "$status" 143 "SIGTERM during the plots: 128+15"
+expect_eq "$(grep -c 'plots failed' "$w/plot-stopped.err" || true)" 0 "no 'plots failed' line"
+expect_eq "$(grep -c '^- Plots skipped: interrupted by signal 15\.' "$w/plot-stopped/summary.md")" 1 \
+  "the summary says the plots were interrupted"
+expect_eq "$(group_alive "$(tail -n 1 "$w/fakepy.pids")")" 0 "the plotter is gone"
+expect_failure 2 "heat2d: bench: HEAT2D_PLOT_TIMEOUT must be a positive number of seconds, got '0'" \
+  env HEAT2D_PLOT_TIMEOUT=0 "$h" bench "${tiny[@]}" --out "$w/never"
+
+# Run ids are unique to a bench, even for two started in the same second:
+# the summary counts the runs in a folder by them.
+run_of() { awk -F, -v c="$(col "$(head -n 1 "$1")" run)" 'NR > 1 {print $c}' "$1" | sort -u; }
+HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$w/id1" >/dev/null 2>&1 &
+p1=$!
+HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$w/id2" >/dev/null 2>&1 &
+p2=$!
+wait "$p1"
+wait "$p2"
+id1=$(run_of "$w/id1/trials.csv") id2=$(run_of "$w/id2/trials.csv")
+expect_eq "$(grep -cE '^[0-9]{8}-[0-9]{6}-[0-9]+-[0-9a-f]{4}$' <<<"$id1
+$id2")" 2 "run ids are YYYYMMDD-HHMMSS-PID-XXXX"
+expect_eq "$([ "$id1" != "$id2" ] && echo differ)" differ "two benches started together: ids differ"
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$w/id1"
+expect_rc 0 "a second bench into the folder right after the first"
+expect_eq "$(run_of "$w/id1/trials.csv" | wc -l)" 2 "two consecutive benches: two run ids"
+expect_eq "$(grep -c '^trials.csv in this folder holds 2 trials from 2 runs; the tables pool them.$' \
+  "$w/id1/summary.md")" 1 "the summary counts two runs"
+
+# trials.csv is a ledger: one bench at a time. A second bench into the
+# folder of a running one is refused up front and writes nothing there;
+# the first one's file keeps one header and only its own rows.
+d=$w/ledger
+"$h" bench --methods cpu --sizes 8x8:1,1024x1024:20000 --repeats 1 --warmups 0 --out "$d" \
+  >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  [ -f "$d/trials.csv" ] && [ "$(wc -l <"$d/trials.csv")" -ge 2 ] && break
+  sleep 0.1
+done
+trial=$(trial_of "$pid")
+before=$(cd "$d" && ls -l --time-style=+%s.%N && md5sum -- *)
+run "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 1 "a second bench into a running bench's folder"
+expect_eq "$err" "heat2d: bench: $d/trials.csv is in use by another bench (pid $pid); wait for it or choose another --out" \
+  "a second bench: the one line names the first"
+expect_eq "$(cd "$d" && ls -l --time-style=+%s.%N && md5sum -- *)" "$before" \
+  "a second bench writes nothing into the folder"
+kill -TERM "$pid"
+set +e; { wait "$pid"; } 2>/dev/null; set -e
+expect_eq "$(grep -c '^method,' "$d/trials.csv") $(wc -l <"$d/trials.csv")" "1 2" \
+  "the first bench's file: one header, its one row"
+expect_eq "$(run_of "$d/trials.csv")" "$(sed -n 's/^RUN=//p' "$d/environment.txt")" \
+  "the row is the first bench's, and environment.txt has its run alone"
+
+# A last line cut short (a crash mid-write) is set aside into
+# trials.torn.csv, never glued to; the whole rows before it stay as they were.
+d=$w/torn
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+good=$(cat "$d/trials.csv")
+torn_tail='cpu,1,8,8,1,2.1739997464464977E-06,1.00000'
+printf '%s' "$torn_tail" >>"$d/trials.csv"
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 0 "a bench after a torn last line"
+expect_eq "$(head -n 2 "$d/trials.csv")" "$good" "the whole rows before the torn line are intact"
+expect_eq "$(wc -l <"$d/trials.csv") $(run_of "$d/trials.csv" | wc -l)" "3 2" \
+  "the new row follows them: two runs, one row each"
+expect_eq "$(awk -F, '{print NF}' "$d/trials.csv" | sort -u)" \
+  "$(head -n 1 "$d/trials.csv" | awk -F, '{print NF}')" "no row glued onto the torn line"
+expect_eq "$(od -An -c "$d/trials.torn.csv" | tr -d ' \n')" \
+  "$(printf '%s\n' "$torn_tail" | od -An -c | tr -d ' \n')" "trials.torn.csv holds the torn bytes"
+expect_eq "$(grep -c "^- Set aside: the last line of trials.csv was cut short (1 line, ${#torn_tail} bytes, a write that did not finish); it is appended to $d/trials.torn.csv, and this run's rows follow the last whole row.$" \
+  "$d/summary.md")" 1 "the summary says what was set aside and where"
+expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$d/summary.md" | head -n 1)" 2 \
+  "the summary counts both runs' trials"
+
+# A file holding our header alone without its newline: the header is whole,
+# it gets its newline; the bench's trial is counted.
+d=$w/header-only
+mkdir "$d"
+printf '%s' "$(head -n 1 "$w/torn/trials.csv")" >"$d/trials.csv"
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 0 "a bench into a header without its newline"
+expect_eq "$(head -n 1 "$d/trials.csv")" "$(head -n 1 "$w/torn/trials.csv")" "the header stays"
+expect_eq "$(wc -l <"$d/trials.csv") $([ -e "$d/trials.torn.csv" ] && echo torn || echo none)" \
+  "2 none" "one row after it, nothing set aside"
+expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$d/summary.md" | head -n 1)" 1 \
+  "the summary counts the new trial"
+expect_eq "$(grep -c '^No trial finished' "$d/summary.md" || true)" 0 "nor says none finished"
+# A header cut short is set aside, and the file begins anew.
+d=$w/torn-header
+mkdir "$d"
+head -c 100 "$w/torn/trials.csv" >"$d/trials.csv"
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 0 "a bench into a header cut short"
+expect_eq "$(head -c 100 "$d/trials.torn.csv")" "$(head -c 100 "$w/torn/trials.csv")" \
+  "the torn header is set aside"
+expect_eq "$(wc -l <"$d/trials.csv")" 2 "trials.csv begins anew: header and the new row"
+expect_eq "$(grep -c "^- Set aside: trials.csv held only a header cut short (1 line, 100 bytes" \
+  "$d/summary.md")" 1 "the summary says so"
+# Text without a newline that is no header of ours is not touched.
+d=$w/not-ours
+mkdir "$d"
+printf 'a,b,c' >"$d/trials.csv"
+expect_failure 1 "heat2d: bench: $d/trials.csv has other columns (another heat2d version?); choose another --out" \
+  "$h" bench "${tiny[@]}" --out "$d"
+expect_eq "$(cat "$d/trials.csv")|$(ls "$d" | paste -sd' ')" "a,b,c|trials.csv" \
+  "a file not ours without a newline: left as it was, nothing beside it"
+
 # A folder written before --ranks (the three ranks columns missing) is not
 # appended to: its rows would not line up with the header.
 mkdir "$w/old"

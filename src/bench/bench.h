@@ -40,8 +40,10 @@ void bench_target_label(bench_target *t);
 
 typedef struct bench_run_info {
     const char *dir;
-    char run_id[32]; /* YYYYMMDD-HHMMSS, also the default folder's suffix */
-    char date[64];   /* local time with zone */
+    /* YYYYMMDD-HHMMSS-PID-XXXX (XXXX: hex of the nanoseconds), unique to
+     * one bench; also the default folder's suffix. */
+    char run_id[64];
+    char date[64]; /* local time with zone */
     char hostname[256];
     const bench_target *targets;
     size_t n_targets;

@@ -1,5 +1,10 @@
 /* heat2d bench: starting a child process and capturing its stdout and
- * stderr, both read at once so that neither pipe can stall it. */
+ * stderr, both read at once so that neither pipe can stall it.
+ *
+ * Every child dies with the bench: it leads a process group of its own
+ * (which a stop signal or a time limit ends as a whole), and on Linux the
+ * kernel sends it SIGKILL when the bench dies, even by SIGKILL. posix_spawn
+ * cannot ask for the latter, hence fork and exec. */
 #define _GNU_SOURCE
 #include "child.h"
 
@@ -7,13 +12,27 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 extern char **environ;
+
+/* How long a child asked to stop (SIGTERM) has before SIGKILL, and how long
+ * the pipes are read after that before they are given up (a process outside
+ * the group may hold them). */
+#define STOP_GRACE_S 2.0
+/* poll's wait between looks at the stop flag and the deadline, in ms: a
+ * signal that lands just before poll is seen this late at most. */
+#define POLL_MS 250
+
+volatile sig_atomic_t bench_interrupted;
+volatile sig_atomic_t bench_child_group;
 
 /* A growing NUL-terminated buffer for one of the child's streams. */
 typedef struct stream_buf {
@@ -40,29 +59,43 @@ static int buf_append(stream_buf *b, const char *chunk, size_t n)
     return 0;
 }
 
-volatile sig_atomic_t bench_interrupted;
-
-/* Drains both pipes until the child closes them. Both must be read at once:
- * a child that fills the stderr pipe while we block on stdout would hang. */
-static int drain(pid_t pid, int out_fd, int err_fd, stream_buf *out, stream_buf *errs)
+/* Drains both pipes until the child's group closes them. Both must be read
+ * at once: a child that fills the stderr pipe while we block on stdout would
+ * hang. A stop signal ends the group (SIGTERM, SIGKILL after the grace), so
+ * does the time limit (SIGKILL: a helper past it is stuck). The group is
+ * signalled only here, before the leader is reaped, so that its id cannot
+ * have been reused. */
+static int drain(pid_t pid, int out_fd, int err_fd, double timeout_s, stream_buf *out,
+                 stream_buf *errs, bool *timed_out)
 {
-    bool stopping = false;
+    const double started = heat2d_now();
+    double kill_at = 0.0, give_up_at = 0.0;
+    bool termed = false, killed = false;
     struct pollfd fds[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
     stream_buf *bufs[2] = {out, errs};
     size_t open_fds = 2;
     int rc = 0;
     while (open_fds > 0) {
-        if (poll(fds, 2, -1) < 0) {
-            if (errno != EINTR)
-                return -1;
-            /* Interrupted: end the child too, then read on until it has
-             * closed its pipes, so that it can be reaped. */
-            if (bench_interrupted && !stopping) {
-                kill(pid, SIGTERM);
-                stopping = true;
-            }
-            continue;
+        const double now = heat2d_now();
+        if (bench_interrupted && !termed) {
+            kill(-pid, SIGTERM);
+            termed = true;
+            kill_at = now + STOP_GRACE_S;
         }
+        const bool late = timeout_s > 0.0 && now - started >= timeout_s;
+        if (!killed && (late || (termed && now >= kill_at))) {
+            *timed_out = late && !termed;
+            kill(-pid, SIGKILL);
+            killed = true;
+            give_up_at = now + STOP_GRACE_S;
+        }
+        if (killed && now >= give_up_at)
+            break;
+        int ready = poll(fds, 2, POLL_MS);
+        if (ready < 0 && errno != EINTR)
+            return -1;
+        if (ready <= 0)
+            continue;
         for (size_t k = 0; k < 2; ++k) {
             if (fds[k].fd < 0 || fds[k].revents == 0)
                 continue;
@@ -81,46 +114,157 @@ static int drain(pid_t pid, int out_fd, int err_fd, stream_buf *out, stream_buf 
     return rc;
 }
 
-int bench_spawn(char *const argv[], bench_capture *cap, heat2d_error *err)
+/* The program execve is to run: argv0 itself when it names a path, else the
+ * first executable regular file of that name on our PATH, as posix_spawnp
+ * looks (searched here, before fork, because the child may call only
+ * async-signal-safe functions). Returns 0, or an errno. */
+static int find_program(const char *argv0, char *path, size_t size)
 {
-    return bench_spawn_env(argv, environ, cap, err);
+    if (strchr(argv0, '/') != NULL) {
+        snprintf(path, size, "%s", argv0);
+        return 0;
+    }
+    const char *dirs = getenv("PATH");
+    if (dirs == NULL)
+        dirs = "/bin:/usr/bin";
+    int why = ENOENT;
+    while (true) {
+        size_t len = strcspn(dirs, ":");
+        /* An empty entry is the working directory. */
+        if ((size_t)snprintf(path, size, "%.*s%s%s", (int)len, dirs, len ? "/" : "", argv0) <
+            size) {
+            struct stat st;
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+                if (access(path, X_OK) == 0)
+                    return 0;
+                why = EACCES;
+            }
+        }
+        if (dirs[len] == '\0')
+            return why;
+        dirs += len + 1;
+    }
 }
 
-int bench_spawn_env(char *const argv[], char *const envp[], bench_capture *cap, heat2d_error *err)
+/* The child, from fork to exec: async-signal-safe calls only. Signals stay
+ * blocked (as the parent blocked them for fork) until the handlers the
+ * bench installed are reset, so that none runs in the child. */
+static void exec_child(const char *path, char *const argv[], char *const envp[], pid_t parent,
+                       int null_fd, int out_fd, int err_fd, int status_fd, const sigset_t *mask)
+{
+    struct sigaction plain;
+    memset(&plain, 0, sizeof plain);
+    plain.sa_handler = SIG_DFL;
+    sigemptyset(&plain.sa_mask);
+    for (int sig = 1; sig < NSIG; ++sig) {
+        struct sigaction now;
+        if (sigaction(sig, NULL, &now) == 0 && now.sa_handler != SIG_DFL &&
+            now.sa_handler != SIG_IGN)
+            sigaction(sig, &plain, NULL);
+    }
+    setpgid(0, 0);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    /* The bench died before the line above took effect: nobody to reap. */
+    if (getppid() != parent)
+        _exit(127);
+    if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
+        goto failed;
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    execve(path, argv, envp);
+failed:;
+    int e = errno;
+    ssize_t ignored = write(status_fd, &e, sizeof e);
+    (void)ignored;
+    _exit(127);
+}
+
+/* fork and exec argv with the pipes as its stdout and stderr; the child's
+ * pid, or -1 with errno set to why it could not be started (exec's errno
+ * comes back over a close-on-exec pipe, which exec closes when it works). */
+static pid_t start_child(const char *path, char *const argv[], char *const envp[], int null_fd,
+                         int out_fd, int err_fd)
+{
+    int status_pipe[2];
+    if (pipe2(status_pipe, O_CLOEXEC) != 0)
+        return -1;
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &old);
+    const pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0)
+        exec_child(path, argv, envp, parent, null_fd, out_fd, err_fd, status_pipe[1], &old);
+    int saved = errno;
+    if (pid > 0) {
+        /* Both sides set the group, so that it exists whichever runs
+         * first; a stop signal from now on reaches the child. */
+        setpgid(pid, pid);
+        bench_child_group = pid;
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    close(status_pipe[1]);
+    if (pid < 0) {
+        close(status_pipe[0]);
+        errno = saved;
+        return -1;
+    }
+    int exec_errno = 0;
+    ssize_t n;
+    while ((n = read(status_pipe[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
+        continue;
+    close(status_pipe[0]);
+    if (n <= 0)
+        return pid;
+    bench_child_group = 0;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        continue;
+    errno = exec_errno;
+    return -1;
+}
+
+static int spawn(char *const argv[], char *const envp[], double timeout_s, bench_capture *cap,
+                 heat2d_error *err)
 {
     memset(cap, 0, sizeof *cap);
-    int out_pipe[2], err_pipe[2];
-    if (pipe2(out_pipe, O_CLOEXEC) != 0)
-        return heat2d_fail(err, "cannot create a pipe: %s", strerror(errno));
-    if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    char path[4096];
+    int rc = find_program(argv[0], path, sizeof path);
+    if (rc != 0)
+        return heat2d_fail(err, "cannot start %s: %s", argv[0], strerror(rc));
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null_fd < 0)
+        return heat2d_fail(err, "cannot open /dev/null: %s", strerror(errno));
+    int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
+    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
         int saved = errno;
-        close(out_pipe[0]);
-        close(out_pipe[1]);
+        for (size_t k = 0; k < 2; ++k) {
+            if (out_pipe[k] >= 0)
+                close(out_pipe[k]);
+            if (err_pipe[k] >= 0)
+                close(err_pipe[k]);
+        }
+        close(null_fd);
         return heat2d_fail(err, "cannot create a pipe: %s", strerror(saved));
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
 
     double t0 = heat2d_now();
-    pid_t pid;
-    int rc = strchr(argv[0], '/') != NULL ? posix_spawn(&pid, argv[0], &actions, NULL, argv, envp)
-                                          : posix_spawnp(&pid, argv[0], &actions, NULL, argv, envp);
-    posix_spawn_file_actions_destroy(&actions);
+    pid_t pid = start_child(path, argv, envp, null_fd, out_pipe[1], err_pipe[1]);
+    int saved = errno;
+    close(null_fd);
     close(out_pipe[1]);
     close(err_pipe[1]);
-    if (rc != 0) {
+    if (pid < 0) {
         close(out_pipe[0]);
         close(err_pipe[0]);
-        return heat2d_fail(err, "cannot start %s: %s", argv[0], strerror(rc));
+        return heat2d_fail(err, "cannot start %s: %s", argv[0], strerror(saved));
     }
 
     stream_buf out = {0}, errs = {0};
-    int drained = drain(pid, out_pipe[0], err_pipe[0], &out, &errs);
+    int drained = drain(pid, out_pipe[0], err_pipe[0], timeout_s, &out, &errs, &cap->timed_out);
     close(out_pipe[0]);
     close(err_pipe[0]);
+    bench_child_group = 0;
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
@@ -130,6 +274,7 @@ int bench_spawn_env(char *const argv[], char *const envp[], bench_capture *cap, 
         }
     }
     cap->wall_s = heat2d_now() - t0;
+    cap->timeout_s = timeout_s;
     if (drained != 0 || buf_append(&out, "", 0) != 0 || buf_append(&errs, "", 0) != 0) {
         free(out.data);
         free(errs.data);
@@ -148,6 +293,21 @@ int bench_spawn_env(char *const argv[], char *const envp[], bench_capture *cap, 
     return 0;
 }
 
+int bench_spawn(char *const argv[], bench_capture *cap, heat2d_error *err)
+{
+    return spawn(argv, environ, 0.0, cap, err);
+}
+
+int bench_spawn_env(char *const argv[], char *const envp[], bench_capture *cap, heat2d_error *err)
+{
+    return spawn(argv, envp, 0.0, cap, err);
+}
+
+int bench_spawn_limited(char *const argv[], double timeout_s, bench_capture *cap, heat2d_error *err)
+{
+    return spawn(argv, environ, timeout_s, cap, err);
+}
+
 void bench_capture_free(bench_capture *cap)
 {
     free(cap->out);
@@ -157,11 +317,15 @@ void bench_capture_free(bench_capture *cap)
 
 bool bench_capture_ok(const bench_capture *cap)
 {
-    return cap->term_signal == 0 && cap->exit_status == 0;
+    return !cap->timed_out && cap->term_signal == 0 && cap->exit_status == 0;
 }
 
 void bench_capture_why(const bench_capture *cap, char *buf, size_t size)
 {
+    if (cap->timed_out) {
+        snprintf(buf, size, "timed out after %g s", cap->timeout_s);
+        return;
+    }
     /* The last non-blank line of stderr is the one clear line that every
      * heat2d failure prints. */
     const char *text = cap->err != NULL ? cap->err : "";

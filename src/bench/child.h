@@ -12,6 +12,9 @@
  * Set by the command's handler; a running child is then ended and its trial
  * is not recorded, so trials.csv keeps only trials that finished. */
 extern volatile sig_atomic_t bench_interrupted;
+/* The process group of the child running now (its pid), 0 when none: the
+ * stop signal's handler ends it at once. */
+extern volatile sig_atomic_t bench_child_group;
 
 typedef struct bench_capture {
     char *out; /* stdout, NUL-terminated */
@@ -20,15 +23,23 @@ typedef struct bench_capture {
     size_t err_len;
     int exit_status; /* meaningful when term_signal == 0 */
     int term_signal; /* the signal that killed it, 0 if it exited */
-    double wall_s;   /* spawn to reap, monotonic clock: the original's PROCESS_S */
+    bool timed_out;  /* it ran past its time limit, and its group was killed */
+    double timeout_s;
+    double wall_s; /* spawn to reap, monotonic clock: the original's PROCESS_S */
 } bench_capture;
 
 /* Runs argv (argv[0] is looked up on PATH when it has no '/') with stdin from
- * /dev/null, stdout and stderr captured. Returns 0 when the program ran,
- * whatever its exit status; -1 with err when it could not be started. */
+ * /dev/null, stdout and stderr captured, in a process group of its own that
+ * a stop signal ends (bench_interrupted), and on Linux killed by the kernel
+ * should the bench die. Returns 0 when the program ran, whatever its exit
+ * status; -1 with err when it could not be started. */
 int bench_spawn(char *const argv[], bench_capture *cap, heat2d_error *err);
 /* The same with envp as the child's environment instead of ours. */
 int bench_spawn_env(char *const argv[], char *const envp[], bench_capture *cap, heat2d_error *err);
+/* The same with a time limit: past timeout_s seconds the child's group is
+ * killed and cap->timed_out set. */
+int bench_spawn_limited(char *const argv[], double timeout_s, bench_capture *cap,
+                        heat2d_error *err);
 void bench_capture_free(bench_capture *cap);
 bool bench_capture_ok(const bench_capture *cap);
 /* One line saying why a child failed: its last stderr line, else how it

@@ -51,22 +51,50 @@ static void sanitize(char *text)
             *p = '-';
 }
 
+/* The signals that stop the benchmark: ^C, kill's default, a closed
+ * terminal, ^\. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+/* Ends the running child's process group at once (the wait for it then
+ * sees its pipes close and gives it SIGKILL should it linger); the trial
+ * loop stops at the flag. kill is async-signal-safe. */
 static void on_stop_signal(int signo)
 {
     bench_interrupted = signo;
+    const pid_t group = (pid_t)bench_child_group;
+    if (group > 0)
+        kill(-group, SIGTERM);
 }
 
-/* SIGINT and SIGTERM stop the benchmark between trials (the running child
- * is ended and not recorded). No SA_RESTART: the wait for a child must
- * return so that it can be ended at once. */
+/* A stop signal ends the benchmark between trials (the running child is
+ * ended and not recorded). No SA_RESTART: the wait for a child must return
+ * so that it can be ended at once. */
 static void catch_stop_signals(void)
 {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_stop_signal;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
+    for (size_t k = 0; k < sizeof stop_signals / sizeof stop_signals[0]; ++k)
+        sigaction(stop_signals[k], &action, NULL);
+}
+
+/* After the summary is written, die by the signal that stopped us, so that
+ * a shell or a script's loop sees a process killed by it (and stops too)
+ * rather than one that exited. */
+static void die_by(int signo)
+{
+    struct sigaction plain;
+    memset(&plain, 0, sizeof plain);
+    plain.sa_handler = SIG_DFL;
+    sigemptyset(&plain.sa_mask);
+    sigaction(signo, &plain, NULL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signo);
+    fflush(stdout);
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    raise(signo);
 }
 
 /* All sizes, then the field, the plots and the summary. */
@@ -105,7 +133,7 @@ static int run_bench(bench_run_info *info, FILE *csv)
                        "Interrupted by signal %d after %zu trial(s); the tables hold "
                        "the trials that finished.",
                        (int)bench_interrupted, st.rows);
-        if (bench_write_summary(info, NULL, &err) != 0)
+        if (bench_write_summary(info, NULL, NULL, &err) != 0)
             heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
         heat2d_report_error(HEAT2D_EXIT_FAILURE,
                             "bench: interrupted by signal %d: %s/trials.csv keeps the %zu "
@@ -123,9 +151,19 @@ static int run_bench(bench_run_info *info, FILE *csv)
         bench_add_note(info, "Plots skipped: no trial finished.");
     bench_progress_clear(&st);
     heat2d_error err = {{0}};
-    if (bench_write_summary(info, stdout, &err) != 0) {
+    size_t read_back = 0;
+    if (bench_write_summary(info, stdout, &read_back, &err) != 0) {
         free(plot_out);
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+    }
+    /* The tables are what a reader takes away: trials that ran but are not
+     * in them (a row that did not read back) must not pass for success. */
+    if (read_back != st.rows) {
+        free(plot_out);
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "bench: %s/trials.csv gives back %zu of the %zu trial(s) this "
+                                   "run wrote: the summary leaves out the others",
+                                   info->dir, read_back, st.rows);
     }
     printf("RESULTS=%s\nCSV=%s/trials.csv\nSUMMARY=%s/summary.md\n", info->dir, info->dir,
            info->dir);
@@ -206,12 +244,26 @@ int bench_command(int argc, char **argv)
         goto done;
     }
 
+    heat2d_error env_err = {{0}};
+    if (bench_check_plot_env(&env_err) != 0) {
+        status = heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", env_err.message);
+        goto done;
+    }
+
     static bench_run_info info;
     memset(&info, 0, sizeof info);
-    time_t now = time(NULL);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
     struct tm local;
-    localtime_r(&now, &local);
-    strftime(info.run_id, sizeof info.run_id, "%Y%m%d-%H%M%S", &local);
+    localtime_r(&now.tv_sec, &local);
+    /* The second alone is not unique: two benches started together (or one
+     * right after another) would share an id, and the summary would count
+     * their trials as one run. Our pid tells apart those alive at once, a
+     * few bits of the nanoseconds a pid reused within the second. */
+    char stamp[16];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    snprintf(info.run_id, sizeof info.run_id, "%s-%ld-%04lx", stamp, (long)getpid(),
+             ((unsigned long)now.tv_nsec >> 10) & 0xffffUL);
     strftime(info.date, sizeof info.date, "%Y-%m-%d %H:%M:%S %z", &local);
     if (gethostname(info.hostname, sizeof info.hostname - 1) != 0)
         snprintf(info.hostname, sizeof info.hostname, "unknown-host");
@@ -232,10 +284,23 @@ int bench_command(int argc, char **argv)
     }
     info.dir = opt.out;
     heat2d_error err = {{0}};
-    if (make_dirs(opt.out, &err) != 0 || (csv = bench_csv_open(opt.out, &err)) == NULL) {
+    bench_csv_repair repair;
+    if (make_dirs(opt.out, &err) != 0 || (csv = bench_csv_open(opt.out, &repair, &err)) == NULL) {
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
         goto done;
     }
+    if (repair.torn_header)
+        bench_add_note(&info,
+                       "Set aside: trials.csv held only a header cut short (1 line, %zu bytes, "
+                       "a write that did not finish); it is appended to %s/trials.torn.csv, "
+                       "and trials.csv begins anew.",
+                       repair.torn_bytes, opt.out);
+    else if (repair.torn_bytes > 0)
+        bench_add_note(&info,
+                       "Set aside: the last line of trials.csv was cut short (1 line, %zu bytes, "
+                       "a write that did not finish); it is appended to %s/trials.torn.csv, and "
+                       "this run's rows follow the last whole row.",
+                       repair.torn_bytes, opt.out);
 
     bool has_gpu;
     bench_choose_runnable(opt.methods != NULL ? &chosen : &all, opt.methods != NULL, &runnable,
@@ -273,5 +338,7 @@ done:
     free(chosen.items);
     free(runnable.items);
     bench_plan_release();
+    if (bench_interrupted)
+        die_by((int)bench_interrupted);
     return status;
 }

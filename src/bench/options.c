@@ -37,8 +37,8 @@ void bench_usage(FILE *stream)
           "                  snapshots\n"
           "  --snapshot-copy LIST  from plain, overlap (default both): how snapshots are\n"
           "                  copied, where the method has both\n"
-          "  --out DIR       default results/HOST-YYYYMMDD-HHMMSS; an existing folder's\n"
-          "                  trials.csv is appended to\n"
+          "  --out DIR       default results/HOST-YYYYMMDD-HHMMSS-PID-XXXX; an existing\n"
+          "                  folder's trials.csv is appended to (by one bench at a time)\n"
           "\n"
           "Writes trials.csv, environment.txt, summary.md and PNG plots into DIR and prints\n"
           "the summary. Exits 1 when any trial failed, 2 for a bad command line.\n",

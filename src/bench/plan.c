@@ -231,7 +231,7 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
             runnable->items[runnable->n++] = *t;
             continue;
         }
-        char device[128] = "", why[600] = "";
+        char device[128] = "", why[HEAT2D_MESSAGE_ROOM] = "";
         bool ok = probe(t, device, sizeof device, why, sizeof why);
         if (ok && device[0] != '\0' && strncmp(device, "host", 4) != 0)
             *has_gpu = true;

@@ -13,19 +13,57 @@
 #define FIELD_SIDE  256
 #define FIELD_STEPS 400
 
-static bool spawn_ok(char *const argv[])
+/* Time limits of the plotting helpers, in seconds: the matplotlib probe (an
+ * import, under a second when python is well) and the plotting script
+ * (seconds for a folder, minutes for a very large one). Past its limit a
+ * helper's process group is killed and the plots are skipped, not failed:
+ * the numbers stand without them. HEAT2D_PLOT_TIMEOUT (seconds) replaces
+ * both, for a slow machine or a test. */
+#define PROBE_TIMEOUT_S 30.0
+#define PLOT_TIMEOUT_S  300.0
+
+int bench_check_plot_env(heat2d_error *err)
+{
+    const char *text = getenv("HEAT2D_PLOT_TIMEOUT");
+    double limit = 0.0;
+    if (text != NULL &&
+        (heat2d_parse_nonneg_real(text, "HEAT2D_PLOT_TIMEOUT", &limit, NULL) != 0 || limit <= 0.0))
+        return heat2d_fail(
+            err, "HEAT2D_PLOT_TIMEOUT must be a positive number of seconds, got '%s'", text);
+    return 0;
+}
+
+/* A helper's limit: HEAT2D_PLOT_TIMEOUT (checked up front by
+ * bench_check_plot_env), else the default. */
+static double plot_limit(double fallback)
+{
+    const char *text = getenv("HEAT2D_PLOT_TIMEOUT");
+    double limit = 0.0;
+    if (text != NULL && heat2d_parse_nonneg_real(text, "", &limit, NULL) == 0 && limit > 0.0)
+        return limit;
+    return fallback;
+}
+
+typedef enum probe_result { PROBE_OK, PROBE_NO, PROBE_TIMED_OUT } probe_result;
+
+static probe_result probe(char *const argv[], double *limit)
 {
     bench_capture cap;
-    if (bench_spawn(argv, &cap, NULL) != 0)
-        return false;
-    bool ok = bench_capture_ok(&cap);
+    *limit = plot_limit(PROBE_TIMEOUT_S);
+    if (bench_spawn_limited(argv, *limit, &cap, NULL) != 0)
+        return PROBE_NO;
+    probe_result result = cap.timed_out            ? PROBE_TIMED_OUT
+                          : bench_capture_ok(&cap) ? PROBE_OK
+                                                   : PROBE_NO;
     bench_capture_free(&cap);
-    return ok;
+    return result;
 }
 
 /* HEAT2D_PYTHON, else python3 on PATH, else Debian's /usr/bin/python3: the
- * first with matplotlib. A PATH python (pyenv, a venv) often lacks it. */
-static const char *find_python(char *tried, size_t tried_size)
+ * first with matplotlib. A PATH python (pyenv, a venv) often lacks it. One
+ * whose probe hangs ends the search (*hung, with the limit): a python that
+ * cannot import in half a minute cannot be trusted to plot. */
+static const char *find_python(char *tried, size_t tried_size, const char **hung, double *limit)
 {
     static const char *const defaults[] = {"python3", "/usr/bin/python3"};
     const char *env = getenv("HEAT2D_PYTHON");
@@ -37,10 +75,16 @@ static const char *find_python(char *tried, size_t tried_size)
     }
     size_t used = 0;
     tried[0] = '\0';
+    *hung = NULL;
     for (size_t k = 0; k < n; ++k) {
         char *argv[] = {(char *)candidates[k], "-c", "import matplotlib", NULL};
-        if (spawn_ok(argv))
+        probe_result result = probe(argv, limit);
+        if (result == PROBE_OK)
             return candidates[k];
+        if (result == PROBE_TIMED_OUT) {
+            *hung = candidates[k];
+            return NULL;
+        }
         used += (size_t)snprintf(tried + used, used < tried_size ? tried_size - used : 0, "%s%s",
                                  k ? ", " : "", candidates[k]);
     }
@@ -116,11 +160,22 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
 {
     const char *dir = st->info->dir;
     char tried[256], script[PATH_MAX + 64];
-    const char *python = find_python(tried, sizeof tried);
+    const char *hung = NULL;
+    double limit = 0.0;
+    const char *python = find_python(tried, sizeof tried, &hung, &limit);
     if (!find_plot_script(script, sizeof script)) {
         bench_say(st, "plots skipped: plot_bench.py not found (set HEAT2D_PLOT_SCRIPT)");
         bench_add_note(st->info, "Plots skipped: plot_bench.py not found (neither installed "
                                  "beside heat2d nor in its source tree).");
+        return;
+    }
+    if (hung != NULL) {
+        bench_say(st, "plots skipped: %s -c 'import matplotlib' timed out after %g s", hung, limit);
+        bench_add_note(st->info,
+                       "Plots skipped: %s -c 'import matplotlib' timed out after %g s (its "
+                       "process group was killed; HEAT2D_PLOT_TIMEOUT sets the limit). Then: "
+                       "python3 %s %s",
+                       hung, limit, script, dir);
         return;
     }
     if (python == NULL) {
@@ -137,8 +192,23 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
     bench_capture cap;
     heat2d_error err = {{0}};
     char why[HEAT2D_MESSAGE_ROOM];
-    if (bench_spawn(argv, &cap, &err) != 0) {
+    limit = plot_limit(PLOT_TIMEOUT_S);
+    if (bench_spawn_limited(argv, limit, &cap, &err) != 0) {
         snprintf(why, sizeof why, "%s", err.message);
+    } else if (cap.timed_out) {
+        bench_capture_free(&cap);
+        bench_say(st, "plots skipped: %s %s timed out after %g s", python, script, limit);
+        bench_add_note(st->info,
+                       "Plots skipped: %s %s timed out after %g s (its process group was killed; "
+                       "HEAT2D_PLOT_TIMEOUT sets the limit). Then: %s %s %s",
+                       python, script, limit, python, script, dir);
+        return;
+    } else if (bench_interrupted) {
+        /* Ended with the bench on purpose: not a failure of the script. */
+        bench_capture_free(&cap);
+        bench_add_note(st->info, "Plots skipped: interrupted by signal %d. Then: %s %s %s",
+                       (int)bench_interrupted, python, script, dir);
+        return;
     } else if (!bench_capture_ok(&cap)) {
         bench_capture_why(&cap, why, sizeof why);
         bench_capture_free(&cap);

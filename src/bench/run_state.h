@@ -88,7 +88,12 @@ size_t bench_weak_runs(const bench_run_info *info);
 /* cpu's final field of 256x256 after 400 steps, which field.png shows. */
 int bench_save_field(bench_state *st, char *path, size_t size);
 /* Runs the plotting script over the folder; *plot_out receives its PLOT=
- * lines. Without matplotlib or the script, a note says how to get them. */
+ * lines. Without matplotlib or the script, a note says how to get them;
+ * a probe or script past its time limit is killed and the plots skipped. */
 void bench_make_plots(bench_state *st, bool have_field, const char *field_path, char **plot_out);
+
+/* HEAT2D_PLOT_TIMEOUT, when set, is a positive number of seconds; checked
+ * before anything is created, as the command line is. */
+int bench_check_plot_env(heat2d_error *err);
 
 #endif /* HEAT2D_BENCH_RUN_STATE_H */

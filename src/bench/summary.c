@@ -211,12 +211,17 @@ static int write_summary(FILE *f, void *ctx)
     return ferror(f) ? (errno ? errno : EIO) : 0;
 }
 
-int bench_write_summary(const bench_run_info *info, FILE *echo, heat2d_error *err)
+int bench_write_summary(const bench_run_info *info, FILE *echo, size_t *own_rows, heat2d_error *err)
 {
     trial_row *rows = NULL;
     size_t n_rows = 0, skipped = 0;
     if (bench_read_trials(info->dir, &rows, &n_rows, &skipped, err) != 0)
         return -1;
+    if (own_rows != NULL) {
+        *own_rows = 0;
+        for (size_t k = 0; k < n_rows; ++k)
+            *own_rows += strcmp(rows[k].run, info->run_id) == 0;
+    }
     summary_groups sg;
     if (summary_group_rows(rows, n_rows, &sg, err) != 0) {
         free(rows);

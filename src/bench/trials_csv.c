@@ -1,87 +1,12 @@
-/* heat2d bench: trials.csv written, appended to and read back, its columns
- * those of the trial schema. */
+/* heat2d bench: trials.csv's rows appended and read back, its columns those
+ * of the trial schema (trials_ledger.c opens it). */
 #define _GNU_SOURCE
 #include "trials_csv.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void header_text(char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k)
-        if (heat2d_trial_fields[k].column != NULL)
-            used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%s%s",
-                                     used ? "," : "", heat2d_trial_fields[k].column);
-}
-
-/* Why a header that is not ours cannot take our rows. A proper prefix of
- * ours is an older heat2d's; two of those are named by the option that
- * brought their missing columns. */
-static void refuse_header(const char *path, const char *first, const char *header,
-                          heat2d_error *err)
-{
-    const size_t n = strlen(first);
-    if (n == 0 || strncmp(header, first, n) != 0 || header[n] != ',') {
-        heat2d_fail(err, "%s has other columns (another heat2d version?); choose another --out",
-                    path);
-        return;
-    }
-    size_t fields = 1;
-    for (const char *p = first; *p != '\0'; ++p)
-        fields += *p == ',';
-    if (fields == 27)
-        heat2d_fail(err,
-                    "%s has the columns of a heat2d before --ranks (no ranks, decomp, "
-                    "halo_bytes_per_step); choose another --out",
-                    path);
-    else if (fields == 30)
-        heat2d_fail(err,
-                    "%s has the columns of a heat2d before --precision (no precision); choose "
-                    "another --out",
-                    path);
-    else
-        heat2d_fail(err, "%s has the columns of an older heat2d (no %.300s); choose another --out",
-                    path, header + n + 1);
-}
-
-FILE *bench_csv_open(const char *dir, heat2d_error *err)
-{
-    char path[4200], header[2048];
-    snprintf(path, sizeof path, "%s/trials.csv", dir);
-    header_text(header, sizeof header);
-
-    bool is_new = true;
-    FILE *old = fopen(path, "r");
-    if (old != NULL) {
-        char first[2048] = "";
-        if (fgets(first, sizeof first, old) != NULL) {
-            is_new = false;
-            first[strcspn(first, "\r\n")] = '\0';
-            if (strcmp(first, header) != 0) {
-                fclose(old);
-                refuse_header(path, first, header, err);
-                return NULL;
-            }
-        }
-        fclose(old);
-    }
-    FILE *csv = fopen(path, "ae");
-    if (csv == NULL) {
-        heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (is_new)
-        fprintf(csv, "%s\n", header);
-    if (fflush(csv) != 0 || ferror(csv)) {
-        heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
-        fclose(csv);
-        return NULL;
-    }
-    return csv;
-}
 
 static void csv_field(FILE *f, const char *text)
 {
@@ -232,7 +157,8 @@ static void split_phases(char **fields, const int pos[HEAT2D_N_FIELDS], trial_ro
 }
 
 /* One complete row into r; false for a row that an interrupted write cut
- * short, which is left out rather than trusted. */
+ * short (or a TOTAL_S no run of ours reports: not finite, negative), which
+ * is left out rather than trusted. */
 static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *r)
 {
     memset(r, 0, sizeof *r);
@@ -242,7 +168,8 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
         heat2d_parse_size(field_of(fields, pos, HEAT2D_FIELD_NY), "ny", &r->size.ny, NULL) != 0 ||
         heat2d_parse_size(field_of(fields, pos, HEAT2D_FIELD_STEPS), "steps", &r->size.steps,
                           NULL) != 0 ||
-        total[0] == '\0' || (r->total_s = strtod(total, &end), *end != '\0'))
+        total[0] == '\0' || (r->total_s = strtod(total, &end), *end != '\0') ||
+        !isfinite(r->total_s) || r->total_s < 0.0)
         return false;
     snprintf(r->method, sizeof r->method, "%s", field_of(fields, pos, HEAT2D_FIELD_METHOD));
     r->ranks = (size_t)to_count(field_of(fields, pos, HEAT2D_FIELD_RANKS));
@@ -291,23 +218,49 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
     return true;
 }
 
-int bench_read_trials(const char *dir, trial_row **rows_out, size_t *n_out, size_t *skipped,
-                      heat2d_error *err)
+/* Appends r to *rows; -1 when out of memory. */
+static int keep_row(trial_row **rows, size_t *n, size_t *cap, const trial_row *r)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/trials.csv", dir);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return heat2d_fail(err, "cannot read %s: %s", path, strerror(errno));
+    if (*n == *cap) {
+        size_t bigger = *cap ? 2 * *cap : 64;
+        trial_row *grown = realloc(*rows, bigger * sizeof **rows);
+        if (grown == NULL)
+            return -1;
+        *rows = grown;
+        *cap = bigger;
+    }
+    (*rows)[(*n)++] = *r;
+    return 0;
+}
+
+int bench_parse_trials(const char *name, const char *data, size_t size, trial_row **rows_out,
+                       size_t *n_out, size_t *skipped, heat2d_error *err)
+{
+    *rows_out = NULL;
+    *n_out = 0;
+    *skipped = 0;
+    /* A copy to cut into NUL-terminated lines in place. */
+    char *text = malloc(size + 1);
+    if (text == NULL)
+        return heat2d_fail(err, "out of memory reading %s", name);
+    if (size > 0)
+        memcpy(text, data, size);
+    text[size] = '\0';
     trial_row *rows = NULL;
     size_t n = 0, cap = 0, header_fields = 0;
-    *skipped = 0;
-    char *line = NULL;
-    size_t line_cap = 0;
     int position[HEAT2D_N_FIELDS];
     bool first = true;
-    while (getline(&line, &line_cap, f) >= 0) {
-        line[strcspn(line, "\r\n")] = '\0';
+    for (size_t begin = 0; begin < size;) {
+        char *line = text + begin;
+        char *eol = memchr(line, '\n', size - begin);
+        const size_t len = eol != NULL ? (size_t)(eol - line) : size - begin;
+        begin += len + 1;
+        /* A line without its newline, or with a NUL in it, is a write cut
+         * short or not text we wrote: left out rather than trusted. The
+         * header alone is read either way (it holds no numbers). */
+        const bool whole = eol != NULL && memchr(line, '\0', len) == NULL;
+        line[len] = '\0';
+        line[strcspn(line, "\r")] = '\0';
         if (first) {
             first = false;
             header_fields = 1;
@@ -319,31 +272,67 @@ int bench_read_trials(const char *dir, trial_row **rows_out, size_t *n_out, size
         char *fields[HEAT2D_N_FIELDS + 64];
         const size_t max = sizeof fields / sizeof fields[0];
         trial_row r;
-        if (split_csv(line, fields, max) != header_fields || !parse_row(fields, position, &r)) {
+        if (!whole || split_csv(line, fields, max) != header_fields ||
+            !parse_row(fields, position, &r)) {
             (*skipped)++;
             continue;
         }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            trial_row *grown = realloc(rows, cap * sizeof *rows);
-            if (grown == NULL) {
-                free(rows);
-                free(line);
-                fclose(f);
-                return heat2d_fail(err, "out of memory reading %s", path);
-            }
-            rows = grown;
+        if (keep_row(&rows, &n, &cap, &r) != 0) {
+            free(rows);
+            free(text);
+            *skipped = 0;
+            return heat2d_fail(err, "out of memory reading %s", name);
         }
-        rows[n++] = r;
     }
-    free(line);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad) {
-        free(rows);
-        return heat2d_fail(err, "cannot read %s", path);
-    }
+    free(text);
     *rows_out = rows;
     *n_out = n;
     return 0;
+}
+
+int bench_read_trials(const char *dir, trial_row **rows_out, size_t *n_out, size_t *skipped,
+                      heat2d_error *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trials.csv", dir);
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return heat2d_fail(err, "cannot read %s: %s", path, strerror(errno));
+    /* Read whole, but no more than BENCH_TRIALS_MAX_BYTES (one byte past it
+     * says the file is bigger: its size is not trusted, it may grow). */
+    size_t cap = 64 * 1024, size = 0;
+    char *data = malloc(cap);
+    bool bad = data == NULL;
+    while (!bad && size <= BENCH_TRIALS_MAX_BYTES) {
+        if (size == cap) {
+            char *grown = realloc(data, 2 * cap);
+            if (grown == NULL) {
+                bad = true;
+                break;
+            }
+            data = grown;
+            cap *= 2;
+        }
+        size_t want = cap - size;
+        if (want > BENCH_TRIALS_MAX_BYTES + 1 - size)
+            want = BENCH_TRIALS_MAX_BYTES + 1 - size;
+        size_t got = fread(data + size, 1, want, f);
+        size += got;
+        if (got < want)
+            break;
+    }
+    const bool unreadable = ferror(f) != 0;
+    fclose(f);
+    int rc;
+    if (bad)
+        rc = heat2d_fail(err, "out of memory reading %s", path);
+    else if (unreadable)
+        rc = heat2d_fail(err, "cannot read %s", path);
+    else if (size > BENCH_TRIALS_MAX_BYTES)
+        rc = heat2d_fail(err, "%s is over %d MiB, more than a summary reads; choose another --out",
+                         path, BENCH_TRIALS_MAX_BYTES >> 20);
+    else
+        rc = bench_parse_trials(path, data, size, rows_out, n_out, skipped, err);
+    free(data);
+    return rc;
 }

@@ -7,10 +7,21 @@
 #include "bench.h"
 #include "child.h"
 
-/* Opens DIR/trials.csv for appending, writing the header when the file is
- * new, and refusing a file whose header is not this version's (rows of more
- * columns under an older header would make a file no CSV reader takes). */
-FILE *bench_csv_open(const char *dir, heat2d_error *err);
+/* What opening trials.csv did to its end. */
+typedef struct bench_csv_repair {
+    /* Bytes of a torn last line (one line without its newline: a write cut
+     * short) moved to DIR/trials.torn.csv, as one line there; 0: none. */
+    size_t torn_bytes;
+    bool torn_header;      /* they were the header, cut short: the file began anew */
+    bool header_completed; /* the file was our header alone, without its newline */
+} bench_csv_repair;
+
+/* Opens DIR/trials.csv for appending under an exclusive lock, held while
+ * the FILE is open, refusing it when another bench holds it; writes the
+ * header when the file is new; refuses a file whose header is not this
+ * version's (rows of more columns under an older header would make a file
+ * no CSV reader takes); sets a torn last line aside (*repair says what). */
+FILE *bench_csv_open(const char *dir, bench_csv_repair *repair, heat2d_error *err);
 
 /* One row: the child's fields in res, and the bench's own (method column,
  * trial, size, process time, run id, label), flushed at once so that an
@@ -31,7 +42,7 @@ typedef struct trial_row {
     unsigned long long halo_bytes;
     char device[128];
     char transfers[16];
-    char run[32];
+    char run[64];
     bench_size size;
     double total_s;
     /* The time loop alone, without entering or leaving the device: the
@@ -50,10 +61,21 @@ typedef struct trial_row {
     double phase_upload_s, phase_loop_s, phase_readback_s, phase_other_s;
 } trial_row;
 
+/* The most of trials.csv a summary reads (some 100000 trials): a bigger
+ * file is refused rather than read into memory. */
+#define BENCH_TRIALS_MAX_BYTES (64 << 20)
+
 /* Every complete row of DIR/trials.csv (earlier runs into the same folder
  * included), in file order, into *rows (release with free); *skipped counts
  * the rows left out because an interrupted write cut them short. */
 int bench_read_trials(const char *dir, trial_row **rows, size_t *n, size_t *skipped,
                       heat2d_error *err);
+
+/* The same from the size bytes at data, the text of a trials.csv (any
+ * bytes: NULs, no final newline), named name in messages; what
+ * bench_read_trials runs on the file's bytes, and what the fuzz target
+ * tests/fuzz/fuzz_csv.c runs on anything. */
+int bench_parse_trials(const char *name, const char *data, size_t size, trial_row **rows, size_t *n,
+                       size_t *skipped, heat2d_error *err);
 
 #endif /* HEAT2D_TRIALS_CSV_H */

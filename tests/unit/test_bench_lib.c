@@ -1,7 +1,8 @@
 /* Unit tests of the bench library: the statistics of the summary (medians,
  * ratios, speedups), trials.csv written and read back field for field, torn
- * rows left out, headers of other versions refused, and the tables that
- * summary.md draws from a CSV whose numbers are known. */
+ * rows left out, headers of other versions refused, the ledger (its lock, a
+ * torn last line set aside), and the tables that summary.md draws from a CSV
+ * whose numbers are known. */
 #define _GNU_SOURCE /* mkdtemp */
 
 #include "summary.h"
@@ -70,7 +71,8 @@ static bool starts_with(const char *text, const char *prefix)
 static void test_csv_round_trip(const char *dir)
 {
     heat2d_error err = {{0}};
-    FILE *csv = bench_csv_open(dir, &err);
+    bench_csv_repair repair;
+    FILE *csv = bench_csv_open(dir, &repair, &err);
     if (!check(csv != NULL, "trials.csv opens in %s: %s", dir, err.message))
         return;
     bench_run_info info = {.dir = dir, .run_id = "20261201-000000", .hostname = "test"};
@@ -122,7 +124,9 @@ static void test_csv_round_trip(const char *dir)
     info.n_targets = 2;
     info.n_sizes = 1;
     info.repeats = 3;
-    check(bench_write_summary(&info, NULL, &err) == 0, "summary written: %s", err.message);
+    size_t own = 0;
+    check(bench_write_summary(&info, NULL, &own, &err) == 0, "summary written: %s", err.message);
+    check(own == 5, "the run's 5 rows read back: %zu", own);
     char path[4200], line[1024];
     snprintf(path, sizeof path, "%s/summary.md", dir);
     FILE *f = fopen(path, "r");
@@ -153,7 +157,8 @@ static void test_torn_row(const char *dir)
 {
     char path[4200], header[4096] = "";
     heat2d_error err = {{0}};
-    FILE *csv = bench_csv_open(dir, &err);
+    bench_csv_repair repair;
+    FILE *csv = bench_csv_open(dir, &repair, &err);
     if (!check(csv != NULL, "fresh trials.csv: %s", err.message))
         return;
     fclose(csv);
@@ -174,17 +179,105 @@ static void test_torn_row(const char *dir)
     free(rows);
 }
 
+static size_t read_file(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f != NULL ? fread(buf, 1, size - 1, f) : 0;
+    buf[n] = '\0';
+    if (f != NULL)
+        fclose(f);
+    return n;
+}
+
+/* The ledger: a second open while one is held is refused with the holder's
+ * pid; a torn last line goes to trials.torn.csv and off the file. */
+static void test_ledger(const char *dir)
+{
+    heat2d_error err = {{0}};
+    bench_csv_repair repair;
+    FILE *held = bench_csv_open(dir, &repair, &err);
+    if (!check(held != NULL, "trials.csv opens: %s", err.message))
+        return;
+    char want[4400];
+    snprintf(want, sizeof want,
+             "%s/trials.csv is in use by another bench (pid %ld); wait for it or choose another "
+             "--out",
+             dir, (long)getpid());
+    FILE *second = bench_csv_open(dir, &repair, &err);
+    check(second == NULL && strcmp(err.message, want) == 0, "a second open refused: '%s'",
+          err.message);
+    if (second != NULL)
+        fclose(second);
+    fputs("cpu,1", held); /* a row cut short */
+    fclose(held);
+    char path[4200], text[8192];
+    snprintf(path, sizeof path, "%s/trials.csv", dir);
+    const size_t whole = read_file(path, text, sizeof text) - 5;
+    FILE *csv = bench_csv_open(dir, &repair, &err);
+    check(csv != NULL && repair.torn_bytes == 5 && !repair.torn_header,
+          "the torn line set aside: %zu bytes (%s)", repair.torn_bytes, err.message);
+    if (csv != NULL)
+        fclose(csv);
+    check(read_file(path, text, sizeof text) == whole && text[whole - 1] == '\n',
+          "trials.csv cut back to its last newline");
+    snprintf(path, sizeof path, "%s/trials.torn.csv", dir);
+    read_file(path, text, sizeof text);
+    check(strcmp(text, "cpu,1\n") == 0, "trials.torn.csv holds the torn line: '%s'", text);
+}
+
+/* The parser on a buffer: of a whole row, a row whose TOTAL_S is nan, one
+ * with a NUL byte, and the whole row again without its newline, only the
+ * first is read; the other three are counted as left out. */
+static void test_parse_buffer(const char *csv_dir)
+{
+    char path[4200], text[8192], buf[20000];
+    snprintf(path, sizeof path, "%s/trials.csv", csv_dir);
+    read_file(path, text, sizeof text);
+    char *header_end = strchr(text, '\n');
+    char *row_end = header_end != NULL ? strchr(header_end + 1, '\n') : NULL;
+    if (!check(row_end != NULL, "a header and a row to start from"))
+        return;
+    const size_t header_len = (size_t)(header_end - text) + 1;
+    const size_t row_len = (size_t)(row_end - header_end);
+    const char *row = header_end + 1;
+    /* TOTAL_S is the 6th column. */
+    const char *total = row;
+    for (int k = 0; k < 5; ++k)
+        total = strchr(total, ',') + 1;
+    const size_t before_total = (size_t)(total - row);
+    const size_t total_len = strcspn(total, ",");
+    memcpy(buf, text, header_len + row_len);
+    size_t n = header_len + row_len;
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "%.*snan%.*s", (int)before_total, row,
+                          (int)(row_len - before_total - total_len), total + total_len);
+    memcpy(buf + n, row, row_len);
+    buf[n + 3] = '\0';
+    n += row_len;
+    memcpy(buf + n, row, row_len - 1);
+    n += row_len - 1;
+    trial_row *rows = NULL;
+    size_t got = 0, skipped = 0;
+    heat2d_error err = {{0}};
+    check(bench_parse_trials("buffer", buf, n, &rows, &got, &skipped, &err) == 0 && got == 1 &&
+              skipped == 3,
+          "one row read, three left out: %zu, %zu (%s)", got, skipped, err.message);
+    free(rows);
+}
+
 /* A header that is not this version's is refused, the older ones by name. */
 static void test_other_headers(const char *dir)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trials.csv", dir);
     heat2d_error err = {{0}};
+    bench_csv_repair repair;
     write_file(path, "method,trial,nx\n");
-    check(bench_csv_open(dir, &err) == NULL && strstr(err.message, "older heat2d (no ny,") != NULL,
+    check(bench_csv_open(dir, &repair, &err) == NULL &&
+              strstr(err.message, "older heat2d (no ny,") != NULL,
           "a prefix of the header: '%s'", err.message);
     write_file(path, "a,b,c\n");
-    check(bench_csv_open(dir, &err) == NULL && strstr(err.message, "has other columns") != NULL,
+    check(bench_csv_open(dir, &repair, &err) == NULL &&
+              strstr(err.message, "has other columns") != NULL,
           "another header: '%s'", err.message);
 }
 
@@ -202,10 +295,11 @@ static void test_limits(const char *dir, const char *bandwidth, const char *pass
                         const char *want)
 {
     heat2d_error err = {{0}};
+    bench_csv_repair repair;
     char path[4200];
     snprintf(path, sizeof path, "%s/bandwidth.txt", dir);
     write_file(path, bandwidth);
-    FILE *csv = bench_csv_open(dir, &err);
+    FILE *csv = bench_csv_open(dir, &repair, &err);
     if (!check(csv != NULL, "trials.csv opens: %s", err.message))
         return;
     bench_run_info info = {.dir = dir, .run_id = "20261201-000001", .hostname = "test"};
@@ -217,7 +311,7 @@ static void test_limits(const char *dir, const char *bandwidth, const char *pass
     check(bench_csv_append(csv, &info, &t, 1, &size, &r, 1.0, &err) == 0, "row: %s", err.message);
     fclose(csv);
     info.n_targets = info.n_sizes = info.repeats = 1;
-    check(bench_write_summary(&info, NULL, &err) == 0, "summary: %s", err.message);
+    check(bench_write_summary(&info, NULL, NULL, &err) == 0, "summary: %s", err.message);
     snprintf(path, sizeof path, "%s/summary.md", dir);
     FILE *f = fopen(path, "r");
     char line[1024], seen[1024] = "none";
@@ -239,9 +333,9 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
-    const char *subs[] = {"csv", "torn", "headers", "arith", "memory"};
-    char dirs[5][sizeof base + 16];
-    for (size_t k = 0; k < 5; ++k) {
+    const char *subs[] = {"csv", "torn", "headers", "arith", "memory", "ledger"};
+    char dirs[6][sizeof base + 16];
+    for (size_t k = 0; k < 6; ++k) {
         snprintf(dirs[k], sizeof dirs[k], "%s/%s", base, subs[k]);
         if (mkdir(dirs[k], 0700) != 0) {
             perror(dirs[k]);
@@ -251,7 +345,9 @@ int main(void)
     test_median_and_ratios();
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
+    test_parse_buffer(dirs[0]);
     test_other_headers(dirs[2]);
+    test_ledger(dirs[5]);
     /* 1e4 cells, 7 instructions at 1 TFLOP/s (5e11 instructions/s): 1.4e-4
      * ms a step, half the loop's 2.8e-4 ms; memory 1.6e-5 ms at 10 TB/s. */
     test_limits(dirs[3], "DEVICE_COPY_GBS=10000\nFP64_FMA_TFLOPS=1\n", "1", "7",
