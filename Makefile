@@ -27,10 +27,11 @@ build: setup
 test: build
 	$(RUN_ENV) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-# CUDA stays off: its kernels are not instrumented, and without a GPU the
-# CUDA methods cannot run anyway.
+# CUDA and OpenACC offload stay off: neither's device code is instrumented
+# (and the nvptx image cannot link the sanitizers' runtime), and without a
+# GPU those methods cannot run anyway.
 test-sanitize: setup
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DHEAT2D_SANITIZE=ON -DHEAT2D_CUDA=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DHEAT2D_SANITIZE=ON -DHEAT2D_CUDA=OFF -DHEAT2D_OPENACC_OFFLOAD=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 

@@ -141,13 +141,52 @@ expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$summary" 
 expect_eq "$(grep -c '^RUN=' "$b/environment.txt")" 2 "environment.txt has both runs"
 
 # ---- a failing method is reported, dropped at that size, and the rest go on -------
-run "$h" bench --sizes 3000000x3000000:1,16x16:3 --repeats 2 --warmups 0 --methods cpu,acc-each \
-  --out "$w/f"
-expect_rc 1 "a failed trial fails the bench"
-expect_eq "$(grep -c 'failed: .*is dropped at this size' <<<"$err")" 2 "each failure once"
-expect_err_has "trial 1/2 failed: run: grid 3000000x3000000 needs" "the child's own reason is shown"
-expect_eq "$(($(wc -l <"$w/f/trials.csv") - 1))" 4 "the other size still ran"
-expect_eq "$(grep -c '^- FAILED: ' "$w/f/summary.md")" 2 "summary lists the failures"
+# (HEAT2D_FAULT_METHOD limits the NaN hook to omp: a method that fails mid-run)
+if "$h" methods | grep -q '^omp '; then
+  run env HEAT2D_FAULT_NAN_AT_STEP=2 HEAT2D_FAULT_METHOD=omp "$h" bench --sizes 16x16:3,24x20:5 \
+    --repeats 2 --warmups 0 --methods cpu,omp --out "$w/f"
+  expect_rc 1 "a failed trial fails the bench"
+  expect_eq "$(grep -c 'failed: .*is dropped at this size' <<<"$err")" 2 "each failure once"
+  expect_err_has "omp 16x16/3 trial 1/2 failed: run: non-finite value at cell (14, 14) after step 2" \
+    "the child's own reason is shown"
+  expect_eq "$(($(wc -l <"$w/f/trials.csv") - 1))" 4 "the other method still ran at both sizes"
+  expect_eq "$(grep -c '^- FAILED: ' "$w/f/summary.md")" 2 "summary lists the failures"
+fi
+
+# ---- refused up front: every size is checked against memory before any runs ------
+mem_source=$("$h" info | sed -n 's/^MEMORY_LIMIT_SOURCE=//p')
+mem_gb=$("$h" info | sed -n 's/^MEMORY_LIMIT_BYTES=//p' | awk '{ printf "%.3g", $1 / 1e9 }')
+if [ "$mem_source" = "physical memory" ]; then mem_text="this machine's $mem_gb GB of memory"
+else mem_text="the $mem_gb GB $mem_source allows"; fi
+expect_failure 1 "heat2d: bench: grid 3000000x3000000 needs 2 x 7.2e+04 GB, more than $mem_text" \
+  "$h" bench --sizes 16x16:3,3000000x3000000:1 --methods cpu --out "$w/toolarge"
+expect_eq "$(test -e "$w/toolarge" && echo made)" "" "an impossible second size: refused before the folder is made"
+expect_failure 1 "heat2d: bench: grid 4294967296x4294967296 is too large: nx*ny*8 bytes overflows" \
+  "$h" bench --sizes 4294967296x4294967296:1 --methods cpu --out "$w/toolarge"
+
+# ---- the bench's own files: read-only refused up front, modes kept -------------------
+mkdir "$w/ro"
+echo precious >"$w/ro/summary.md"
+chmod 444 "$w/ro/summary.md"
+expect_failure 1 "heat2d: bench: cannot write bench file '$w/ro/summary.md': it is read-only (mode 444)" \
+  "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
+expect_eq "$(ls -A "$w/ro")/$(cat "$w/ro/summary.md")/$(stat -c %a "$w/ro/summary.md")" \
+  "summary.md/precious/444" "a read-only summary.md: nothing run, nothing written, the file intact"
+chmod 600 "$w/ro/summary.md"
+run "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
+expect_eq "$rc/$(stat -c %a "$w/ro/summary.md")/$(grep -c '^## 16x16, 3 steps' "$w/ro/summary.md")" "0/600/1" \
+  "a private summary.md is replaced and stays private"
+
+# ---- closed standard streams: nothing lands in trials.csv -----------------------------
+run bash -c '"$@" >&-' - "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/closed"
+expect_rc 1 "bench with stdout closed"
+expect_eq "$(tail -n 1 <<<"$err")" "heat2d: standard output was closed: the output was lost" \
+  "bench with stdout closed: said at the end"
+expect_eq "$(grep -vc '^cpu,' "$w/closed/trials.csv")" 1 "bench with stdout closed: trials.csv holds its header and rows only"
+run bash -c '"$@" 2>&-' - "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/closed"
+expect_rc 0 "bench with stderr closed"
+expect_eq "$(grep -vc '^cpu,' "$w/closed/trials.csv")" 1 "bench with stderr closed: no progress line in trials.csv"
+expect_eq "$(grep -c '^cpu,' "$w/closed/trials.csv")" 2 "bench with stderr closed: the two runs' rows"
 
 # ---- the time budget: a method's runs at a size stop at --budget seconds ---
 # (after one trial; no warm-up once a run is known not to fit); the summary

@@ -117,6 +117,24 @@ for signal in INT TERM QUIT HUP USR1 USR2 ALRM XCPU VTALRM PROF; do
   fi
 done
 
+# check's scratch folder goes with it, whatever signal ends it.
+ct=$s/check_tmp
+mkdir "$ct"
+for signal in INT QUIT USR1; do
+  TMPDIR=$ct env --default-signal "$h" check >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 2000); do
+    ls "$ct" | grep -q '^heat2d-check-' && break
+    sleep 0.005
+  done
+  sleep 0.2
+  kill -s "$signal" "$pid" 2>/dev/null || true
+  set +e; wait "$pid" 2>/dev/null; rc=$?; set -e
+  expect_eq "$rc" $((128 + $(kill -l "$signal"))) "SIG$signal during check: it dies of the signal"
+  # (OpenMPI's own session folder, ompi.*, is MPI's to clean up)
+  expect_eq "$(ls -A "$ct" | grep -v '^ompi\.' || true)" "" "SIG$signal during check: its scratch folder is removed"
+done
+
 # ---- messages --------------------------------------------------------------------------------------
 # A name of 3,900 bytes: the message still ends in its reason.
 long=$s

@@ -4,6 +4,7 @@
  * summary. */
 #define _GNU_SOURCE
 #include "environment.h"
+#include "file_replace.h"
 #include "options.h"
 #include "plan.h"
 #include "run_state.h"
@@ -95,6 +96,46 @@ static void die_by(int signo)
     fflush(stdout);
     sigprocmask(SIG_UNBLOCK, &only, NULL);
     raise(signo);
+}
+
+/* The files a bench writes into its folder, by the rules every heat2d
+ * writer follows: one the user made read-only is refused before anything
+ * runs, not at the end. */
+static int outputs_writable(const char *dir, heat2d_error *err)
+{
+    static const char *const names[] = {
+        "trials.csv",        "trials.torn.csv", "summary.md",  "environment.txt",
+        "bandwidth.txt",     "field_256.dat",   "field.png",   "headline.png",
+        "time_per_step.png", "phases.png",      "scaling.png", "snapshots.png",
+    };
+    char path[4200];
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        if (heat2d_file_check_replaceable(path, "bench file", err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Every size before the first trial: a grid that overflows or cannot fit
+ * in memory is refused now, not after the sizes before it have run. With
+ * --weak, the largest weak grid: NX times the most ranks asked for. */
+static int sizes_fit(const bench_size *sizes, size_t n, const bench_size *weak,
+                     const target_list *targets, heat2d_error *err)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (heat2d_check_host_memory(sizes[k].nx, sizes[k].ny, err) != 0)
+            return -1;
+    if (weak == NULL || targets == NULL)
+        return 0;
+    size_t most = 1;
+    for (size_t k = 0; k < targets->n; ++k)
+        if (targets->items[k].ranks > most)
+            most = targets->items[k].ranks;
+    if (weak->nx > SIZE_MAX / most)
+        return heat2d_fail(err, "--weak %zux%zu at %zu ranks: the grid's side overflows", weak->nx,
+                           weak->ny, most);
+    return heat2d_check_host_memory(weak->nx * most, weak->ny, err);
 }
 
 /* All sizes, then the field, the plots and the summary. */
@@ -245,6 +286,10 @@ int bench_command(int argc, char **argv)
     }
 
     heat2d_error env_err = {{0}};
+    if (sizes_fit(sizes, n_sizes, weak, &chosen, &env_err) != 0) {
+        status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", env_err.message);
+        goto done;
+    }
     if (bench_check_plot_env(&env_err) != 0) {
         status = heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", env_err.message);
         goto done;
@@ -285,7 +330,8 @@ int bench_command(int argc, char **argv)
     info.dir = opt.out;
     heat2d_error err = {{0}};
     bench_csv_repair repair;
-    if (make_dirs(opt.out, &err) != 0 || (csv = bench_csv_open(opt.out, &repair, &err)) == NULL) {
+    if (make_dirs(opt.out, &err) != 0 || outputs_writable(opt.out, &err) != 0 ||
+        (csv = bench_csv_open(opt.out, &repair, &err)) == NULL) {
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
         goto done;
     }
@@ -309,6 +355,10 @@ int bench_command(int argc, char **argv)
         if ((status = bench_parse_sizes(has_gpu ? BENCH_GPU_LADDER : BENCH_CPU_LADDER, &sizes,
                                         &n_sizes)) != 0)
             goto done;
+        if (sizes_fit(sizes, n_sizes, NULL, NULL, &err) != 0) {
+            status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+            goto done;
+        }
         if (!has_gpu)
             bench_add_note(&info, "No GPU here: the ladder is cut to finish in about a minute "
                                   "(" BENCH_CPU_CUT_TEXT "). Full ladder: "

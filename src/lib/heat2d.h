@@ -158,7 +158,11 @@ int heat2d_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *er
 int heat2d_check_device_memory(const char *who, const heat2d_config *cfg, size_t free_bytes,
                                const char *device, heat2d_error *err);
 
-/* Two host arrays of nx*ny doubles, checked against physical memory first. */
+/* Refuses a grid whose two host arrays of doubles overflow or do not fit
+ * in the memory there is (heat2d_memory_limit), naming the limit. */
+int heat2d_check_host_memory(size_t nx, size_t ny, heat2d_error *err);
+
+/* Two host arrays of nx*ny doubles, checked by heat2d_check_host_memory. */
 int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err);
 void heat2d_free_pair(double *u, double *v);
 

@@ -36,10 +36,10 @@ int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err)
     return heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err);
 }
 
-int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err)
+int heat2d_check_host_memory(size_t nx, size_t ny, heat2d_error *err)
 {
     size_t bytes = 0;
-    if (heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
+    if (heat2d_grid_bytes(nx, ny, &bytes, err) != 0)
         return -1;
     /* Refuse up front what cannot fit, rather than let the kernel's
      * overcommit (or a cgroup's limit) kill the process in the middle of
@@ -48,10 +48,19 @@ int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_e
     uint64_t memory = heat2d_memory_limit(&source);
     if (memory != 0 && (bytes > memory / 2)) {
         char limit[128];
-        return heat2d_fail(err, "grid %zux%zu needs 2 x %.3g GB, more than %s", cfg->nx, cfg->ny,
+        return heat2d_fail(err, "grid %zux%zu needs 2 x %.3g GB, more than %s", nx, ny,
                            (double)bytes / 1e9,
                            heat2d_memory_limit_text(limit, sizeof limit, memory, source));
     }
+    return 0;
+}
+
+int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err)
+{
+    size_t bytes = 0;
+    if (heat2d_check_host_memory(cfg->nx, cfg->ny, err) != 0 ||
+        heat2d_grid_bytes(cfg->nx, cfg->ny, &bytes, err) != 0)
+        return -1;
     *u = malloc(bytes);
     *v = malloc(bytes);
     if (*u == NULL || *v == NULL) {
