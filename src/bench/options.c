@@ -21,7 +21,7 @@ void bench_usage(FILE *stream)
           "                  without one: " BENCH_CPU_LADDER "\n"
           "  --warmups K     unrecorded runs per method and size (default 1)\n"
           "  --repeats K     recorded trials per method and size (default 5)\n"
-          "  --budget S      seconds of runs a method may take at a size (default 60): one\n"
+          "  --budget S      seconds of runs a method may take at a size (default 20): one\n"
           "                  that would take longer gets fewer trials (at least one) and no\n"
           "                  warm-up, and the summary says so; 0 for no limit\n"
           "  --full          every warm-up and trial at every size (--budget 0)\n"

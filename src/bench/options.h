@@ -24,7 +24,7 @@ typedef struct bench_options {
 /* Seconds of runs one method may take at one size by default: the whole
  * default ladder then runs in minutes on a GPU host, where the serial and
  * pageable per-step methods take about a minute a run at 8192^2. */
-#define BENCH_DEFAULT_BUDGET_S 60.0
+#define BENCH_DEFAULT_BUDGET_S 20.0
 
 void bench_usage(FILE *stream);
 
