@@ -305,6 +305,15 @@ static int parse_counts(const char *text, const char *option, const char *exampl
 /* --ranks: every distributed target of chosen becomes one target per rank
  * count, labelled METHOD-pP; the others stay as they are. Also finds mpirun
  * and prepares its environment. Returns 0, else the exit status. */
+/* list takes items (n of them) in place of its own. */
+static int adopt_items(target_list *list, bench_target *items, size_t n)
+{
+    free(list->items);
+    list->items = items;
+    list->n = n;
+    return 0;
+}
+
 int bench_expand_ranks(const char *text, target_list *chosen)
 {
     size_t counts[64], n_counts = 0;
@@ -361,10 +370,7 @@ int bench_expand_ranks(const char *text, target_list *chosen)
             n++;
         }
     }
-    free(chosen->items);
-    chosen->items = items;
-    chosen->n = n;
-    return 0;
+    return adopt_items(chosen, items, n);
 }
 
 /* --precision: every target becomes one target per precision, in the
@@ -405,10 +411,7 @@ int bench_expand_precision(const char *text, target_list *targets)
             bench_target_label(&items[n]);
             n++;
         }
-    free(targets->items);
-    targets->items = items;
-    targets->n = n;
-    return 0;
+    return adopt_items(targets, items, n);
 }
 
 /* --output-every LIST, --snapshot-copy LIST: every target of a method that
@@ -460,10 +463,7 @@ int bench_expand_snapshots(const char *everies, const char *copies, target_list 
                 n++;
             }
     }
-    free(targets->items);
-    targets->items = items;
-    targets->n = n;
-    return 0;
+    return adopt_items(targets, items, n);
 }
 
 /* Room for one runnable target per expanded one. Returns 0, else the exit

@@ -11,17 +11,25 @@ const char *heat2d_precision_name(heat2d_precision p)
     return p == HEAT2D_F32 ? "f32" : "f64";
 }
 
+/* The index in names[] of text, or -1 with "WHAT 'TEXT' is not one of ...". */
+static int parse_name(const char *text, const char *const names[2], const char *what,
+                      heat2d_error *err)
+{
+    for (int k = 0; k < 2; ++k)
+        if (strcmp(text, names[k]) == 0)
+            return k;
+    heat2d_fail(err, "%s '%s' is not one of %s, %s", what, text, names[0], names[1]);
+    return -1;
+}
+
 int heat2d_parse_precision(const char *text, heat2d_precision *p, heat2d_error *err)
 {
-    if (strcmp(text, "f64") == 0) {
-        *p = HEAT2D_F64;
-        return 0;
-    }
-    if (strcmp(text, "f32") == 0) {
-        *p = HEAT2D_F32;
-        return 0;
-    }
-    return heat2d_fail(err, "precision '%s' is not one of f64, f32", text);
+    static const char *const names[2] = {"f64", "f32"};
+    int k = parse_name(text, names, "precision", err);
+    if (k < 0)
+        return -1;
+    *p = k == 1 ? HEAT2D_F32 : HEAT2D_F64;
+    return 0;
 }
 
 const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c)
@@ -31,15 +39,12 @@ const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c)
 
 int heat2d_parse_snapshot_copy(const char *text, heat2d_snapshot_copy *c, heat2d_error *err)
 {
-    if (strcmp(text, "plain") == 0) {
-        *c = HEAT2D_SNAPSHOT_PLAIN;
-        return 0;
-    }
-    if (strcmp(text, "overlap") == 0) {
-        *c = HEAT2D_SNAPSHOT_OVERLAP;
-        return 0;
-    }
-    return heat2d_fail(err, "snapshot copy '%s' is not one of plain, overlap", text);
+    static const char *const names[2] = {"plain", "overlap"};
+    int k = parse_name(text, names, "snapshot copy", err);
+    if (k < 0)
+        return -1;
+    *c = k == 1 ? HEAT2D_SNAPSHOT_OVERLAP : HEAT2D_SNAPSHOT_PLAIN;
+    return 0;
 }
 
 size_t heat2d_precision_bytes(heat2d_precision p)

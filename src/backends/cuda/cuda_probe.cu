@@ -37,6 +37,15 @@ double median(double *values, int n)
     return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+/* Cleanup on every path: an event not created is nullptr. */
+static void destroy_events(cudaEvent_t start, cudaEvent_t stop)
+{
+    if (start != nullptr)
+        (void)cudaEventDestroy(start);
+    if (stop != nullptr)
+        (void)cudaEventDestroy(stop);
+}
+
 /* Read plus write bytes of a device-to-device cudaMemcpy, per second. */
 int measure_d2d(double *gbs, heat2d_error *err)
 {
@@ -66,10 +75,7 @@ int measure_d2d(double *gbs, heat2d_error *err)
     *gbs = median(rates, kDeviceRepeats);
     rc = 0;
 done:
-    if (start != nullptr)
-        (void)cudaEventDestroy(start);
-    if (stop != nullptr)
-        (void)cudaEventDestroy(stop);
+    destroy_events(start, stop);
     (void)cudaFree(src);
     (void)cudaFree(dst);
     return rc;
@@ -138,10 +144,7 @@ template <typename Real> int measure_fma(double *tflops, heat2d_error *err)
     *tflops = median(rates, kFmaRepeats);
     rc = 0;
 done:
-    if (start != nullptr)
-        (void)cudaEventDestroy(start);
-    if (stop != nullptr)
-        (void)cudaEventDestroy(stop);
+    destroy_events(start, stop);
     (void)cudaFree(sink);
     return rc;
 }
