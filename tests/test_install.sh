@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# cmake --install to a prefix, then the installed heat2d benchmarks from a
+# folder that has nothing to do with the source tree: it finds its plot
+# script under PREFIX/share/heat2d and writes the plots.
+# usage: test_install.sh BUILD_DIR
+set -e
+build=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+# The bench's own search: HEAT2D_PYTHON, python3 on PATH, /usr/bin/python3.
+py=""
+for p in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
+  if "$p" -c 'import matplotlib' 2>/dev/null; then py=$p; break; fi
+done
+[ -n "$py" ] || { echo "SKIP: no python with matplotlib (tools/setup.sh installs it)"; exit 77; }
+run cmake --install "$build" --prefix "$w/prefix"
+expect_rc 0 "cmake --install"
+for f in bin/heat2d bin/cpu_reference share/heat2d/plot_bench.py; do
+  expect_eq "$(test -e "$w/prefix/$f" && echo there)" there "installed: $f"
+done
+mkdir "$w/elsewhere"
+cd "$w/elsewhere"
+run "$w/prefix/bin/heat2d" bench --methods cpu --sizes 16x16:3,24x20:5 --repeats 1 --warmups 0 --out out
+expect_rc 0 "the installed heat2d benchmarks from an unrelated folder ($err)"
+for png in time_per_step headline phases field; do
+  expect_out_has "PLOT=out/$png.png" "installed bench: $png.png made"
+  expect_eq "$(head -c 8 "out/$png.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" "89504e470d0a1a0a" \
+    "installed bench: $png.png is a PNG"
+done
+expect_eq "$(ls -A "$w/elsewhere")" "out" "nothing but the results folder written there"
+finish
