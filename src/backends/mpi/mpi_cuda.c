@@ -18,7 +18,10 @@
  *                 update the rim, write 0 into the global boundary;
  *   then the two streams wait for each other, so the next step sees the
  *   whole of v.
- * The inner update runs on the GPU while the host moves the halos.
+ * The inner update runs on the GPU while the host moves the halos. It is
+ * cuda-resident's step kernel over a rectangle (heat2d_cuda_step_rectangle),
+ * so a rank with no neighbours runs at cuda-resident's speed: from its
+ * third step on it queues that kernel alone, dependent on the one before.
  *
  * TOTAL_S is the resident methods' measure, over all ranks: from a barrier,
  * the upload of each block, the loop and the download of each block, to the
@@ -36,6 +39,7 @@
 #include "cuda_check.h"
 #include "cuda_device.h"
 #include "mpi_common.h"
+#include "cuda_kernels.h"
 #include "mpi_cuda_kernels.h"
 
 #if defined(OPEN_MPI) && OPEN_MPI
@@ -280,7 +284,7 @@ static void teardown(state *st)
  * clipped from own-cell rectangle [a0,a1)x[b0,b1). */
 static cudaError_t update(const heat2d_mpi_layout *l, heat2d_precision precision, const void *u,
                           void *v, size_t a0, size_t a1, size_t b0, size_t b1, double alpha,
-                          cudaStream_t stream)
+                          bool dependent, cudaStream_t stream)
 {
     const size_t a_lo = l->x0 == 0 ? 1 : 0;
     const size_t a_hi = l->lx - (l->x0 + l->lx == l->nx ? 1 : 0);
@@ -292,8 +296,8 @@ static cudaError_t update(const heat2d_mpi_layout *l, heat2d_precision precision
     b1 = b1 < b_hi ? b1 : b_hi;
     if (a0 >= a1 || b0 >= b1)
         return cudaSuccess;
-    return heat2d_mpi_cuda_update(precision, u, v, l->stride, a0 + 1, a1 + 1, b0 + 1, b1 + 1, alpha,
-                                  stream);
+    return heat2d_cuda_step_rectangle(precision, u, v, l->stride, a0 + 1, a1 + 1, b0 + 1, b1 + 1,
+                                      alpha, dependent, stream);
 }
 
 /* Without CUDA-aware MPI: the packed halos between the device buffer and
@@ -390,6 +394,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     char *recv = aware ? st.dev_recv : st.host_recv;
     double halo_wait = 0.0, snapshot_s = 0.0;
     int cur = 0;
+    bool joined = true; /* the streams joined after the last step */
 
     HEAT2D_MPI_CHECK_GOTO(err, MPI_Barrier(l.comm), failed);
     const double t_enter = heat2d_now();
@@ -402,6 +407,14 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     for (size_t step = 0; step < cfg->steps; ++step) {
         char *u = st.dev[cur];
         char *v = st.dev[1 - cur];
+        /* No kernel writes the global boundary (the rectangles leave it
+         * out), so v's keeps what it had: 0 in dev[1] from setup, the
+         * initial field's in dev[0] until it is zeroed in step 1. After
+         * that a rank with no neighbours has nothing for the halo stream,
+         * and its steps are one kernel after another, each launched
+         * dependent on the one before, as cuda-resident's are. */
+        const bool boundary_to_zero = step < 2;
+        const bool halo_work = n_edges > 0 || boundary_to_zero;
         for (size_t k = 0; k < n_edges; ++k) {
             const edge *e = &edges[k];
             if (e->column)
@@ -426,7 +439,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
          * exchange. */
         HEAT2D_CUDA_CHECK_GOTO(err,
                                update(&l, precision, u, v, 1, lx > 1 ? lx - 1 : 1, 1,
-                                      ly > 1 ? ly - 1 : 1, cfg->alpha, st.inner),
+                                      ly > 1 ? ly - 1 : 1, cfg->alpha, !joined, st.inner),
                                failed);
         if (n_edges > 0) {
             /* The edges must have landed before MPI reads them. */
@@ -471,40 +484,46 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
             }
         }
         /* The rim, as mpi-cpu cuts it: each cell once. */
-        HEAT2D_CUDA_CHECK_GOTO(err, update(&l, precision, u, v, 0, lx, 0, 1, cfg->alpha, st.halo),
-                               failed);
+        HEAT2D_CUDA_CHECK_GOTO(
+            err, update(&l, precision, u, v, 0, lx, 0, 1, cfg->alpha, false, st.halo), failed);
         if (ly > 1)
             HEAT2D_CUDA_CHECK_GOTO(
-                err, update(&l, precision, u, v, 0, lx, ly - 1, ly, cfg->alpha, st.halo), failed);
+                err, update(&l, precision, u, v, 0, lx, ly - 1, ly, cfg->alpha, false, st.halo),
+                failed);
         if (ly > 2) {
             HEAT2D_CUDA_CHECK_GOTO(
-                err, update(&l, precision, u, v, 0, 1, 1, ly - 1, cfg->alpha, st.halo), failed);
+                err, update(&l, precision, u, v, 0, 1, 1, ly - 1, cfg->alpha, false, st.halo),
+                failed);
             if (lx > 1)
                 HEAT2D_CUDA_CHECK_GOTO(
-                    err, update(&l, precision, u, v, lx - 1, lx, 1, ly - 1, cfg->alpha, st.halo),
+                    err,
+                    update(&l, precision, u, v, lx - 1, lx, 1, ly - 1, cfg->alpha, false, st.halo),
                     failed);
         }
         /* The global boundary is 0 after every step, as in cpu (the
          * initial field passed to check may have other values there). */
-        if (l.y0 == 0)
+        if (boundary_to_zero && l.y0 == 0)
             HEAT2D_CUDA_CHECK_GOTO(err, cudaMemsetAsync(AT(v, s + 1, cb), 0, lx * cb, st.halo),
                                    failed);
-        if (l.y0 + ly == l.ny)
+        if (boundary_to_zero && l.y0 + ly == l.ny)
             HEAT2D_CUDA_CHECK_GOTO(err, cudaMemsetAsync(AT(v, ly * s + 1, cb), 0, lx * cb, st.halo),
                                    failed);
-        if (l.x0 == 0)
+        if (boundary_to_zero && l.x0 == 0)
             HEAT2D_CUDA_CHECK_GOTO(
                 err, heat2d_mpi_cuda_zero_column(precision, AT(v, s + 1, cb), s, ly, st.halo),
                 failed);
-        if (l.x0 + lx == l.nx)
+        if (boundary_to_zero && l.x0 + lx == l.nx)
             HEAT2D_CUDA_CHECK_GOTO(
                 err, heat2d_mpi_cuda_zero_column(precision, AT(v, s + lx, cb), s, ly, st.halo),
                 failed);
         /* Join: the next step packs and updates from the whole of v. */
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.halo_done, st.halo), failed);
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.inner, st.halo_done, 0), failed);
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.inner_done, st.inner), failed);
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.halo, st.inner_done, 0), failed);
+        if (halo_work) {
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.halo_done, st.halo), failed);
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.inner, st.halo_done, 0), failed);
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.inner_done, st.inner), failed);
+            HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.halo, st.inner_done, 0), failed);
+        }
+        joined = halo_work;
         cur = 1 - cur;
         /* A snapshot before the last step's read-back: each block down into
          * its host buffer and gathered to rank 0, timed apart from the

@@ -42,54 +42,65 @@ __device__ __forceinline__ void wait_for_previous_step()
 #endif
 }
 
-/* kRowRange false: the whole grid, rows 0..ny-1 (j_begin and j_end are
- * ignored, so the compiler drops them and this instantiation is the kernel
- * the sweep measured). kRowRange true: only rows j_begin..j_end-1 of v, reading u
- * rows j_begin-1..j_end (clipped to the grid): cuda-overlap computes a step
- * chunk by chunk while other chunks of u are still being uploaded. The
- * arithmetic is the same expression in both. */
-template <typename Real, bool kRowRange>
+/* Which cells a launch updates. kWhole: the whole grid, rows 0..ny-1 (the
+ * range arguments are ignored, so the compiler drops them and this
+ * instantiation is the kernel the sweep measured). kRows: rows
+ * j_begin..j_end-1 of v, reading u rows j_begin-1..j_end (clipped to the
+ * grid): cuda-overlap computes a step chunk by chunk while other chunks of u
+ * are still being uploaded. kRectangle: cells [i_begin,i_end) x
+ * [j_begin,j_end) of arrays of rows of stride cells, every one of them with
+ * its four neighbours in the arrays and none on the boundary: mpi-cuda's
+ * rank blocks, whose halos hold the neighbours' cells. The arithmetic is the
+ * same expression in all three. */
+enum class Region { kWhole, kRows, kRectangle };
+
+template <typename Real, Region kRegion>
 __global__ void __launch_bounds__(kBlockX *kBlockY)
     step_kernel(const Real *__restrict__ u, Real *__restrict__ v, size_t nx, size_t ny,
-                size_t j_begin, size_t j_end, Real alpha)
+                size_t stride, size_t i_begin, size_t i_end, size_t j_begin, size_t j_end,
+                Real alpha)
 {
+    constexpr bool kInside = kRegion == Region::kRectangle; /* no boundary, no array end */
+    const size_t pitch = kInside ? stride : nx;
+    const size_t i_first = kInside ? i_begin : 0;
+    const size_t i_last = kInside ? i_end : nx; /* one past */
     /* Threads past the last column stay (clamped onto it, storing nothing)
      * rather than return: the same body after an early return measured
      * slower (docs/performance.md, "cuda-resident"). */
-    const size_t i_thread = (size_t)blockIdx.x * kBlockX + threadIdx.x;
-    const bool active = i_thread < nx;
-    const size_t i = active ? i_thread : nx - 1;
-    const size_t first = kRowRange ? j_begin : 0;
-    const size_t last = kRowRange ? j_end : ny; /* one past */
-    const bool edge_column = (i == 0 || i == nx - 1);
+    const size_t i_thread = i_first + (size_t)blockIdx.x * kBlockX + threadIdx.x;
+    const bool active = i_thread < i_last;
+    const size_t i = active ? i_thread : i_last - 1;
+    const size_t first = kRegion == Region::kWhole ? 0 : j_begin;
+    const size_t last = kRegion == Region::kWhole ? ny : j_end; /* one past */
+    const bool edge_column = !kInside && (i == 0 || i == nx - 1);
     wait_for_previous_step();
     /* Grid-stride over bands of rows: gridDim.y is capped at 65535, which
      * would otherwise limit ny to 65535 * kBlockY * kRows. */
     const size_t band = (size_t)gridDim.y * kBlockY * kRows;
     for (size_t j0 = first + ((size_t)blockIdx.y * kBlockY + threadIdx.y) * kRows; j0 < last;
          j0 += band) {
-        size_t c = j0 * nx + i; /* size_t throughout: 16384^2 and beyond exceed 2^31 */
-        Real south = j0 > 0 ? __ldg(u + c - nx) : Real(0);
+        size_t c = j0 * pitch + i; /* size_t throughout: 16384^2 and beyond exceed 2^31 */
+        Real south = kInside || j0 > 0 ? __ldg(u + c - pitch) : Real(0);
         Real centre = __ldg(u + c);
 #pragma unroll
         for (unsigned r = 0; r < kRows; ++r) {
             const size_t j = j0 + r;
             if (j >= last)
                 break;
-            const Real north = j + 1 < ny ? __ldg(u + c + nx) : Real(0);
+            const Real north = kInside || j + 1 < ny ? __ldg(u + c + pitch) : Real(0);
             /* W and E loaded whatever the row, predicated only on staying
              * inside the array: loads under the interior test cannot be
              * hoisted across the unrolled rows. */
-            const Real west = i > 0 ? __ldg(u + c - 1) : Real(0);
-            const Real east = i + 1 < nx ? __ldg(u + c + 1) : Real(0);
+            const Real west = kInside || i > 0 ? __ldg(u + c - 1) : Real(0);
+            const Real east = kInside || i + 1 < nx ? __ldg(u + c + 1) : Real(0);
             Real out = Real(0);
-            if (!edge_column && j != 0 && j != ny - 1)
+            if (kInside || (!edge_column && j != 0 && j != ny - 1))
                 out = centre + alpha * (west + east + south + north - Real(4) * centre);
             if (active)
                 v[c] = out;
             south = centre;
             centre = north;
-            c += nx;
+            c += pitch;
         }
     }
 }
@@ -116,19 +127,23 @@ template <> struct FloatCells<4> {
     using Vector = float4;
 };
 
-template <bool kRowRange, unsigned kWidth, unsigned kRowsPerThread>
+/* kWhole or kRows (a rank's block may start at any column, so it takes the
+ * step kernel in float); the column range is ignored, taken only so that
+ * every kernel here launches with one list of arguments. */
+template <Region kRegion, unsigned kWidth, unsigned kRowsPerThread>
 __global__ void __launch_bounds__(kBlockX *kBlockY)
-    vector_kernel(const float *__restrict__ u, float *__restrict__ v, size_t nx, size_t ny,
-                  size_t j_begin, size_t j_end, float alpha)
+    vector_kernel(const float *__restrict__ u, float *__restrict__ v, size_t nx, size_t ny, size_t,
+                  size_t, size_t, size_t j_begin, size_t j_end, float alpha)
 {
+    static_assert(kRegion != Region::kRectangle, "a rectangle takes step_kernel<float>");
     using Vector = typename FloatCells<kWidth>::Vector;
     /* the first of the thread's cells */
     const size_t i = kWidth * ((size_t)blockIdx.x * kBlockX + threadIdx.x);
     if (i >= nx)
         return;
     wait_for_previous_step();
-    const size_t first = kRowRange ? j_begin : 0;
-    const size_t last = kRowRange ? j_end : ny;
+    const size_t first = kRegion == Region::kRows ? j_begin : 0;
+    const size_t last = kRegion == Region::kRows ? j_end : ny;
     const bool west_edge = i == 0;           /* the first cell is boundary */
     const bool east_edge = i + kWidth == nx; /* the last cell is boundary */
     const Vector zero = {};
@@ -210,17 +225,22 @@ bool launch_shape(size_t nx, size_t rows, unsigned rows_per_thread, dim3 *grid)
     return true;
 }
 
-/* Launches kernel with columns threads along i (nx cells, nx/2 pairs or
- * nx/4 quads) over rows j_begin..j_end-1; alpha is rounded to Real here,
- * once. dependent: launched programmatically dependent on the kernel before
- * it in the stream (see wait_for_previous_step and heat2d_cuda_step). */
+/* The cells of one launch: the grid's shape, and the rows (and for a
+ * rectangle the columns and the arrays' stride) it updates. */
+struct Cells {
+    size_t nx, ny, stride, i_begin, i_end, j_begin, j_end;
+};
+
+/* Launches kernel with columns threads along i (cells, pairs or quads)
+ * over rows j_begin..j_end-1; alpha is rounded to Real here, once.
+ * dependent: launched programmatically dependent on the kernel before it in
+ * the stream (see wait_for_previous_step and heat2d_cuda_step). */
 template <typename Real, typename Kernel>
 cudaError_t launch(Kernel kernel, size_t columns, unsigned rows_per_thread, const void *u, void *v,
-                   size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha, bool dependent,
-                   cudaStream_t stream)
+                   const Cells &cells, double alpha, bool dependent, cudaStream_t stream)
 {
     dim3 grid;
-    if (!launch_shape(columns, j_end - j_begin, rows_per_thread, &grid))
+    if (!launch_shape(columns, cells.j_end - cells.j_begin, rows_per_thread, &grid))
         return cudaErrorInvalidConfiguration;
     cudaLaunchConfig_t config = {};
     config.gridDim = grid;
@@ -235,29 +255,32 @@ cudaError_t launch(Kernel kernel, size_t columns, unsigned rows_per_thread, cons
     }
     const cudaError_t rc =
         cudaLaunchKernelEx(&config, kernel, static_cast<const Real *>(u), static_cast<Real *>(v),
-                           nx, ny, j_begin, j_end, static_cast<Real>(alpha));
+                           cells.nx, cells.ny, cells.stride, cells.i_begin, cells.i_end,
+                           cells.j_begin, cells.j_end, static_cast<Real>(alpha));
     return rc != cudaSuccess ? rc : cudaGetLastError();
 }
 
 /* The kernel of a precision: fp64 the step kernel; fp32 four cells a
  * thread where the rows allow it (nx a multiple of 4), else two (nx even),
- * else the step kernel in float. */
-template <bool kRowRange>
-cudaError_t launch_step(heat2d_precision precision, const void *u, void *v, size_t nx, size_t ny,
-                        size_t j_begin, size_t j_end, double alpha, bool dependent,
-                        cudaStream_t stream)
+ * else, and for every rectangle, the step kernel in float. */
+template <Region kRegion>
+cudaError_t launch_step(heat2d_precision precision, const void *u, void *v, const Cells &cells,
+                        double alpha, bool dependent, cudaStream_t stream)
 {
+    const size_t columns = cells.i_end - cells.i_begin;
     if (precision != HEAT2D_F32)
-        return launch<double>(step_kernel<double, kRowRange>, nx, kRows, u, v, nx, ny, j_begin,
-                              j_end, alpha, dependent, stream);
-    if (nx % 4 == 0)
-        return launch<float>(vector_kernel<kRowRange, 4, kQuadRows>, nx / 4, kQuadRows, u, v, nx,
-                             ny, j_begin, j_end, alpha, dependent, stream);
-    if (nx % 2 == 0)
-        return launch<float>(vector_kernel<kRowRange, 2, kRows>, nx / 2, kRows, u, v, nx, ny,
-                             j_begin, j_end, alpha, dependent, stream);
-    return launch<float>(step_kernel<float, kRowRange>, nx, kRows, u, v, nx, ny, j_begin, j_end,
-                         alpha, dependent, stream);
+        return launch<double>(step_kernel<double, kRegion>, columns, kRows, u, v, cells, alpha,
+                              dependent, stream);
+    if constexpr (kRegion != Region::kRectangle) {
+        if (cells.nx % 4 == 0)
+            return launch<float>(vector_kernel<kRegion, 4, kQuadRows>, columns / 4, kQuadRows, u, v,
+                                 cells, alpha, dependent, stream);
+        if (cells.nx % 2 == 0)
+            return launch<float>(vector_kernel<kRegion, 2, kRows>, columns / 2, kRows, u, v, cells,
+                                 alpha, dependent, stream);
+    }
+    return launch<float>(step_kernel<float, kRegion>, columns, kRows, u, v, cells, alpha, dependent,
+                         stream);
 }
 
 template <typename Real> cudaError_t load()
@@ -265,23 +288,21 @@ template <typename Real> cudaError_t load()
     /* Querying a kernel's attributes needs its code resident, so this loads
      * it (CUDA loads each kernel lazily otherwise, at its first launch). */
     cudaFuncAttributes attributes;
-    const cudaError_t rc = cudaFuncGetAttributes(&attributes, step_kernel<Real, false>);
-    if (rc != cudaSuccess)
-        return rc;
-    return cudaFuncGetAttributes(&attributes, step_kernel<Real, true>);
-}
-
-cudaError_t load_vectors()
-{
-    cudaFuncAttributes attributes;
-    cudaError_t rc = cudaFuncGetAttributes(&attributes, vector_kernel<false, 2, kRows>);
+    cudaError_t rc = cudaFuncGetAttributes(&attributes, step_kernel<Real, Region::kWhole>);
     if (rc == cudaSuccess)
-        rc = cudaFuncGetAttributes(&attributes, vector_kernel<true, 2, kRows>);
-    if (rc == cudaSuccess)
-        rc = cudaFuncGetAttributes(&attributes, vector_kernel<false, 4, kQuadRows>);
+        rc = cudaFuncGetAttributes(&attributes, step_kernel<Real, Region::kRows>);
     return rc != cudaSuccess
                ? rc
-               : cudaFuncGetAttributes(&attributes, vector_kernel<true, 4, kQuadRows>);
+               : cudaFuncGetAttributes(&attributes, step_kernel<Real, Region::kRectangle>);
+}
+
+template <Region kRegion> cudaError_t load_vectors()
+{
+    cudaFuncAttributes attributes;
+    const cudaError_t rc = cudaFuncGetAttributes(&attributes, vector_kernel<kRegion, 2, kRows>);
+    return rc != cudaSuccess
+               ? rc
+               : cudaFuncGetAttributes(&attributes, vector_kernel<kRegion, 4, kQuadRows>);
 }
 
 } // namespace
@@ -292,7 +313,8 @@ extern "C" cudaError_t heat2d_cuda_step(heat2d_precision precision, const void *
 {
     if (nx == 0 || ny == 0)
         return cudaSuccess;
-    return launch_step<false>(precision, u, v, nx, ny, 0, ny, alpha, dependent, stream);
+    const Cells cells = {nx, ny, nx, 0, nx, 0, ny};
+    return launch_step<Region::kWhole>(precision, u, v, cells, alpha, dependent, stream);
 }
 
 extern "C" cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const void *u, void *v,
@@ -304,7 +326,25 @@ extern "C" cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const v
     if (nx == 0 || j_begin == j_end)
         return cudaSuccess;
     /* Not dependent: cuda-overlap orders its row ranges with events. */
-    return launch_step<true>(precision, u, v, nx, ny, j_begin, j_end, alpha, false, stream);
+    const Cells cells = {nx, ny, nx, 0, nx, j_begin, j_end};
+    return launch_step<Region::kRows>(precision, u, v, cells, alpha, false, stream);
+}
+
+extern "C" cudaError_t heat2d_cuda_step_rectangle(heat2d_precision precision, const void *u,
+                                                  void *v, size_t stride, size_t i_begin,
+                                                  size_t i_end, size_t j_begin, size_t j_end,
+                                                  double alpha, bool dependent, cudaStream_t stream)
+{
+    if (i_begin > i_end || j_begin > j_end || i_end > stride)
+        return cudaErrorInvalidValue;
+    if (i_begin == i_end || j_begin == j_end)
+        return cudaSuccess;
+    /* The rectangle's neighbours lie inside the arrays: it must not touch
+     * their first or last column, nor their first row. */
+    if (i_begin == 0 || i_end == stride || j_begin == 0)
+        return cudaErrorInvalidValue;
+    const Cells cells = {0, 0, stride, i_begin, i_end, j_begin, j_end};
+    return launch_step<Region::kRectangle>(precision, u, v, cells, alpha, dependent, stream);
 }
 
 extern "C" cudaError_t heat2d_cuda_load_kernels(void)
@@ -312,5 +352,7 @@ extern "C" cudaError_t heat2d_cuda_load_kernels(void)
     cudaError_t rc = load<double>();
     if (rc == cudaSuccess)
         rc = load<float>();
-    return rc != cudaSuccess ? rc : load_vectors();
+    if (rc == cudaSuccess)
+        rc = load_vectors<Region::kWhole>();
+    return rc != cudaSuccess ? rc : load_vectors<Region::kRows>();
 }

@@ -1,5 +1,6 @@
 /* The CUDA backend's kernels, behind C launchers so that the host side of the
- * backend stays C11. Internal to src/backends/cuda. */
+ * backend stays C11. Used by src/backends/cuda, and by mpi-cuda for its
+ * rank blocks' update. */
 #ifndef HEAT2D_CUDA_KERNELS_H
 #define HEAT2D_CUDA_KERNELS_H
 
@@ -44,6 +45,20 @@ cudaError_t heat2d_cuda_step(heat2d_precision precision, const void *u, void *v,
 cudaError_t heat2d_cuda_step_rows(heat2d_precision precision, const void *u, void *v, size_t nx,
                                   size_t ny, size_t j_begin, size_t j_end, double alpha,
                                   cudaStream_t stream);
+
+/* The same step over the rectangle [i_begin,i_end) x [j_begin,j_end) of
+ * arrays of rows of stride cells, every cell of which has its four
+ * neighbours inside the arrays (so 0 < i_begin, i_end < stride, 0 < j_begin,
+ * and row j_end exists) and is interior: mpi-cuda's rank blocks, whose halos
+ * hold the neighbours' cells. Same arithmetic, so bit-identical to the
+ * matching cells of heat2d_cuda_step; cells outside the rectangle are not
+ * written. dependent as for heat2d_cuda_step. An empty rectangle queues
+ * nothing; one that touches the arrays' first or last column or first row
+ * is cudaErrorInvalidValue. */
+cudaError_t heat2d_cuda_step_rectangle(heat2d_precision precision, const void *u, void *v,
+                                       size_t stride, size_t i_begin, size_t i_end, size_t j_begin,
+                                       size_t j_end, double alpha, bool dependent,
+                                       cudaStream_t stream);
 
 /* Loads the kernels' module into the current context now, rather than at the
  * first launch (CUDA's lazy loading), so that the cost stays out of timed

@@ -1,11 +1,8 @@
-/* mpi-cuda's kernels: the step over a rectangle of a rank's block, and the
- * column moves of the halo exchange.
- *
- * The update is a plain one-cell-per-thread kernel: a rank's block is a
- * fraction of the grid, and the point of this method is the halo traffic,
- * not the last percent of the single-GPU kernel (cuda-resident's). The
- * expression is the SPEC's, ((((uW + uE) + uS) + uN) - 4u), built with
- * --fmad=false, so every cell is bit-identical to cpu's.
+/* mpi-cuda's column moves of the halo exchange: packing a column of a rank's
+ * block into a contiguous buffer, unpacking one into a halo column, and
+ * zeroing a column of the global boundary. The update itself is the
+ * single-GPU step kernel over a rectangle (heat2d_cuda_step_rectangle in
+ * cuda_kernels.cu), so that one kernel serves both methods.
  */
 #include <climits>
 
@@ -14,28 +11,7 @@
 namespace
 {
 
-constexpr unsigned kBlockX = 128;
-constexpr unsigned kBlockY = 2;
 constexpr unsigned kThreads1d = 256;
-constexpr size_t kMaxGridY = 65535; /* CUDA's limit on gridDim.y */
-
-template <typename Real>
-__global__ void __launch_bounds__(kBlockX *kBlockY)
-    update_kernel(const Real *__restrict__ u, Real *__restrict__ v, size_t stride, size_t i0,
-                  size_t i1, size_t j0, size_t j1, Real alpha)
-{
-    const size_t i = i0 + (size_t)blockIdx.x * kBlockX + threadIdx.x;
-    if (i >= i1)
-        return;
-    /* Grid-stride over rows: gridDim.y is capped at 65535. */
-    for (size_t j = j0 + (size_t)blockIdx.y * kBlockY + threadIdx.y; j < j1;
-         j += (size_t)gridDim.y * kBlockY) {
-        const size_t c = j * stride + i;
-        const Real centre = u[c];
-        v[c] = centre +
-               alpha * (u[c - 1] + u[c + 1] + u[c - stride] + u[c + stride] - Real(4) * centre);
-    }
-}
 
 template <typename Real>
 __global__ void pack_column_kernel(const Real *__restrict__ src, size_t stride, size_t count,
@@ -84,28 +60,6 @@ template <typename Launch> cudaError_t by_precision(heat2d_precision precision, 
 
 } // namespace
 
-extern "C" cudaError_t heat2d_mpi_cuda_update(heat2d_precision precision, const void *u, void *v,
-                                              size_t stride, size_t i0, size_t i1, size_t j0,
-                                              size_t j1, double alpha, cudaStream_t stream)
-{
-    if (i0 >= i1 || j0 >= j1)
-        return cudaSuccess;
-    const size_t grid_x = (i1 - i0 + kBlockX - 1) / kBlockX;
-    size_t grid_y = (j1 - j0 + kBlockY - 1) / kBlockY;
-    if (grid_x > (size_t)INT_MAX)
-        return cudaErrorInvalidConfiguration;
-    if (grid_y > kMaxGridY)
-        grid_y = kMaxGridY;
-    const dim3 grid((unsigned)grid_x, (unsigned)grid_y), block(kBlockX, kBlockY);
-    return by_precision(precision, [&](auto zero) {
-        using Real = decltype(zero);
-        update_kernel<<<grid, block, 0, stream>>>(static_cast<const Real *>(u),
-                                                  static_cast<Real *>(v), stride, i0, i1, j0, j1,
-                                                  static_cast<Real>(alpha));
-        return cudaGetLastError();
-    });
-}
-
 extern "C" cudaError_t heat2d_mpi_cuda_pack_column(heat2d_precision precision, const void *src,
                                                    size_t stride, size_t count, void *dst,
                                                    cudaStream_t stream)
@@ -143,9 +97,7 @@ extern "C" cudaError_t heat2d_mpi_cuda_zero_column(heat2d_precision precision, v
 template <typename Real> cudaError_t load()
 {
     cudaFuncAttributes attributes;
-    cudaError_t rc = cudaFuncGetAttributes(&attributes, update_kernel<Real>);
-    if (rc == cudaSuccess)
-        rc = cudaFuncGetAttributes(&attributes, pack_column_kernel<Real>);
+    cudaError_t rc = cudaFuncGetAttributes(&attributes, pack_column_kernel<Real>);
     if (rc == cudaSuccess)
         rc = cudaFuncGetAttributes(&attributes, unpack_column_kernel<Real>);
     if (rc == cudaSuccess)

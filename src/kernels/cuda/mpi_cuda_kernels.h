@@ -1,4 +1,4 @@
-/* mpi-cuda's kernels, behind C launchers so that the host side stays C11.
+/* mpi-cuda's halo kernels, behind C launchers so that the host side stays C11.
  * Arrays are a rank's local block with its one-cell halo (mpi_common.h), in
  * device memory, rows `stride` doubles apart. Each launcher queues its work on
  * `stream` and returns the launch status (cudaGetLastError() after the
@@ -18,15 +18,6 @@ extern "C" {
 
 /* Every array holds cells of precision (double, or float with alpha
  * rounded to float). */
-
-/* v = one step of u over array cells (i, j), i in [i0, i1), j in [j0, j1):
- * u + alpha*(uW + uE + uS + uN - 4u), left to right, no FMA (--fmad=false),
- * so bit-identical to heat2d_cpu_step_block in the same precision. Every
- * cell of the rectangle is updated: the caller leaves out the global
- * boundary. An empty rectangle queues nothing. */
-cudaError_t heat2d_mpi_cuda_update(heat2d_precision precision, const void *u, void *v,
-                                   size_t stride, size_t i0, size_t i1, size_t j0, size_t j1,
-                                   double alpha, cudaStream_t stream);
 
 /* dst[k] = src[k*stride], k < count: a column into a contiguous buffer. */
 cudaError_t heat2d_mpi_cuda_pack_column(heat2d_precision precision, const void *src, size_t stride,
