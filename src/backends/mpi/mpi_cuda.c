@@ -167,10 +167,10 @@ typedef struct state {
 } state;
 
 /* The device arrays' layout: the host's, with rows padded to whole 128-byte
- * lines. With the arrays placed so that own column 1, where the inner
- * update's warps begin, starts a line (setup), it does so in every row, and
- * each warp's loads and stores of a row are whole lines. Warps that began a
- * cell into a line cost the kernel several percent (docs/performance.md,
+ * lines. With the arrays placed so that own column 0 starts a line (setup),
+ * every row's own cells do too, and a warp's 1 KiB of a row is 8 lines, not
+ * 9: the unpadded rows (lx + 2 cells) started anywhere in a line, and cost
+ * mpi-cuda several percent of cuda-resident's rate (docs/performance.md,
  * "mpi-cuda"). */
 enum { kLineBytes = 128 };
 
@@ -254,11 +254,9 @@ static int setup(const heat2d_mpi_layout *l, const heat2d_mpi_layout *dl, size_t
         HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_raw[k], dev_bytes));
         /* Halos and the global boundary start at 0, as in cpu's arrays. */
         HEAT2D_CUDA_CHECK(err, cudaMemset(st->dev_raw[k], 0, dev_bytes));
-        /* cudaMalloc's 256-byte alignment moved on so that own column 1
-         * starts a line: the inner update's first column, where its warps
-         * begin. */
-        const size_t first = dl->halo.margin_w + 1;
-        const size_t shift = (line - first % line) % line;
+        /* cudaMalloc's 256-byte alignment moved on so that own column 0
+         * (array column margin_w) starts a line. */
+        const size_t shift = (line - dl->halo.margin_w % line) % line;
         st->dev[k] = st->dev_raw[k] + shift * l->cell_bytes;
     }
     HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_send, halo_bytes));
