@@ -150,8 +150,7 @@ typedef struct edge {
 typedef struct state {
     /* Byte pointers to cells of l->cell_bytes (cfg->precision): offsets
      * below are cell counts times cell_bytes (AT). */
-    char *dev[2];     /* the local arrays on the device, in the device layout */
-    char *dev_raw[2]; /* their allocations */
+    char *dev[2];
     char *dev_send;
     char *dev_recv;
     char *host_send; /* pinned; NULL with CUDA-aware MPI */
@@ -165,23 +164,6 @@ typedef struct state {
     cudaEvent_t halo_done;
     MPI_Request req[8];
 } state;
-
-/* The device arrays' layout: the host's, with rows padded to whole 128-byte
- * lines. With the arrays placed so that own column 0 starts a line (setup),
- * every row's own cells do too, and a warp's 1 KiB of a row is 8 lines, not
- * 9: the unpadded rows (lx + 2 cells) started anywhere in a line, and cost
- * mpi-cuda several percent of cuda-resident's rate (docs/performance.md,
- * "mpi-cuda"). */
-enum { kLineBytes = 128 };
-
-static heat2d_mpi_layout device_layout(const heat2d_mpi_layout *l)
-{
-    heat2d_mpi_layout d = *l;
-    const size_t line = kLineBytes / l->cell_bytes;
-    d.stride = (l->stride + line - 1) / line * line;
-    d.cells = d.stride * l->halo.rows;
-    return d;
-}
 
 static size_t edges_of(const heat2d_mpi_layout *l, edge e[4])
 {
@@ -219,22 +201,19 @@ static size_t edges_of(const heat2d_mpi_layout *l, edge e[4])
 }
 
 /* Allocations and streams; what fails is reported, the caller agrees. */
-static int setup(const heat2d_mpi_layout *l, const heat2d_mpi_layout *dl, size_t halo_cells,
-                 bool aware, state *st, heat2d_error *err)
+static int setup(const heat2d_mpi_layout *l, size_t halo_cells, bool aware, state *st,
+                 heat2d_error *err)
 {
     const size_t bytes = l->cells * l->cell_bytes;
-    const size_t line = kLineBytes / l->cell_bytes;
-    const size_t dev_bytes = (dl->cells + line) * l->cell_bytes;
     const size_t halo_bytes = (halo_cells > 0 ? halo_cells : 1) * l->cell_bytes;
     const bool f32 = l->cell_bytes == sizeof(float);
     size_t free_bytes = 0, total_bytes = 0;
     HEAT2D_CUDA_CHECK(err, cudaMemGetInfo(&free_bytes, &total_bytes));
-    if ((double)dev_bytes * 2.0 + 2.0 * (double)halo_bytes > (double)free_bytes)
+    if ((double)bytes * 2.0 + 2.0 * (double)halo_bytes > (double)free_bytes)
         return heat2d_fail(err,
                            WHO ": rank %d: block %zux%zu needs 2 x %.3g GB of device memory, more "
                                "than the %.3g GB free",
-                           l->rank, l->lx, l->ly, (double)dev_bytes / 1e9,
-                           (double)free_bytes / 1e9);
+                           l->rank, l->lx, l->ly, (double)bytes / 1e9, (double)free_bytes / 1e9);
     if (l->rank == 0) {
         st->full = malloc(l->nx * l->ny * sizeof(double));
         if (f32)
@@ -251,13 +230,9 @@ static int setup(const heat2d_mpi_layout *l, const heat2d_mpi_layout *dl, size_t
     HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host, bytes));
     memset(st->host, 0, bytes);
     for (int k = 0; k < 2; ++k) {
-        HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_raw[k], dev_bytes));
+        HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev[k], bytes));
         /* Halos and the global boundary start at 0, as in cpu's arrays. */
-        HEAT2D_CUDA_CHECK(err, cudaMemset(st->dev_raw[k], 0, dev_bytes));
-        /* cudaMalloc's 256-byte alignment moved on so that own column 0
-         * (array column margin_w) starts a line. */
-        const size_t shift = (line - dl->halo.margin_w % line) % line;
-        st->dev[k] = st->dev_raw[k] + shift * l->cell_bytes;
+        HEAT2D_CUDA_CHECK(err, cudaMemset(st->dev[k], 0, bytes));
     }
     HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_send, halo_bytes));
     HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_recv, halo_bytes));
@@ -295,8 +270,8 @@ static void teardown(state *st)
     (void)cudaFreeHost(st->host_recv);
     (void)cudaFree(st->dev_send);
     (void)cudaFree(st->dev_recv);
-    (void)cudaFree(st->dev_raw[0]);
-    (void)cudaFree(st->dev_raw[1]);
+    (void)cudaFree(st->dev[0]);
+    (void)cudaFree(st->dev[1]);
     (void)cudaFreeHost(st->host);
     free(st->full);
     free(st->full32);
@@ -344,17 +319,15 @@ static cudaError_t stage_halos(void *dst, const void *src, size_t bytes, enum cu
     return cudaSuccess;
 }
 
-/* The own cells between the host's local array (layout l) and a device
- * array (layout dl), either way. */
-static cudaError_t copy_block(const heat2d_mpi_layout *l, char *host, const heat2d_mpi_layout *dl,
-                              char *dev, enum cudaMemcpyKind kind)
+/* The own cells between the host's local array and a device array. */
+static cudaError_t copy_block(const heat2d_mpi_layout *l, char *dst, const char *src,
+                              enum cudaMemcpyKind kind)
 {
     const size_t cb = l->cell_bytes;
-    char *h = AT(host, heat2d_mpi_local(l, 0, 0), cb);
-    char *d = AT(dev, heat2d_mpi_local(dl, 0, 0), cb);
-    const size_t hp = l->stride * cb, dp = dl->stride * cb;
-    return kind == cudaMemcpyHostToDevice ? cudaMemcpy2D(d, dp, h, hp, l->lx * cb, l->ly, kind)
-                                          : cudaMemcpy2D(h, hp, d, dp, l->lx * cb, l->ly, kind);
+    const size_t pitch = l->stride * cb;
+    const size_t first = heat2d_mpi_local(l, 0, 0);
+    return cudaMemcpy2D(AT(dst, first, cb), pitch, AT(src, first, cb), pitch, l->lx * cb, l->ly,
+                        kind);
 }
 
 /* The transfer counters and phase times of all ranks, on rank 0. */
@@ -387,14 +360,12 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     state st;
     memset(&st, 0, sizeof st);
     edge edges[4];
-    /* Everything on the device is indexed in dl, everything on the host in l. */
-    const heat2d_mpi_layout dl = device_layout(&l);
-    const size_t n_edges = edges_of(&dl, edges);
+    const size_t n_edges = edges_of(&l, edges);
     size_t halo_cells = 0;
     for (size_t k = 0; k < n_edges; ++k)
         halo_cells += edges[k].count;
     const bool aware = cuda_aware_mpi();
-    if (heat2d_mpi_agree(&l, setup(&l, &dl, halo_cells, aware, &st, err), err) != 0)
+    if (heat2d_mpi_agree(&l, setup(&l, halo_cells, aware, &st, err), err) != 0)
         goto done;
     /* From here on a rank that fails may leave others blocked: `failed`
      * ends the job. */
@@ -414,7 +385,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
         heat2d_mpi_initial_block(&l, st.host);
     }
 
-    const size_t s = dl.stride;
+    const size_t s = l.stride;
     const size_t lx = l.lx;
     const size_t ly = l.ly;
     const size_t block_bytes = lx * ly * cb;
@@ -427,8 +398,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
 
     HEAT2D_MPI_CHECK_GOTO(err, MPI_Barrier(l.comm), failed);
     const double t_enter = heat2d_now();
-    HEAT2D_CUDA_CHECK_GOTO(err, copy_block(&l, st.host, &dl, st.dev[0], cudaMemcpyHostToDevice),
-                           failed);
+    HEAT2D_CUDA_CHECK_GOTO(err, copy_block(&l, st.dev[0], st.host, cudaMemcpyHostToDevice), failed);
     rep->h2d_count += 1;
     rep->h2d_bytes += block_bytes;
     HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
@@ -468,7 +438,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
         /* Inner cells: read no halo, so they need not wait for the
          * exchange. */
         HEAT2D_CUDA_CHECK_GOTO(err,
-                               update(&dl, precision, u, v, 1, lx > 1 ? lx - 1 : 1, 1,
+                               update(&l, precision, u, v, 1, lx > 1 ? lx - 1 : 1, 1,
                                       ly > 1 ? ly - 1 : 1, cfg->alpha, !joined, st.inner),
                                failed);
         if (n_edges > 0) {
@@ -515,19 +485,19 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
         }
         /* The rim, as mpi-cpu cuts it: each cell once. */
         HEAT2D_CUDA_CHECK_GOTO(
-            err, update(&dl, precision, u, v, 0, lx, 0, 1, cfg->alpha, false, st.halo), failed);
+            err, update(&l, precision, u, v, 0, lx, 0, 1, cfg->alpha, false, st.halo), failed);
         if (ly > 1)
             HEAT2D_CUDA_CHECK_GOTO(
-                err, update(&dl, precision, u, v, 0, lx, ly - 1, ly, cfg->alpha, false, st.halo),
+                err, update(&l, precision, u, v, 0, lx, ly - 1, ly, cfg->alpha, false, st.halo),
                 failed);
         if (ly > 2) {
             HEAT2D_CUDA_CHECK_GOTO(
-                err, update(&dl, precision, u, v, 0, 1, 1, ly - 1, cfg->alpha, false, st.halo),
+                err, update(&l, precision, u, v, 0, 1, 1, ly - 1, cfg->alpha, false, st.halo),
                 failed);
             if (lx > 1)
                 HEAT2D_CUDA_CHECK_GOTO(
                     err,
-                    update(&dl, precision, u, v, lx - 1, lx, 1, ly - 1, cfg->alpha, false, st.halo),
+                    update(&l, precision, u, v, lx - 1, lx, 1, ly - 1, cfg->alpha, false, st.halo),
                     failed);
         }
         /* The global boundary is 0 after every step, as in cpu (the
@@ -563,7 +533,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
             const double ts = heat2d_now();
             HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
             HEAT2D_CUDA_CHECK_GOTO(
-                err, copy_block(&l, st.host, &dl, st.dev[cur], cudaMemcpyDeviceToHost), failed);
+                err, copy_block(&l, st.host, st.dev[cur], cudaMemcpyDeviceToHost), failed);
             rep->d2h_count += 1;
             rep->d2h_bytes += block_bytes;
             if (heat2d_mpi_snapshot(&l, cfg, done, st.host,
@@ -576,7 +546,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     /* Kernel faults surface here. */
     HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
     const double t_readback = heat2d_now();
-    HEAT2D_CUDA_CHECK_GOTO(err, copy_block(&l, st.host, &dl, st.dev[cur], cudaMemcpyDeviceToHost),
+    HEAT2D_CUDA_CHECK_GOTO(err, copy_block(&l, st.host, st.dev[cur], cudaMemcpyDeviceToHost),
                            failed);
     rep->d2h_count += 1;
     rep->d2h_bytes += block_bytes;
