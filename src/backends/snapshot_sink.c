@@ -32,6 +32,43 @@ static double cell_value(const heat2d_config *cfg, const void *field, size_t k)
                                         : ((const double *)field)[k];
 }
 
+/* Sum, least and greatest of cells [begin, end), in kLanes independent
+ * lanes combined in a fixed order: no branch and no chain of dependent adds
+ * in the loop, so the compiler vectorises it and a thread streams its rows
+ * at memory speed (one sum in one chain, with a test for NaN at every cell,
+ * ran at about a tenth of that). A NaN or an infinity leaves the sum
+ * non-finite, which sends the caller to look for the cell. */
+enum { kLanes = 8 };
+
+#define HEAT2D_SCAN_LANES(CELL)                                                                    \
+    do {                                                                                           \
+        double sum[kLanes], lo[kLanes], hi[kLanes];                                                \
+        for (int l = 0; l < kLanes; ++l) {                                                         \
+            sum[l] = 0.0;                                                                          \
+            lo[l] = INFINITY;                                                                      \
+            hi[l] = -INFINITY;                                                                     \
+        }                                                                                          \
+        size_t k = b->begin;                                                                       \
+        for (; k + kLanes <= b->end; k += kLanes)                                                  \
+            for (int l = 0; l < kLanes; ++l) {                                                     \
+                const double x = (double)(CELL)[k + (size_t)l];                                    \
+                sum[l] += x;                                                                       \
+                lo[l] = x < lo[l] ? x : lo[l];                                                     \
+                hi[l] = x > hi[l] ? x : hi[l];                                                     \
+            }                                                                                      \
+        for (; k < b->end; ++k) {                                                                  \
+            const double x = (double)(CELL)[k];                                                    \
+            sum[0] += x;                                                                           \
+            lo[0] = x < lo[0] ? x : lo[0];                                                         \
+            hi[0] = x > hi[0] ? x : hi[0];                                                         \
+        }                                                                                          \
+        for (int l = 0; l < kLanes; ++l) {                                                         \
+            b->sum += sum[l];                                                                      \
+            b->lo = lo[l] < b->lo ? lo[l] : b->lo;                                                 \
+            b->hi = hi[l] > b->hi ? hi[l] : b->hi;                                                 \
+        }                                                                                          \
+    } while (0)
+
 static void *scan_block(void *arg)
 {
     block_scan *b = arg;
@@ -40,16 +77,19 @@ static void *scan_block(void *arg)
     b->lo = INFINITY;
     b->hi = -INFINITY;
     b->bad = SIZE_MAX;
-    for (size_t k = b->begin; k < b->end; ++k) {
-        const double x = cell_value(cfg, b->field, k);
-        if (!isfinite(x)) {
+    if (cfg->precision == HEAT2D_F32)
+        HEAT2D_SCAN_LANES((const float *)b->field);
+    else
+        HEAT2D_SCAN_LANES((const double *)b->field);
+    if (isfinite(b->sum))
+        return NULL;
+    /* Rare: the first non-finite cell, if any (a finite field whose sum
+     * overflowed has none, and fails the bounds instead). */
+    for (size_t k = b->begin; k < b->end; ++k)
+        if (!isfinite(cell_value(cfg, b->field, k))) {
             b->bad = k;
             break;
         }
-        b->sum += x;
-        b->lo = x < b->lo ? x : b->lo;
-        b->hi = x > b->hi ? x : b->hi;
-    }
     return NULL;
 }
 

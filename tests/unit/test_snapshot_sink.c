@@ -1,0 +1,94 @@
+/* Unit tests of heat2d's own snapshot handler (snapshot_sink.h): every
+ * snapshot held to the field's invariants, in f64 and f32, on fields small
+ * enough for one thread and large enough for several, with the odd cell
+ * (a NaN, an infinity, a value out of bounds) at the first cell, in the
+ * middle, in the cells a lane loop leaves to its tail, and at the last. */
+#include "snapshot_sink.h"
+#include "unit_check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Handles one snapshot of nx x ny cells, all value but cell k set to odd
+ * (k == SIZE_MAX: none odd); returns the handler's status, message in err. */
+static int handle_one(heat2d_precision precision, size_t nx, size_t ny, double value, size_t k,
+                      double odd, heat2d_error *err)
+{
+    const heat2d_config cfg = {
+        .nx = nx, .ny = ny, .steps = 10, .alpha = 0.1, .precision = precision, .output_every = 5};
+    const size_t n = nx * ny;
+    void *field = malloc(n * (precision == HEAT2D_F32 ? sizeof(float) : sizeof(double)));
+    if (field == NULL) {
+        check(false, "cannot allocate %zu cells", n);
+        return -1;
+    }
+    for (size_t c = 0; c < n; ++c) {
+        const double x = c == k ? odd : value;
+        if (precision == HEAT2D_F32)
+            ((float *)field)[c] = (float)x;
+        else
+            ((double *)field)[c] = x;
+    }
+    heat2d_snapshot_sink sink;
+    int rc = heat2d_snapshot_sink_open(&sink, &cfg, NULL, err);
+    if (rc == 0)
+        rc = heat2d_snapshot_sink_handle(&sink, 5, field, err);
+    heat2d_snapshot_sink_close(&sink);
+    free(field);
+    return rc;
+}
+
+static void test_field(heat2d_precision precision, size_t nx, size_t ny)
+{
+    const char *p = precision == HEAT2D_F32 ? "f32" : "f64";
+    const size_t n = nx * ny;
+    /* The mass stays 1 at most: each cell 1/(2n). */
+    const double value = 0.5 / (double)n;
+    heat2d_error err = {{0}};
+    check(handle_one(precision, nx, ny, value, SIZE_MAX, 0.0, &err) == 0,
+          "%s %zux%zu: a sound snapshot passes (%s)", p, nx, ny, err.message);
+    const size_t cells[] = {0, n / 2 + 3, n - 5, n - 1};
+    for (size_t c = 0; c < sizeof cells / sizeof cells[0]; ++c) {
+        const size_t k = cells[c];
+        char want[128];
+        snprintf(want, sizeof want, "snapshot after step 5: non-finite value at cell (%zu, %zu)",
+                 k % nx, k / nx);
+        const double odd[] = {NAN, INFINITY, -INFINITY};
+        for (size_t o = 0; o < 3; ++o) {
+            memset(&err, 0, sizeof err);
+            check(handle_one(precision, nx, ny, value, k, odd[o], &err) != 0 &&
+                      strcmp(err.message, want) == 0,
+                  "%s %zux%zu, %g at cell %zu: '%s', got '%s'", p, nx, ny, odd[o], k, want,
+                  err.message);
+        }
+        memset(&err, 0, sizeof err);
+        check(handle_one(precision, nx, ny, value, k, 2.0, &err) != 0 &&
+                  strstr(err.message,
+                         "snapshot after step 5: value outside physically expected bounds") ==
+                      err.message &&
+                  strstr(err.message, "max 2") != NULL,
+              "%s %zux%zu, 2 at cell %zu: out of bounds, got '%s'", p, nx, ny, k, err.message);
+        memset(&err, 0, sizeof err);
+        check(handle_one(precision, nx, ny, value, k, -0.5, &err) != 0 &&
+                  strstr(err.message, "min -0.5") != NULL,
+              "%s %zux%zu, -0.5 at cell %zu: out of bounds, got '%s'", p, nx, ny, k, err.message);
+    }
+    /* Every cell 1 is within bounds, but its mass is n. */
+    memset(&err, 0, sizeof err);
+    check(handle_one(precision, nx, ny, 1.0, SIZE_MAX, 0.0, &err) != 0 &&
+              strstr(err.message, "snapshot after step 5: unexpected mass ") == err.message,
+          "%s %zux%zu, all cells 1: the mass, got '%s'", p, nx, ny, err.message);
+}
+
+int main(void)
+{
+    const heat2d_precision precisions[] = {HEAT2D_F64, HEAT2D_F32};
+    for (int p = 0; p < 2; ++p) {
+        test_field(precisions[p], 5, 5);      /* 25 cells: lanes of 8 and a tail of 1 */
+        test_field(precisions[p], 9, 5);      /* 45 cells: a tail of 5 */
+        test_field(precisions[p], 1031, 517); /* several threads, blocks not multiples of 8 */
+    }
+    printf("test_snapshot_sink: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
