@@ -243,6 +243,7 @@ refuse "--ranks needs a distributed method in --methods" --methods cpu --ranks 2
 refuse "--ranks needs a distributed method in --methods" --ranks 2
 refuse "--weak needs --ranks" --methods cpu --weak 24x20:5
 refuse "--weak takes one size per rank" --methods cpu --ranks 1 --weak 24x20:5,8x8:1
+refuse "--halo-depth needs --ranks" --methods cpu --halo-depth 2
 refuse "--precision 'f64,': each item must be f64 or f32" --methods cpu --precision f64,
 refuse "--precision 'F32': each item must be f64 or f32" --methods cpu --precision F32
 run "$h" bench --out "$w/never" --methods cpu --precision f64,f16
@@ -526,10 +527,12 @@ run "$h" bench --methods "$pm" --precision f64,f32 --sizes 16x16:3 --repeats 2 -
 expect_rc 0 "bench --precision f64,f32"
 ph=$(head -n 1 "$p/trials.csv")
 # Columns only grow at the end: precision stays at 31, after the ranks
-# columns; the label, every table's name for a row, is the last.
+# columns; the label, every table's name for a row, and then halo_depth
+# (bench --halo-depth), appended after it, are the last two.
 expect_eq "$(cut -d, -f30,31 <<<"$ph")" "halo_bytes_per_step,precision" \
   "precision is column 31, after the ranks columns"
-expect_eq "$(tr ',' '\n' <<<"$ph" | tail -n 1)" "label" "label is the last column"
+expect_eq "$(tr ',' '\n' <<<"$ph" | tail -n 2 | paste -sd,)" "label,halo_depth" \
+  "label, then halo_depth, are the last columns"
 cp=$(col "$ph" precision)
 want=""
 for m in ${pm//,/ }; do want+="2 $m f32;2 $m f64;"; done
@@ -637,6 +640,47 @@ else
     expect_eq "$(head -c 8 "$r/scaling.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
       "89504e470d0a1a0a" "scaling.png is a PNG"
   fi
+
+  # --halo-depth 1,3: mpi-cpu at each depth on each P, its own rows
+  # (METHOD-hK-pP; K=1 labelled as without the option), the depth in its
+  # column as the run reported it, a scaling table per depth, and the table
+  # of depths: T(K=1)/T(K) of the CSV medians at each P, one best K a P.
+  refuse "--halo-depth '0,2': each item must be a positive integer" --methods mpi-cpu --ranks 2 \
+    --halo-depth 0,2
+  if "$h" methods | grep -q '^mpi-cuda '; then
+    refuse "--halo-depth needs a method that keeps deep halos in --methods" --methods mpi-cuda \
+      --ranks 2 --halo-depth 2
+  fi
+  r=$w/halo-depth
+  run "$h" bench --methods mpi-cpu --ranks 1,2 --halo-depth 1,3 --sizes 24x20:6 --repeats 2 \
+    --warmups 0 --out "$r"
+  expect_rc 0 "bench --ranks 1,2 --halo-depth 1,3"
+  rh=$(head -n 1 "$r/trials.csv")
+  cr=$(col "$rh" ranks) cl=$(col "$rh" label) ck=$(col "$rh" halo_depth)
+  expect_eq "$(awk -F, -v r="$cr" -v l="$cl" -v k="$ck" 'NR > 1 {print $1, $r, $k, $l}' \
+    "$r/trials.csv" | sort | uniq -c | awk '{print $1, $2, $3, $4, $5}' | paste -sd';')" \
+    "2 mpi-cpu 1 1 mpi-cpu-p1;2 mpi-cpu 1 3 mpi-cpu-h3-p1;2 mpi-cpu 2 1 mpi-cpu-p2;2 mpi-cpu 2 3 mpi-cpu-h3-p2" \
+    "rows per P and depth: method, ranks, halo_depth, label"
+  expect_eq "$(grep -c '^### Scaling of mpi-cpu\(-h3\)\? at 24x20, 6 steps$' "$r/summary.md")" 2 \
+    "a scaling table for each depth"
+  hd=$(awk '/^### Halo depth of mpi-cpu at 24x20, 6 steps$/ {on = 1; next} /^##/ {on = 0}
+    on && /^\| [0-9]/' "$r/summary.md")
+  expect_eq "$(awk -F'|' '{gsub(/ /, ""); print $2, $3}' <<<"$hd" | paste -sd';')" \
+    "1 1;1 3;2 1;2 3" "the depth table: each P, then each K"
+  medk() { awk -F, -v r="$cr" -v k="$ck" -v p="$1" -v d="$2" 'NR > 1 && $r == p && $k == d {print $6}' \
+    "$r/trials.csv" | sort -g | awk '{v[NR] = $1} END {print (v[1] + v[2]) / 2}'; }
+  # The ratio as the summary writes it: 2 decimals from 0.1 to 10, else 3
+  # significant digits.
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN {x = a / b; if (x >= 10 || x < 0.1) printf "%.3g", x; else printf "%.2f", x}'; }
+  for p in 1 2; do
+    t_one=$(medk "$p" 1) t_deep=$(medk "$p" 3)
+    expect_eq "$(awk -F'|' -v p="$p" '$2 == " " p " " && $3 == " 3 " {gsub(/ /, "", $5); print $5}' <<<"$hd")" \
+      "$(ratio "$t_one" "$t_deep")" \
+      "at P=$p, K=3 against K=1 is T(K=1)/T(K=3) of the CSV medians"
+    best=$(awk -v a="$t_one" -v b="$t_deep" 'BEGIN {print (b < a) ? 3 : 1}')
+    expect_eq "$(awk -F'|' -v p="$p" '$2 == " " p " " && $6 ~ /best/ {gsub(/ /, "", $3); print $3}' <<<"$hd")" \
+      "$best" "at P=$p the best K is the one with the least median"
+  done
 fi
 
 # Every method's loop is set against a measured limit.

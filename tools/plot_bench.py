@@ -53,12 +53,14 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
             row["_total"] = float(row["total_s"])
         except (TypeError, ValueError):
             continue
-        # The bench names every row (label: METHOD[-pinned][-pP][-f32]); a
-        # distributed method's rank counts are one line of the scaling plot,
-        # (method, precision) apart.
+        # The bench names every row (label: METHOD[-pinned][-hK][-pP][-f32]);
+        # a distributed method's rank counts are one line of the scaling
+        # plot, (method, halo depth, precision) apart.
         row["_name"] = row["method"]  # the method column as written
         row["_ranks"] = int(row["ranks"]) if (row.get("ranks") or "").isdigit() else 0
-        row["_base"] = row["method"] + (" (f32)" if row.get("precision") == "f32" else "")
+        depth = row.get("halo_depth") or ""
+        deep = f"-h{depth}" if depth.isdigit() and int(depth) > 1 else ""
+        row["_base"] = row["method"] + deep + (" (f32)" if row.get("precision") == "f32" else "")
         every = row.get("output_every") or ""
         row["_every"] = int(every) if every.isdigit() else 0
         if math.isfinite(row["_total"]) and row["_total"] > 0:

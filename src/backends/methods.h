@@ -15,13 +15,14 @@ size_t heat2d_method_count(void);
 const heat2d_method *heat2d_method_at(size_t index);
 const heat2d_method *heat2d_method_find(const char *name);
 
-/* The label of a method as it was run: NAME[-pinned][-pP][-f32][-kK-COPY]
- * (ranks 0: not under mpirun; output_every 0: no snapshots), cut to size.
- * trials.csv's method column is the label without -pP, -f32 and -kK-COPY
- * (its ranks, precision, output_every and snapshot_copy columns say
- * those). */
-void heat2d_method_label(char *buf, size_t size, const char *name, bool pinned, size_t ranks,
-                         heat2d_precision precision, size_t output_every,
+/* The label of a method as it was run:
+ * NAME[-pinned][-hK][-pP][-f32][-kK-COPY] (halo_depth 0 or 1: one-cell
+ * halos; ranks 0: not under mpirun; output_every 0: no snapshots), cut to
+ * size. trials.csv's method column is the label without -hK, -pP, -f32 and
+ * -kK-COPY (its halo_depth, ranks, precision, output_every and
+ * snapshot_copy columns say those). */
+void heat2d_method_label(char *buf, size_t size, const char *name, bool pinned, size_t halo_depth,
+                         size_t ranks, heat2d_precision precision, size_t output_every,
                          heat2d_snapshot_copy copy);
 
 /* The method that a method column names (NAME or NAME-pinned), and whether

@@ -24,6 +24,9 @@ typedef struct bench_target {
     /* > 0: a distributed method run under mpirun on this many ranks; 0: one
      * plain `heat2d run` process. */
     size_t ranks;
+    /* > 1: halos this many cells deep (--halo-depth, methods with
+     * deep_halos); 0: one-cell halos, as without it. */
+    size_t halo_depth;
     /* What the method computes in (--precision). */
     heat2d_precision precision;
     /* A snapshot every output_every steps, copied so (--output-every,

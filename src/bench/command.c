@@ -266,6 +266,17 @@ int bench_command(int argc, char **argv)
         if ((status = bench_grow_runnable(&runnable, chosen.n)) != 0)
             goto done;
     }
+    if (opt.halo_depth != NULL) {
+        if (opt.ranks == NULL) {
+            status = heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                         "bench: --halo-depth needs --ranks (deep halos are "
+                                         "exchanged between ranks)");
+            goto done;
+        }
+        if ((status = bench_expand_halo_depths(opt.halo_depth, &chosen)) != 0 ||
+            (status = bench_grow_runnable(&runnable, chosen.n)) != 0)
+            goto done;
+    }
     if (opt.precision != NULL) {
         target_list *targets = opt.methods != NULL ? &chosen : &all;
         if ((status = bench_expand_precision(opt.precision, targets)) != 0 ||

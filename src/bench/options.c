@@ -11,7 +11,8 @@ void bench_usage(FILE *stream)
 {
     fputs("usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
           "                    [--repeats K] [--out DIR] [--pinned-too] [--ranks LIST]\n"
-          "                    [--weak NXxNY:STEPS] [--precision LIST] [--budget S | --full]\n"
+          "                    [--weak NXxNY:STEPS] [--halo-depth LIST] [--precision LIST]\n"
+          "                    [--budget S | --full]\n"
           "                    [--output-every LIST [--snapshot-copy LIST]]\n"
           "\n"
           "  --methods LIST  comma-separated; default: every method this build and machine\n"
@@ -29,6 +30,9 @@ void bench_usage(FILE *stream)
           "                  in --methods runs under mpirun -np P for each P (strong scaling)\n"
           "  --weak SIZE     with --ranks: weak scaling too, SIZE per rank: at P ranks the\n"
           "                  grid is (NX*P)xNY, STEPS steps\n"
+          "  --halo-depth LIST  with --ranks: comma-separated depths K, e.g. 1,2,4: each\n"
+          "                  method that keeps deep halos (mpi-cpu) runs once per K, its halos\n"
+          "                  K cells deep and exchanged every K steps (rows METHOD-hK-pP)\n"
           "  --precision LIST  comma-separated from f64, f32 (default f64): each method runs\n"
           "                  in each; f32 rows are labelled METHOD-f32\n"
           "  --output-every LIST  comma-separated step counts K, e.g. 1,10,100: each method\n"
@@ -61,6 +65,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         {"pinned-too", no_argument, NULL, 'p'},
         {"ranks", required_argument, NULL, 'n'},
         {"weak", required_argument, NULL, 'k'},
+        {"halo-depth", required_argument, NULL, 'H'},
         {"precision", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -117,6 +122,9 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             break;
         case 'k':
             o->weak = optarg;
+            break;
+        case 'H':
+            o->halo_depth = optarg;
             break;
         case 'f':
             o->precision = optarg;

@@ -16,9 +16,10 @@ typedef struct bench_options {
     const char *output_every;  /* NULL: no snapshots */
     const char *snapshot_copy; /* NULL: plain,overlap */
     bool pinned_too;
-    const char *ranks;     /* NULL: distributed methods run as one plain process */
-    const char *weak;      /* NULL: strong scaling only */
-    const char *precision; /* NULL: f64 only */
+    const char *ranks;      /* NULL: distributed methods run as one plain process */
+    const char *halo_depth; /* NULL: one-cell halos */
+    const char *weak;       /* NULL: strong scaling only */
+    const char *precision;  /* NULL: f64 only */
 } bench_options;
 
 /* Seconds of runs one method may take at one size by default: the whole

@@ -36,7 +36,7 @@ void bench_size_text(const bench_size *s, char sep, char *buf, size_t size)
 void bench_target_label(bench_target *t)
 {
     heat2d_method_label(t->label, sizeof t->label, t->method->name, t->pinned && t->ranks == 0,
-                        t->ranks, t->precision, t->output_every, t->snapshot_copy);
+                        t->halo_depth, t->ranks, t->precision, t->output_every, t->snapshot_copy);
 }
 
 void bench_plan_release(void)
@@ -314,6 +314,53 @@ static int adopt_items(target_list *list, bench_target *items, size_t n)
     return 0;
 }
 
+/* Which targets an option multiplies, and what it sets in each copy. */
+typedef bool (*target_test)(const bench_target *t);
+typedef void (*target_setter)(bench_target *t, size_t value);
+
+static size_t count_targets(const target_list *list, target_test takes)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < list->n; ++k)
+        n += takes(&list->items[k]);
+    return n;
+}
+
+/* Every target of list that takes the option becomes one per value, set and
+ * relabelled, in the order listed; the others stay as they are. */
+static int expand_targets(target_list *list, const size_t *values, size_t n_values,
+                          target_test takes, target_setter set)
+{
+    bench_target *items = calloc(list->n + count_targets(list, takes) * n_values, sizeof *items);
+    if (items == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
+    size_t n = 0;
+    for (size_t k = 0; k < list->n; ++k) {
+        const bench_target *t = &list->items[k];
+        if (!takes(t)) {
+            items[n++] = *t;
+            continue;
+        }
+        for (size_t v = 0; v < n_values; ++v) {
+            items[n] = *t;
+            set(&items[n], values[v]);
+            bench_target_label(&items[n]);
+            n++;
+        }
+    }
+    return adopt_items(list, items, n);
+}
+
+static bool is_distributed(const bench_target *t)
+{
+    return t->method->distributed;
+}
+
+static void set_ranks(bench_target *t, size_t ranks)
+{
+    t->ranks = ranks;
+}
+
 int bench_expand_ranks(const char *text, target_list *chosen)
 {
     size_t counts[64], n_counts = 0;
@@ -321,10 +368,7 @@ int bench_expand_ranks(const char *text, target_list *chosen)
                               sizeof counts / sizeof counts[0], &n_counts);
     if (status != 0)
         return status;
-    size_t distributed = 0;
-    for (size_t k = 0; k < chosen->n; ++k)
-        distributed += chosen->items[k].method->distributed;
-    if (distributed == 0)
+    if (count_targets(chosen, is_distributed) == 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE,
                                    "bench: --ranks needs a distributed method in --methods "
                                    "(e.g. --methods mpi-cpu)");
@@ -345,32 +389,43 @@ int bench_expand_ranks(const char *text, target_list *chosen)
     while (environ[n_env] != NULL)
         n_env++;
     mpi_env = calloc(n_env + 3, sizeof *mpi_env);
-    bench_target *items = calloc(chosen->n + distributed * n_counts, sizeof *items);
-    if (mpi_env == NULL || items == NULL) {
-        free(items);
+    if (mpi_env == NULL)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
-    }
     memcpy(mpi_env, environ, n_env * sizeof *mpi_env);
     if (geteuid() == 0) {
         mpi_env[n_env++] = "OMPI_ALLOW_RUN_AS_ROOT=1";
         mpi_env[n_env++] = "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
     }
     bench_set_launcher(mpirun_path, self_path, mpi_env);
-    size_t n = 0;
-    for (size_t k = 0; k < chosen->n; ++k) {
-        const bench_target *t = &chosen->items[k];
-        if (!t->method->distributed) {
-            items[n++] = *t;
-            continue;
-        }
-        for (size_t c = 0; c < n_counts; ++c) {
-            items[n] = *t;
-            items[n].ranks = counts[c];
-            bench_target_label(&items[n]);
-            n++;
-        }
-    }
-    return adopt_items(chosen, items, n);
+    return expand_targets(chosen, counts, n_counts, is_distributed, set_ranks);
+}
+
+static bool keeps_deep_halos(const bench_target *t)
+{
+    return t->ranks > 0 && t->method->deep_halos;
+}
+
+static void set_halo_depth(bench_target *t, size_t depth)
+{
+    t->halo_depth = depth > 1 ? depth : 0;
+}
+
+/* --halo-depth: every target of a method with deep halos that runs under
+ * mpirun becomes one target per depth K, labelled METHOD-hK-pP (K = 1: the
+ * one-cell halos, labelled as without the option); the others stay as they
+ * are. Returns 0, else the exit status. */
+int bench_expand_halo_depths(const char *text, target_list *chosen)
+{
+    size_t depths[64], n_depths = 0;
+    int status = parse_counts(text, "--halo-depth", "e.g. 1,2,4", "depths", depths,
+                              sizeof depths / sizeof depths[0], &n_depths);
+    if (status != 0)
+        return status;
+    if (count_targets(chosen, keeps_deep_halos) == 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "bench: --halo-depth needs a method that keeps deep halos in "
+                                   "--methods (e.g. --methods mpi-cpu)");
+    return expand_targets(chosen, depths, n_depths, keeps_deep_halos, set_halo_depth);
 }
 
 /* --precision: every target becomes one target per precision, in the

@@ -34,6 +34,9 @@ int bench_parse_sizes(const char *text, bench_size **sizes, size_t *n);
 /* --ranks LIST: every distributed target becomes one per rank count, run
  * under mpirun (found on PATH). */
 int bench_expand_ranks(const char *text, target_list *chosen);
+/* --halo-depth LIST, after --ranks: every distributed target of a method
+ * with deep halos becomes one per depth. */
+int bench_expand_halo_depths(const char *text, target_list *chosen);
 /* --precision LIST: every target becomes one per precision. */
 int bench_expand_precision(const char *text, target_list *targets);
 /* --output-every LIST with --snapshot-copy LIST: each target of a method

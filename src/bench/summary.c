@@ -192,6 +192,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
         emit_size_table(f, &groups[k]);
         summary_emit_limits(f, &groups[k], &lim);
         summary_emit_scaling(f, &groups[k]);
+        summary_emit_halo_depths(f, &groups[k]);
         summary_emit_snapshots(f, &groups[k], &lim);
     }
     summary_emit_weak(f, groups, n_groups);

@@ -1,5 +1,6 @@
 /* heat2d bench: strong and weak scaling of the distributed methods over
- * their rank counts (bench --ranks, --weak). */
+ * their rank counts (bench --ranks, --weak), and their time against the
+ * depth of their halos (--halo-depth). */
 #include "summary_tables.h"
 
 #include <string.h>
@@ -125,4 +126,90 @@ void summary_emit_weak(FILE *f, const size_group *groups, size_t n_groups)
             if (any)
                 fputc('\n', f);
         }
+}
+
+/* A distributed run of the same method and precision as row r, at any rank
+ * count and halo depth. */
+static bool same_method(const trial_row *r, const trial_row *s)
+{
+    return s->ranks > 0 && s->cell_bytes == r->cell_bytes && strcmp(s->method, r->method) == 0;
+}
+
+static size_t depth_of(const trial_row *r)
+{
+    return r->halo_depth > 1 ? r->halo_depth : 1;
+}
+
+void summary_emit_halo_depths(FILE *f, const size_group *g)
+{
+    for (size_t a = 0; a < g->n_cells; ++a) {
+        const trial_row *ra = g->cells[a].last;
+        if (ra->ranks == 0)
+            continue;
+        /* Once per method and precision: at its first cell, if any cell of
+         * it has halos deeper than one. */
+        bool seen = false, deep = false;
+        for (size_t b = 0; b < g->n_cells; ++b) {
+            const trial_row *rb = g->cells[b].last;
+            const bool same = same_method(ra, rb);
+            seen = seen || (same && b < a);
+            deep = deep || (same && depth_of(rb) > 1);
+        }
+        if (seen || !deep)
+            continue;
+        fprintf(f,
+                "### Halo depth of %s%s at %zux%zu, %zu steps\n\n"
+                "Halos K cells deep, exchanged once every K steps: median TOTAL_S at each K "
+                "against K = 1 on the same P ranks (T(K=1)/T(K), above 1 is faster).\n\n"
+                "| P | K | median TOTAL_S [s] | against K = 1 | best K at this P |\n"
+                "|--:|--:|--:|--:|---|\n",
+                ra->method, ra->cell_bytes == 4 ? "-f32" : "", g->size.nx, g->size.ny,
+                g->size.steps);
+        /* Ascending P, then ascending K: a few cells, a selection pass a row. */
+        size_t last_p = 0;
+        for (;;) {
+            size_t p = 0;
+            for (size_t b = 0; b < g->n_cells; ++b) {
+                const trial_row *rb = g->cells[b].last;
+                if (rb->ranks > last_p && (p == 0 || rb->ranks < p) && same_method(ra, rb))
+                    p = rb->ranks;
+            }
+            if (p == 0)
+                break;
+            last_p = p;
+            const cell *one = NULL, *best = NULL;
+            for (size_t b = 0; b < g->n_cells; ++b) {
+                const cell *cb = &g->cells[b];
+                if (cb->last->ranks != p || !same_method(ra, cb->last) || cb->n == 0)
+                    continue;
+                if (depth_of(cb->last) == 1)
+                    one = cb;
+                if (best == NULL ||
+                    summary_median(cb->totals, cb->n) < summary_median(best->totals, best->n))
+                    best = cb;
+            }
+            size_t last_k = 0;
+            for (;;) {
+                const cell *next = NULL;
+                for (size_t b = 0; b < g->n_cells; ++b) {
+                    const cell *cb = &g->cells[b];
+                    if (cb->last->ranks == p && same_method(ra, cb->last) && cb->n > 0 &&
+                        depth_of(cb->last) > last_k &&
+                        (next == NULL || depth_of(cb->last) < depth_of(next->last)))
+                        next = cb;
+                }
+                if (next == NULL)
+                    break;
+                last_k = depth_of(next->last);
+                const double t = summary_median(next->totals, next->n);
+                char against[32] = "no K=1 run";
+                if (one != NULL && t > 0.0)
+                    summary_ratio_text(summary_median(one->totals, one->n) / t, against,
+                                       sizeof against);
+                fprintf(f, "| %zu | %zu | %.4g | %s | %s |\n", p, last_k, t, against,
+                        next == best ? "best" : "");
+            }
+        }
+        fputc('\n', f);
+    }
 }

@@ -83,6 +83,10 @@ void summary_read_limits(const char *dir, limits *lim);
 void summary_emit_limits(FILE *f, const size_group *g, const limits *lim);
 void summary_emit_scaling(FILE *f, const size_group *g);
 void summary_emit_weak(FILE *f, const size_group *groups, size_t n_groups);
+/* Each distributed method run at more than one halo depth (bench
+ * --halo-depth): its time at each depth K and rank count P against K = 1,
+ * and the best K at each P. */
+void summary_emit_halo_depths(FILE *f, const size_group *g);
 /* Time per step against K for the methods run with snapshots (bench
  * --output-every), against the bound max(loop, snapshot bytes / link). */
 void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim);

@@ -52,6 +52,12 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
     n += sizeof run_args / sizeof run_args[0];
     if (t->ranks == 0 && t->pinned)
         argv[n++] = "--pinned";
+    char depth[32];
+    if (t->halo_depth > 1) {
+        snprintf(depth, sizeof depth, "%zu", t->halo_depth);
+        argv[n++] = "--halo-depth";
+        argv[n++] = depth;
+    }
     char every[32];
     if (t->output_every > 0) {
         snprintf(every, sizeof every, "%zu", t->output_every);

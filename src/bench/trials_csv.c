@@ -32,7 +32,7 @@ int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *
      * the ranks and precision columns tell those apart. */
     bench_result row = *res;
     heat2d_method_label(row.value[HEAT2D_FIELD_METHOD], sizeof row.value[0], target->method->name,
-                        target->pinned && target->ranks == 0, 0, HEAT2D_F64, 0,
+                        target->pinned && target->ranks == 0, 0, 0, HEAT2D_F64, 0,
                         HEAT2D_SNAPSHOT_PLAIN);
     snprintf(row.value[HEAT2D_FIELD_TRIAL], sizeof row.value[0], "%zu", trial);
     snprintf(row.value[HEAT2D_FIELD_NX], sizeof row.value[0], "%zu", size->nx);
@@ -178,18 +178,19 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
     const bool f32 = strcmp(field_of(fields, pos, HEAT2D_FIELD_PRECISION), "f32") == 0;
     const heat2d_precision precision = f32 ? HEAT2D_F32 : HEAT2D_F64;
     r->cell_bytes = heat2d_precision_bytes(precision);
-    heat2d_method_label(r->base, sizeof r->base, r->method, false, 0, precision, 0,
+    r->halo_depth = (size_t)to_count(field_of(fields, pos, HEAT2D_FIELD_HALO_DEPTH));
+    heat2d_method_label(r->base, sizeof r->base, r->method, false, r->halo_depth, 0, precision, 0,
                         HEAT2D_SNAPSHOT_PLAIN);
     r->output_every = (size_t)to_count(field_of(fields, pos, HEAT2D_FIELD_OUTPUT_EVERY));
     snprintf(r->snapshot_copy, sizeof r->snapshot_copy, "%s",
              field_of(fields, pos, HEAT2D_FIELD_SNAPSHOT_COPY));
-    heat2d_method_label(r->family, sizeof r->family, r->method, false, r->ranks, precision, 0,
-                        HEAT2D_SNAPSHOT_PLAIN);
+    heat2d_method_label(r->family, sizeof r->family, r->method, false, r->halo_depth, r->ranks,
+                        precision, 0, HEAT2D_SNAPSHOT_PLAIN);
     const char *label = field_of(fields, pos, HEAT2D_FIELD_LABEL);
     if (label[0] != '\0')
         snprintf(r->label, sizeof r->label, "%s", label);
     else /* a folder from before the label column */
-        heat2d_method_label(r->label, sizeof r->label, r->method, false, r->ranks, precision, 0,
+        heat2d_method_label(r->label, sizeof r->label, r->method, false, 0, r->ranks, precision, 0,
                             HEAT2D_SNAPSHOT_PLAIN);
     snprintf(r->device, sizeof r->device, "%s", field_of(fields, pos, HEAT2D_FIELD_DEVICE));
     snprintf(r->transfers, sizeof r->transfers, "%s",

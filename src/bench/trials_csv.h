@@ -38,6 +38,7 @@ typedef struct trial_row {
     char base[56];     /* the method column and -f32: a method across ranks */
     size_t cell_bytes; /* of one cell: 8 (f64) or 4 (f32) */
     size_t ranks;      /* 0: not a distributed run */
+    size_t halo_depth; /* 0 (column empty) or 1: one-cell halos */
     char decomp[32];
     unsigned long long halo_bytes;
     char device[128];

@@ -362,7 +362,7 @@ static size_t collect_targets(bool gpu, heat2d_precision precision, check_target
         /* f32 targets are labelled NAME-f32 in every line and file name. */
         for (int pinned = 0; pinned <= (gpu && m->has_pinned_variant); ++pinned) {
             targets[n] = (check_target){.method = m, .pinned = pinned, .precision = precision};
-            heat2d_method_label(targets[n].label, sizeof targets[n].label, m->name, pinned, 0,
+            heat2d_method_label(targets[n].label, sizeof targets[n].label, m->name, pinned, 0, 0,
                                 precision, 0, HEAT2D_SNAPSHOT_PLAIN);
             n++;
         }

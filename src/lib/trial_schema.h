@@ -86,7 +86,7 @@
     /* Halos: the depth a distributed method ran with (1 but with mpi-cpu's                        \
      * --halo-depth), the rounds of exchange where counted (mpi-cpu); not                          \
      * recorded while the bench runs depth 1 alone. */                                             \
-    X(HALO_DEPTH, "HALO_DEPTH", NULL, COUNT, rep->ranks > 0, heat2d_halo_depth(cfg))               \
+    X(HALO_DEPTH, "HALO_DEPTH", "halo_depth", COUNT, rep->ranks > 0, heat2d_halo_depth(cfg))               \
     X(HALO_EXCHANGES, "HALO_EXCHANGES", NULL, COUNT, rep->halo_exchanges > 0,                      \
       rep->halo_exchanges)                                                                         \
     X(H2D_OTHER_COUNT, "H2D_OTHER_COUNT", NULL, COUNT,                                             \

@@ -58,7 +58,7 @@ static bench_result result(const char *total, const char *loop_key, const char *
 static bench_target target(const char *name, heat2d_precision precision)
 {
     bench_target t = {.method = heat2d_method_find(name), .precision = precision};
-    heat2d_method_label(t.label, sizeof t.label, name, false, 0, precision, 0,
+    heat2d_method_label(t.label, sizeof t.label, name, false, 0, 0, precision, 0,
                         HEAT2D_SNAPSHOT_PLAIN);
     return t;
 }
@@ -326,6 +326,22 @@ static void test_limits(const char *dir, const char *bandwidth, const char *pass
     check(found, "limits row '%s', got %s", want, seen);
 }
 
+/* Every label part in its place: NAME[-pinned][-hK][-pP][-f32][-kK-COPY];
+ * depth 0 and 1 are one-cell halos, which add nothing. */
+static void test_labels(void)
+{
+    char buf[64];
+    heat2d_method_label(buf, sizeof buf, "mpi-cpu", false, 3, 4, HEAT2D_F32, 10,
+                        HEAT2D_SNAPSHOT_PLAIN);
+    check(strcmp(buf, "mpi-cpu-h3-p4-f32-k10-plain") == 0, "every part: got %s", buf);
+    heat2d_method_label(buf, sizeof buf, "mpi-cpu", false, 1, 2, HEAT2D_F64, 0,
+                        HEAT2D_SNAPSHOT_PLAIN);
+    check(strcmp(buf, "mpi-cpu-p2") == 0, "depth 1 adds nothing: got %s", buf);
+    heat2d_method_label(buf, sizeof buf, "cuda-resident", true, 0, 0, HEAT2D_F64, 1,
+                        HEAT2D_SNAPSHOT_OVERLAP);
+    check(strcmp(buf, "cuda-resident-pinned-k1-overlap") == 0, "pinned, snapshots: got %s", buf);
+}
+
 int main(void)
 {
     char base[] = "/tmp/heat2d-test-bench-XXXXXX";
@@ -343,6 +359,7 @@ int main(void)
         }
     }
     test_median_and_ratios();
+    test_labels();
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
     test_parse_buffer(dirs[0]);
