@@ -351,6 +351,23 @@ static int expand_targets(target_list *list, const size_t *values, size_t n_valu
     return adopt_items(list, items, n);
 }
 
+/* An option's list of counts (at most kMaxCounts of them), refused with
+ * `none` when no target of list takes the option. Returns 0, else the exit
+ * status. */
+enum { kMaxCounts = 64 };
+
+static int parse_option_counts(const char *text, const char *option, const char *what,
+                               const target_list *list, target_test takes, const char *none,
+                               size_t counts[kMaxCounts], size_t *n_counts)
+{
+    int status = parse_counts(text, option, "e.g. 1,2,4", what, counts, kMaxCounts, n_counts);
+    if (status != 0)
+        return status;
+    if (count_targets(list, takes) == 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", none);
+    return 0;
+}
+
 static bool is_distributed(const bench_target *t)
 {
     return t->method->distributed;
@@ -363,15 +380,13 @@ static void set_ranks(bench_target *t, size_t ranks)
 
 int bench_expand_ranks(const char *text, target_list *chosen)
 {
-    size_t counts[64], n_counts = 0;
-    int status = parse_counts(text, "--ranks", "e.g. 1,2,4", "rank counts", counts,
-                              sizeof counts / sizeof counts[0], &n_counts);
+    size_t counts[kMaxCounts], n_counts = 0;
+    int status = parse_option_counts(
+        text, "--ranks", "rank counts", chosen, is_distributed,
+        "--ranks needs a distributed method in --methods (e.g. --methods mpi-cpu)", counts,
+        &n_counts);
     if (status != 0)
         return status;
-    if (count_targets(chosen, is_distributed) == 0)
-        return heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                   "bench: --ranks needs a distributed method in --methods "
-                                   "(e.g. --methods mpi-cpu)");
     char mpirun_path[PATH_MAX], self_path[PATH_MAX];
     if (!find_on_path("mpirun", mpirun_path, sizeof mpirun_path))
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
@@ -416,15 +431,13 @@ static void set_halo_depth(bench_target *t, size_t depth)
  * are. Returns 0, else the exit status. */
 int bench_expand_halo_depths(const char *text, target_list *chosen)
 {
-    size_t depths[64], n_depths = 0;
-    int status = parse_counts(text, "--halo-depth", "e.g. 1,2,4", "depths", depths,
-                              sizeof depths / sizeof depths[0], &n_depths);
+    size_t depths[kMaxCounts], n_depths = 0;
+    int status = parse_option_counts(text, "--halo-depth", "depths", chosen, keeps_deep_halos,
+                                     "--halo-depth needs a method that keeps deep halos in "
+                                     "--methods (e.g. --methods mpi-cpu)",
+                                     depths, &n_depths);
     if (status != 0)
         return status;
-    if (count_targets(chosen, keeps_deep_halos) == 0)
-        return heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                   "bench: --halo-depth needs a method that keeps deep halos in "
-                                   "--methods (e.g. --methods mpi-cpu)");
     return expand_targets(chosen, depths, n_depths, keeps_deep_halos, set_halo_depth);
 }
 
