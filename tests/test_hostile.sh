@@ -135,6 +135,40 @@ for signal in INT QUIT USR1; do
   expect_eq "$(ls -A "$ct" | grep -v '^ompi\.' || true)" "" "SIG$signal during check: its scratch folder is removed"
 done
 
+# The bench too, for the fatal signals that are not its stop signals (those,
+# INT TERM HUP QUIT, end it between trials: test_bench.sh): it dies of the
+# signal, its running trial with it, no temporary file is left in its
+# folder, and trials.csv holds only whole rows.
+bt=$s/bench_signals
+for signal in USR1 ALRM XCPU; do
+  d=$bt/$signal
+  env --default-signal "$h" bench --methods cpu --sizes 1024x1024:20000 --repeats 1 --warmups 0 \
+    --out "$d" >/dev/null 2>&1 &
+  pid=$!
+  trial=
+  for _ in $(seq 150); do
+    for c in $(pgrep -P "$pid" || true); do
+      if tr '\0' ' ' 2>/dev/null <"/proc/$c/cmdline" | grep -q ' run .* --steps 20000 '; then trial=$c; fi
+    done
+    [ -n "$trial" ] && break
+    sleep 0.1
+  done
+  expect_eq "$([ -n "$trial" ] && echo running)" running "SIG$signal to the bench: its trial runs"
+  kill -s "$signal" "$pid" 2>/dev/null || true
+  set +e; wait "$pid" 2>/dev/null; rc=$?; set -e
+  expect_eq "$rc" $((128 + $(kill -l "$signal"))) "SIG$signal to the bench: it dies of the signal"
+  # (alive: not a zombie, which the container's init may never reap)
+  alive() { ps -o stat= -p "${trial:-none}" 2>/dev/null | grep -vc '^Z' || true; }
+  for _ in $(seq 20); do
+    [ "$(alive)" = 0 ] && break
+    sleep 0.1
+  done
+  expect_eq "$(alive)" 0 "SIG$signal to the bench: its trial is gone within 2 s"
+  expect_no_temp "$d" "SIG$signal to the bench"
+  expect_eq "$(awk -F, '{print NF}' "$d/trials.csv" | sort -u)" \
+    "$(head -n 1 "$d/trials.csv" | awk -F, '{print NF}')" "SIG$signal to the bench: trials.csv rows whole"
+done
+
 # ---- messages --------------------------------------------------------------------------------------
 # A name of 3,900 bytes: the message still ends in its reason.
 long=$s
