@@ -51,6 +51,16 @@ expect_count() {
   if [ "$n" = "$2" ]; then ok; else ko "$3: $n lines match '$1', want $2"; fi
 }
 
+# matplotlib_python: the python the bench would plot with (its own search:
+# HEAT2D_PYTHON, python3 on PATH, /usr/bin/python3), printed; nothing when
+# none of them has matplotlib.
+matplotlib_python() {
+  local p
+  for p in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
+    if "$p" -c 'import matplotlib' 2>/dev/null; then echo "$p"; return; fi
+  done
+}
+
 finish() {
   echo "$test_name: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]

@@ -114,10 +114,8 @@ expect_eq "$(grep -c $'\r' <<<"$err" || true)" 0 "no carriage returns off a term
 expect_eq "$(grep -c '^heat2d: bench: .*warm-up(s)' <<<"$err")" 2 "one line per size"
 
 # Plots, when some python has matplotlib.
-have_mpl=no
-for py in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
-  if "$py" -c 'import matplotlib' 2>/dev/null; then have_mpl=yes; fi
-done
+py=$(matplotlib_python)
+have_mpl=$([ -n "$py" ] && echo yes || echo no)
 if [ "$have_mpl" = yes ]; then
   for png in time_per_step.png headline.png field.png; do
     expect_eq "$(head -c 8 "$b/$png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
@@ -570,9 +568,6 @@ expect_eq "$(grep -c '^A -f32 row computed in single precision' "$ps")" 1 "the s
 expect_eq "$(grep -c '^A -f32 row' "$summary")" 0 "an f64-only summary does not"
 if [ "$have_mpl" = yes ]; then
   # The plots read the precision column: f32 rows are lines and bars of their own.
-  for py in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
-    if "$py" -c 'import matplotlib' 2>/dev/null; then break; fi
-  done
   want=""
   for m in ${pm//,/ }; do want+="$m $m-f32 "; done
   expect_eq "$("$py" -c 'import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1])

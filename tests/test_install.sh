@@ -8,11 +8,7 @@ build=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-# The bench's own search: HEAT2D_PYTHON, python3 on PATH, /usr/bin/python3.
-py=""
-for p in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
-  if "$p" -c 'import matplotlib' 2>/dev/null; then py=$p; break; fi
-done
+py=$(matplotlib_python)
 [ -n "$py" ] || { echo "SKIP: no python with matplotlib (tools/setup.sh installs it)"; exit 77; }
 run cmake --install "$build" --prefix "$w/prefix"
 expect_rc 0 "cmake --install"

@@ -10,10 +10,7 @@ bin=$1
 src=$2
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-py=""
-for p in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
-  if "$p" -c 'import matplotlib' 2>/dev/null; then py=$p; break; fi
-done
+py=$(matplotlib_python)
 [ -n "$py" ] || { echo "SKIP: no python with matplotlib (tools/setup.sh installs it)"; exit 77; }
 
 # The columns as this build writes them, then rows a GPU run would write.
