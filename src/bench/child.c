@@ -7,6 +7,7 @@
  * cannot ask for the latter, hence fork and exec. */
 #define _GNU_SOURCE
 #include "child.h"
+#include "process_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,15 @@ extern char **environ;
 
 volatile sig_atomic_t bench_interrupted;
 volatile sig_atomic_t bench_child_group;
+
+/* The running child's group, for the stop signals' handler (command.c) and
+ * for the library's fatal-signal handler, which kills it before the bench
+ * dies of any other signal (USR1, ALRM, XCPU, ...). */
+static void set_child_group(pid_t group)
+{
+    bench_child_group = group;
+    heat2d_cleanup_process_group(group);
+}
 
 /* A growing NUL-terminated buffer for one of the child's streams. */
 typedef struct stream_buf {
@@ -118,7 +128,7 @@ static int drain(pid_t pid, int out_fd, int err_fd, double timeout_s, stream_buf
  * first executable regular file of that name on our PATH, as posix_spawnp
  * looks (searched here, before fork, because the child may call only
  * async-signal-safe functions). Returns 0, or an errno. */
-static int find_program(const char *argv0, char *path, size_t size)
+int bench_find_program(const char *argv0, char *path, size_t size)
 {
     if (strchr(argv0, '/') != NULL) {
         snprintf(path, size, "%s", argv0);
@@ -201,7 +211,7 @@ static pid_t start_child(const char *path, char *const argv[], char *const envp[
         /* Both sides set the group, so that it exists whichever runs
          * first; a stop signal from now on reaches the child. */
         setpgid(pid, pid);
-        bench_child_group = pid;
+        set_child_group(pid);
     }
     sigprocmask(SIG_SETMASK, &old, NULL);
     close(status_pipe[1]);
@@ -217,7 +227,7 @@ static pid_t start_child(const char *path, char *const argv[], char *const envp[
     close(status_pipe[0]);
     if (n <= 0)
         return pid;
-    bench_child_group = 0;
+    set_child_group(0);
     while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
         continue;
     errno = exec_errno;
@@ -229,7 +239,7 @@ static int spawn(char *const argv[], char *const envp[], double timeout_s, bench
 {
     memset(cap, 0, sizeof *cap);
     char path[4096];
-    int rc = find_program(argv[0], path, sizeof path);
+    int rc = bench_find_program(argv[0], path, sizeof path);
     if (rc != 0)
         return heat2d_fail(err, "cannot start %s: %s", argv[0], strerror(rc));
     int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -264,7 +274,7 @@ static int spawn(char *const argv[], char *const envp[], double timeout_s, bench
     int drained = drain(pid, out_pipe[0], err_pipe[0], timeout_s, &out, &errs, &cap->timed_out);
     close(out_pipe[0]);
     close(err_pipe[0]);
-    bench_child_group = 0;
+    set_child_group(0);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <dirent.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -328,24 +327,6 @@ static void check_symmetry(check_state *st, const check_target *t, size_t nx, si
         check_fail(st, "%s breaks the grid's mirror symmetry", t->label);
 }
 
-/* The scratch directory holds only the field files this check wrote. */
-static void remove_scratch(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d != NULL) {
-        struct dirent *entry;
-        char path[4096];
-        while ((entry = readdir(d)) != NULL) {
-            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 static size_t collect_targets(bool gpu, heat2d_precision precision, check_target *targets,
                               size_t capacity)
 {
@@ -427,7 +408,7 @@ int heat2d_cmd_check(int argc, char **argv)
     if (check_mpi_starts(targets, n, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: %s", err.message);
 
-    /* Room left in remove_scratch's paths for a file name of 255 bytes. */
+    /* Room left under PATH_MAX for a file name of 255 bytes. */
     char tmp_dir[3072];
     int scratch_slot = -1; /* removed by a fatal signal too */
     if (keep != NULL) {
@@ -471,7 +452,7 @@ int heat2d_cmd_check(int argc, char **argv)
     check_snapshots(&st, targets, n);
 
     if (keep == NULL) {
-        remove_scratch(tmp_dir);
+        heat2d_remove_folder(tmp_dir); /* it holds only the field files this check wrote */
         heat2d_cleanup_forget(scratch_slot);
     }
 

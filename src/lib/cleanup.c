@@ -70,8 +70,9 @@ void heat2d_cleanup_process_group(pid_t group)
     doomed_group = group;
 }
 
-/* The folder's entries, then the folder. */
-static void remove_folder(const char *path)
+/* The folder's entries, then the folder (async-signal-safe: the handler
+ * calls it too). */
+void heat2d_remove_folder(const char *path)
 {
 #ifdef __linux__
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -104,7 +105,7 @@ static void clean_up_and_die(int sig)
         if (slots[k].kind == SLOT_FILE)
             unlink(slots[k].path);
         else if (slots[k].kind == SLOT_FOLDER)
-            remove_folder(slots[k].path);
+            heat2d_remove_folder(slots[k].path);
     }
     signal(sig, SIG_DFL);
     raise(sig);

@@ -32,6 +32,10 @@ int heat2d_cleanup_file(const char *path);
 int heat2d_cleanup_folder(const char *path);
 void heat2d_cleanup_forget(int slot);
 
+/* Removes a folder's files, then the folder (one level, as above); the
+ * fatal-signal handler's own removal, for the normal exit too. */
+void heat2d_remove_folder(const char *path);
+
 /* A process group sent SIGKILL by a fatal signal (a running trial); 0 for
  * none. */
 void heat2d_cleanup_process_group(pid_t group);
