@@ -28,6 +28,12 @@ typedef struct bench_capture {
     double wall_s; /* spawn to reap, monotonic clock: the original's PROCESS_S */
 } bench_capture;
 
+/* The program that bench_spawn runs for argv0: argv0 itself when it names
+ * a path, else the first executable regular file of that name on PATH (an
+ * empty entry the working directory; no PATH: /bin:/usr/bin), into path.
+ * Returns 0, or an errno. */
+int bench_find_program(const char *argv0, char *path, size_t size);
+
 /* Runs argv (argv[0] is looked up on PATH when it has no '/') with stdin from
  * /dev/null, stdout and stderr captured, in a process group of its own that
  * a stop signal ends (bench_interrupted), and on Linux killed by the kernel

@@ -257,22 +257,6 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
         bench_add_note(info, "Not run: %.200s (no f32 path in this build).", no_f32);
 }
 
-/* mpirun on PATH, as a shell would find it. */
-static bool find_on_path(const char *name, char *path, size_t size)
-{
-    const char *dirs = getenv("PATH");
-    if (dirs == NULL)
-        return false;
-    while (*dirs != '\0') {
-        size_t len = strcspn(dirs, ":");
-        if (len > 0 && (size_t)snprintf(path, size, "%.*s/%s", (int)len, dirs, name) < size &&
-            access(path, X_OK) == 0)
-            return true;
-        dirs += len + (dirs[len] == ':');
-    }
-    return false;
-}
-
 /* A comma-separated list of positive integers (an option's value), each
  * once, in the order given. Returns 0, else the exit status. */
 static int parse_counts(const char *text, const char *option, const char *example, const char *what,
@@ -388,7 +372,7 @@ int bench_expand_ranks(const char *text, target_list *chosen)
     if (status != 0)
         return status;
     char mpirun_path[PATH_MAX], self_path[PATH_MAX];
-    if (!find_on_path("mpirun", mpirun_path, sizeof mpirun_path))
+    if (bench_find_program("mpirun", mpirun_path, sizeof mpirun_path) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                    "bench: --ranks needs mpirun on PATH (tools/setup.sh installs "
                                    "openmpi-bin)");

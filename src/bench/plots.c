@@ -22,6 +22,9 @@
 #define PROBE_TIMEOUT_S 30.0
 #define PLOT_TIMEOUT_S  300.0
 
+/* HEAT2D_PLOT_TIMEOUT as bench_check_plot_env read it; 0 when unset. */
+static double plot_timeout_s;
+
 int bench_check_plot_env(heat2d_error *err)
 {
     const char *text = getenv("HEAT2D_PLOT_TIMEOUT");
@@ -30,18 +33,15 @@ int bench_check_plot_env(heat2d_error *err)
         (heat2d_parse_nonneg_real(text, "HEAT2D_PLOT_TIMEOUT", &limit, NULL) != 0 || limit <= 0.0))
         return heat2d_fail(
             err, "HEAT2D_PLOT_TIMEOUT must be a positive number of seconds, got '%s'", text);
+    plot_timeout_s = limit;
     return 0;
 }
 
-/* A helper's limit: HEAT2D_PLOT_TIMEOUT (checked up front by
+/* A helper's limit: HEAT2D_PLOT_TIMEOUT (read up front by
  * bench_check_plot_env), else the default. */
 static double plot_limit(double fallback)
 {
-    const char *text = getenv("HEAT2D_PLOT_TIMEOUT");
-    double limit = 0.0;
-    if (text != NULL && heat2d_parse_nonneg_real(text, "", &limit, NULL) == 0 && limit > 0.0)
-        return limit;
-    return fallback;
+    return plot_timeout_s > 0.0 ? plot_timeout_s : fallback;
 }
 
 typedef enum probe_result { PROBE_OK, PROBE_NO, PROBE_TIMED_OUT } probe_result;
@@ -162,13 +162,15 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
     char tried[256], script[PATH_MAX + 64];
     const char *hung = NULL;
     double limit = 0.0;
-    const char *python = find_python(tried, sizeof tried, &hung, &limit);
     if (!find_plot_script(script, sizeof script)) {
         bench_say(st, "plots skipped: plot_bench.py not found (set HEAT2D_PLOT_SCRIPT)");
         bench_add_note(st->info, "Plots skipped: plot_bench.py not found (neither installed "
                                  "beside heat2d nor in its source tree).");
         return;
     }
+    /* The probes after the script is found: without it they were for
+     * nothing. */
+    const char *python = find_python(tried, sizeof tried, &hung, &limit);
     if (hung != NULL) {
         bench_say(st, "plots skipped: %s -c 'import matplotlib' timed out after %g s", hung, limit);
         bench_add_note(st->info,

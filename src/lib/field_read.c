@@ -93,6 +93,11 @@ typedef struct field_scan {
     bool stop_past_n; /* a stream: the first value past n ends the read */
     size_t count;     /* values seen, stored or not */
     uintmax_t line;   /* the next line's number, 1-based */
+    /* This process's memory limit, read at the first reserve (reading it
+     * walks /proc and /sys; a stream's values grow in many steps). */
+    bool limit_known;
+    uint64_t limit;
+    const char *limit_source;
 } field_scan;
 
 /* Filling a fresh array of tens of megabytes costs a page fault per 4 KiB
@@ -118,13 +123,16 @@ static void advise_huge_pages(void *start, size_t bytes)
  * is known). */
 static int reserve(field_scan *fs, size_t cells, heat2d_error *err)
 {
-    const char *source = NULL;
-    uint64_t limit = heat2d_memory_limit(&source);
-    if (limit != 0 && (uint64_t)cells * sizeof(double) > limit) {
+    if (!fs->limit_known) {
+        fs->limit = heat2d_memory_limit(&fs->limit_source);
+        fs->limit_known = true;
+    }
+    if (fs->limit != 0 && (uint64_t)cells * sizeof(double) > fs->limit) {
         char text[128];
-        return heat2d_fail(err, "%s: %zux%zu values need %.3g GB, more than %s", fs->name, fs->nx,
-                           fs->ny, (double)fs->n * sizeof(double) / 1e9,
-                           heat2d_memory_limit_text(text, sizeof text, limit, source));
+        return heat2d_fail(
+            err, "%s: %zux%zu values need %.3g GB, more than %s", fs->name, fs->nx, fs->ny,
+            (double)fs->n * sizeof(double) / 1e9,
+            heat2d_memory_limit_text(text, sizeof text, fs->limit, fs->limit_source));
     }
     double *bigger = realloc(fs->values, cells * sizeof(double));
     if (bigger == NULL)
