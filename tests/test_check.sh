@@ -68,6 +68,12 @@ if [ "$(id -u)" != 0 ]; then
   tmp_fail "$w/ro" "Permission denied"
   chmod 755 "$w/ro" && rmdir "$w/ro"
 fi
+# One that refuses every new folder whatever the permission bits say, which
+# root's access() passes: sysfs (mkdir there fails even for root).
+if [ -d /sys/kernel ] && ! why=$(LC_ALL=C mkdir /sys/kernel/heat2d-probe 2>&1); then
+  tmp_fail /sys/kernel "${why##*: }"
+  expect_eq "$(ls -d /sys/kernel/heat2d-* 2>/dev/null)" "" "nothing made in a TMPDIR that refuses folders"
+fi
 # A usable TMPDIR holds check's scratch directory while it runs, and
 # nothing once it is done.
 mkdir "$w/tmp"

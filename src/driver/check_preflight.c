@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -27,23 +28,35 @@
  * reason is. */
 #define PROBE_KEEP 65536
 
+/* 0 when a folder can be made in dir, as the check's own mkdtemp and MPI's
+ * session folder will be, else the errno. One is made and removed: the
+ * permission bits alone do not say (root passes access() on a file system
+ * that refuses every mkdir, as /sys does). */
+static int usable_folder(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return errno;
+    if (!S_ISDIR(st.st_mode))
+        return ENOTDIR;
+    char probe[PATH_MAX];
+    if ((size_t)snprintf(probe, sizeof probe, "%s/heat2d-probe-XXXXXX", dir) >= sizeof probe)
+        return ENAMETOOLONG;
+    if (mkdtemp(probe) == NULL)
+        return errno;
+    rmdir(probe);
+    return 0;
+}
+
 int check_tmpdir(const char **dir, heat2d_error *err)
 {
     const char *tmpdir = getenv("TMPDIR");
     *dir = "/tmp";
     if (tmpdir == NULL || tmpdir[0] == '\0')
         return 0;
-    /* access() as well as stat(): a directory without write or search
-     * permission is as unusable, and root's bypass of the bits is what
-     * mkdtemp will see too. */
-    struct stat st;
-    int rc = stat(tmpdir, &st) != 0             ? -1
-             : !S_ISDIR(st.st_mode)             ? (errno = ENOTDIR, -1)
-             : access(tmpdir, W_OK | X_OK) != 0 ? -1
-                                                : 0;
+    const int rc = usable_folder(tmpdir);
     if (rc != 0)
-        return heat2d_fail(err, "TMPDIR '%s' is not a usable directory: %s", tmpdir,
-                           strerror(errno));
+        return heat2d_fail(err, "TMPDIR '%s' is not a usable directory: %s", tmpdir, strerror(rc));
     *dir = tmpdir;
     return 0;
 }
