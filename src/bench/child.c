@@ -130,6 +130,8 @@ static int drain(pid_t pid, int out_fd, int err_fd, double timeout_s, stream_buf
  * async-signal-safe functions). Returns 0, or an errno. */
 int bench_find_program(const char *argv0, char *path, size_t size)
 {
+    if (path == NULL || size == 0)
+        return EINVAL;
     if (strchr(argv0, '/') != NULL) {
         snprintf(path, size, "%s", argv0);
         return 0;
