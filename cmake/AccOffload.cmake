@@ -32,15 +32,9 @@ function(heat2d_acc_offload oldest ok_out flags_out why_out)
       return()
     endif()
     if(NOT built)
-      # The compiler's last line says why (no nvptx-none offload target, or
-      # ptxas refusing the ISA).
-      string(REGEX MATCHALL "[^\n]+" lines "${compile_out}")
-      list(FILTER lines INCLUDE REGEX "error|fatal")
-      list(LENGTH lines n)
-      set(last "did not compile")
-      if(n GREATER 0)
-        list(GET lines -1 last)
-      endif()
+      # The compiler's first error says why (no nvptx-none offload
+      # compiler, or ptxas refusing the ISA).
+      heat2d_compiler_why("${compile_out}" last)
     else()
       set(last "the test kernel failed (exit ${run_rc})")
     endif()

@@ -1,0 +1,175 @@
+# The optional parts of the build (OpenMP, OpenACC, CUDA, CUPTI, MPI), each
+# AUTO, ON or OFF. AUTO tries what the part needs at build time and leaves it
+# out, in one configure line naming what failed and the one thing that would
+# fix it, when it cannot work; ON makes a failure fatal. What was left out is
+# recorded (heat2d info's LEFT_OUT= lines), so that a benchmark says which
+# methods this build lacks and why.
+
+# heat2d_part_mode(VAR): the cache value of VAR as AUTO, ON or OFF (CMake's
+# other spellings of true and false accepted).
+function(heat2d_part_mode var)
+  string(TOUPPER "${${var}}" value)
+  if(value STREQUAL "AUTO")
+    set(mode AUTO)
+  elseif(value)
+    set(mode ON)
+  else()
+    set(mode OFF)
+  endif()
+  set(${var}_MODE ${mode} PARENT_SCOPE)
+endfunction()
+
+# heat2d_part_missing(OPTION PART METHODS WHY FIX): a part that cannot work.
+# With OPTION=ON configure stops; with AUTO it says so in one line and
+# records it.
+function(heat2d_part_missing option part methods why fix)
+  heat2d_part_mode(${option})
+  if(${option}_MODE STREQUAL "ON")
+    message(FATAL_ERROR "${option}=ON, but ${part} cannot be built: ${why}. Fix: ${fix}")
+  endif()
+  # The record is a CMake list: a semicolon in a compiler's words would cut
+  # an entry in two.
+  string(REPLACE ";" "," why "${why}")
+  message(STATUS "heat2d: ${part} left out (${methods}): ${why}. Fix: ${fix}")
+  set_property(GLOBAL APPEND PROPERTY HEAT2D_LEFT_OUT "${part} (${methods}): ${why}. Fix: ${fix}")
+endfunction()
+
+# heat2d_part_off(PART METHODS OPTION): a part switched off by its option.
+function(heat2d_part_off part methods option)
+  set_property(GLOBAL APPEND PROPERTY HEAT2D_LEFT_OUT "${part} (${methods}): ${option}=OFF")
+endfunction()
+
+# heat2d_left_out_lines(OUT): the record as the body of a C string literal,
+# one LEFT_OUT= line per part.
+function(heat2d_left_out_lines out)
+  get_property(entries GLOBAL PROPERTY HEAT2D_LEFT_OUT)
+  set(text "")
+  foreach(entry IN LISTS entries)
+    string(REPLACE "\\" "\\\\" entry "${entry}")
+    string(REPLACE "\"" "\\\"" entry "${entry}")
+    string(APPEND text "LEFT_OUT=${entry}\\n")
+  endforeach()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+# heat2d_compiler_why(TEXT OUT): the line of a failed build's output that
+# says why: the first fatal error, else the first error (the linker's own
+# line, not collect2's summary after it).
+function(heat2d_compiler_why text out)
+  string(REGEX MATCHALL "[^\n]+" lines "${text}")
+  set(why "did not compile")
+  foreach(pattern "fatal error" "error")
+    set(found ${lines})
+    list(FILTER found INCLUDE REGEX "${pattern}")
+    list(FILTER found EXCLUDE REGEX "^collect2:")
+    list(LENGTH found n)
+    if(n GREATER 0)
+      list(GET found 0 why)
+      string(STRIP "${why}" why)
+      # GCC's list of the folders it searched says nothing a user needs.
+      string(REGEX REPLACE " in /[^ ]+( \\(consider using [^)]*\\))?$" "" why "${why}")
+      break()
+    endif()
+  endforeach()
+  set(${out} "${why}" PARENT_SCOPE)
+endfunction()
+
+# heat2d_acc_host_works(OK_OUT WHY_OUT): whether the C compiler compiles,
+# links and runs an OpenACC program with a parallel loop for the host (a
+# compiler can accept -fopenacc and still fail to link such a program, as a
+# GCC without its lto-wrapper does).
+function(heat2d_acc_host_works ok_out why_out)
+  set(flags -fopenacc -foffload=disable)
+  string(REPLACE ";" " " defs "${flags}")
+  try_run(HEAT2D_ACC_HOST_RUN HEAT2D_ACC_HOST_BUILT ${CMAKE_BINARY_DIR}/acc_host_test
+          ${PROJECT_SOURCE_DIR}/cmake/acc_offload_test.c
+          COMPILE_DEFINITIONS ${defs}
+          LINK_OPTIONS ${flags}
+          COMPILE_OUTPUT_VARIABLE compile_out RUN_OUTPUT_VARIABLE run_out)
+  set(built "${HEAT2D_ACC_HOST_BUILT}")
+  set(run_rc "${HEAT2D_ACC_HOST_RUN}")
+  unset(HEAT2D_ACC_HOST_RUN CACHE)
+  unset(HEAT2D_ACC_HOST_BUILT CACHE)
+  if(built AND run_rc EQUAL 0)
+    set(${ok_out} ON PARENT_SCOPE)
+    return()
+  endif()
+  set(${ok_out} OFF PARENT_SCOPE)
+  if(built)
+    set(${why_out} "its OpenACC test program failed (exit ${run_rc})" PARENT_SCOPE)
+  else()
+    heat2d_compiler_why("${compile_out}" last)
+    set(${why_out} "${CMAKE_C_COMPILER} cannot build an OpenACC program (${last})" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# heat2d_acc_other_gcc(FIX_OUT): the fix to name when this C compiler cannot
+# build OpenACC: another GCC on this machine that can, else GCC in general.
+function(heat2d_acc_other_gcc fix_out)
+  get_filename_component(current "${CMAKE_C_COMPILER}" REALPATH)
+  set(test_dir ${CMAKE_BINARY_DIR}/acc_other_gcc)
+  file(MAKE_DIRECTORY ${test_dir})
+  foreach(name gcc gcc-14 gcc-13 gcc-12)
+    foreach(dir /usr/bin /usr/local/bin)
+      set(candidate ${dir}/${name})
+      if(NOT EXISTS ${candidate})
+        continue()
+      endif()
+      get_filename_component(real "${candidate}" REALPATH)
+      if(real STREQUAL current)
+        continue()
+      endif()
+      execute_process(COMMAND ${candidate} -fopenacc -foffload=disable
+                              ${PROJECT_SOURCE_DIR}/cmake/acc_offload_test.c -o ${test_dir}/test
+                      RESULT_VARIABLE built OUTPUT_QUIET ERROR_QUIET TIMEOUT 60)
+      if(built EQUAL 0)
+        execute_process(COMMAND ${test_dir}/test RESULT_VARIABLE ran OUTPUT_QUIET ERROR_QUIET
+                        TIMEOUT 60)
+        if(ran EQUAL 0)
+          set(${fix_out} "configure with CC=${candidate}, which builds it" PARENT_SCOPE)
+          return()
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+  set(${fix_out} "configure with CC=gcc (a GCC whose -fopenacc programs link)" PARENT_SCOPE)
+endfunction()
+
+# ---- OpenMP: the omp method and the host bandwidth probe's threads ----------
+heat2d_part_mode(HEAT2D_OMP)
+set(HEAT2D_WITH_OMP OFF)
+if(HEAT2D_OMP_MODE STREQUAL "OFF")
+  heat2d_part_off("OpenMP" "omp" HEAT2D_OMP)
+else()
+  find_package(OpenMP QUIET COMPONENTS C)
+  if(OpenMP_C_FOUND)
+    set(HEAT2D_WITH_OMP ON)
+  else()
+    heat2d_part_missing(HEAT2D_OMP "OpenMP" "omp"
+                        "${CMAKE_C_COMPILER} does not build an OpenMP program"
+                        "configure with CC=gcc, or install the compiler's OpenMP runtime (Debian: libgomp1)")
+  endif()
+endif()
+
+# ---- OpenACC: acc-each, acc-resident (on the host, or offloaded) ------------
+heat2d_part_mode(HEAT2D_OPENACC)
+set(HEAT2D_WITH_OPENACC OFF)
+if(HEAT2D_OPENACC_MODE STREQUAL "OFF")
+  heat2d_part_off("OpenACC" "acc-each, acc-resident" HEAT2D_OPENACC)
+else()
+  find_package(OpenACC QUIET)
+  if(NOT OpenACC_C_FOUND)
+    heat2d_acc_other_gcc(fix)
+    heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "acc-each, acc-resident"
+                        "${CMAKE_C_COMPILER} (${CMAKE_C_COMPILER_ID}) has no OpenACC" "${fix}")
+  else()
+    heat2d_acc_host_works(acc_ok acc_why)
+    if(acc_ok)
+      set(HEAT2D_WITH_OPENACC ON)
+    else()
+      heat2d_acc_other_gcc(fix)
+      heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "acc-each, acc-resident" "${acc_why}"
+                          "${fix}")
+    endif()
+  endif()
+endif()
