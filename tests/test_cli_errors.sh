@@ -116,8 +116,30 @@ run "$h"; expect_rc 2 "heat2d without a command"
 expect_failure 2 "heat2d: unknown command 'frobnicate' (try heat2d --help)" "$h" frobnicate
 expect_failure 2 "$(r "unknown method 'nope' (heat2d methods lists them)")" "$h" run --method nope
 expect_failure 2 "$(r "--method is required")" "$h" run
-expect_failure 2 "$(r "unknown or incomplete option '--steps'")" "$h" run --method cpu --steps
-expect_failure 2 "$(r "unknown or incomplete option '--bogus'")" "$h" run --method cpu --bogus
+expect_failure 2 "$(r "option '--steps' needs a value")" "$h" run --method cpu --steps
+expect_failure 2 "$(r "unknown option '--bogus'")" "$h" run --method cpu --bogus
+# An unknown option names the nearest known one, or the ones it abbreviates.
+expect_failure 2 "$(r "unknown option '--stpes' (did you mean --steps?)")" "$h" run --method cpu --stpes 3
+expect_failure 2 "$(r "unknown option '--nxx=5' (did you mean --nx?)")" "$h" run --method cpu --nxx=5
+expect_failure 2 "$(r "unknown option '--s' (it abbreviates --steps, --save, --snapshot-copy, --save-every)")" \
+  "$h" run --method cpu --s 3
+expect_failure 2 "heat2d: check: unknown option '--gpus' (did you mean --gpu?)" "$h" check --gpus
+expect_failure 2 "heat2d: compare: unknown option '--atoll' (did you mean --atol?)" "$h" compare --atoll 1 a b
+# -h is --help for every command, and heat2d help CMD prints the same.
+for c in run compare check bench info methods; do
+  run "$h" "$c" --help
+  long=$out
+  expect_rc 0 "$c --help"
+  run "$h" "$c" -h
+  expect_rc 0 "$c -h"
+  expect_eq "$out" "$long" "$c -h prints what $c --help prints"
+  expect_eq "$(head -c 13 <<<"$out")" "usage: heat2d" "$c -h: a usage text"
+  run "$h" help "$c"
+  expect_rc 0 "help $c"
+  expect_eq "$out" "$long" "heat2d help $c prints $c's --help"
+done
+expect_failure 2 "heat2d: unknown command 'nope' (try heat2d --help)" "$h" help nope
+expect_failure 2 "heat2d: help: unexpected argument 'extra'" "$h" help run extra
 expect_failure 2 "$(r "unexpected argument 'extra'")" "$h" run --method cpu --nx 10 extra
 expect_failure 2 "$(r "--save needs a file name")" "$h" run --method cpu --save ""
 expect_failure 2 "$(r "--alpha 0.3 is unstable: explicit 5-point diffusion needs alpha <= 1/4")" \
@@ -130,7 +152,7 @@ done
 for pr in f16 F32 double ""; do
   expect_failure 2 "$(r "precision '$pr' is not one of f64, f32")" "$h" run --method cpu --precision "$pr"
 done
-expect_failure 2 "$(r "unknown or incomplete option '--precision'")" "$h" run --method cpu --precision
+expect_failure 2 "$(r "option '--precision' needs a value")" "$h" run --method cpu --precision
 expect_failure 2 "heat2d: check: precision 'f16' is not one of f64, f32" "$h" check --precision f16
 run "$h" run --method cpu --nx 25 --ny 21 --steps 7 --alpha 0.25
 expect_rc 0 "alpha 1/4 is stable"
@@ -383,11 +405,11 @@ if [ "$("$bin/heat2d" info | sed -n 's/^OPENACC=//p')" = "nvptx offload" ] &&
   run env -u ACC_DEVICE_TYPE "$bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
   expect_rc 1 "offload build, no GPU: acc-resident refused"
   expect_err_lines 1 "offload build, no GPU: one line"
-  if grep -qE '^heat2d: run: acc-resident: (no CUDA device: |OpenACC kernels ran on the host, not a GPU)' <<<"$err"; then ok; else
-    ko "offload build, no GPU: the line names the missing GPU: $err"; fi
+  if grep -qE '^heat2d: run: acc-resident: (no CUDA device: |OpenACC kernels ran on the host, not a GPU).*; set ACC_DEVICE_TYPE=host to run the OpenACC methods on the host$' <<<"$err"; then ok; else
+    ko "offload build, no GPU: the line names the missing GPU and how to ask for the host: $err"; fi
   run env ACC_DEVICE_TYPE=host "$bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
   expect_rc 0 "offload build, ACC_DEVICE_TYPE=host: runs on the host"
-  expect_eq "$(key DEVICE)" "host" "offload build, ACC_DEVICE_TYPE=host: DEVICE=host"
+  expect_eq "$(key DEVICE)" "host(ACC_DEVICE_TYPE=host)" "offload build, ACC_DEVICE_TYPE=host: DEVICE=host, and why"
 fi
 
 # Snapshots asked of what cannot take them, or asked wrongly.

@@ -189,7 +189,7 @@ expect_failure 2 "heat2d: compare: unknown option '-atol' (options take two dash
   "$h" compare -atol 1 a b
 expect_failure 2 "heat2d: bench: unknown option '-sizes' (options take two dashes: --sizes) (heat2d bench --help)" \
   "$h" bench -sizes 8x8:1
-expect_failure 2 "heat2d: run: unknown or incomplete option '-x'" "$h" run -x
-expect_failure 2 "heat2d: run: unknown or incomplete option '--nx'" "$h" run --method cpu --nx
+expect_failure 2 "heat2d: run: unknown option '-x'" "$h" run -x
+expect_failure 2 "heat2d: run: option '--nx' needs a value" "$h" run --method cpu --nx
 
 finish

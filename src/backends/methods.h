@@ -15,6 +15,15 @@ size_t heat2d_method_count(void);
 const heat2d_method *heat2d_method_at(size_t index);
 const heat2d_method *heat2d_method_find(const char *name);
 
+/* Whether this build, or this run's settings, put a GPU method's kernels on
+ * the host (OpenACC built for the host, or ACC_DEVICE_TYPE=host); false for
+ * host methods and for GPU methods that need a GPU. */
+bool heat2d_method_on_host_here(const heat2d_method *m);
+
+/* Whether m cannot run here without a GPU: a GPU method not put on the
+ * host. */
+bool heat2d_method_needs_gpu(const heat2d_method *m);
+
 /* The label of a method as it was run:
  * NAME[-pinned][-hK][-pP][-f32][-kK-COPY] (halo_depth 0 or 1: one-cell
  * halos; ranks 0: not under mpirun; output_every 0: no snapshots), cut to

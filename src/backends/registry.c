@@ -56,6 +56,16 @@ const heat2d_method *heat2d_method_at(size_t index)
     return index < heat2d_method_count() ? method_table[index] : NULL;
 }
 
+bool heat2d_method_on_host_here(const heat2d_method *m)
+{
+    return m->gpu_only && m->on_host_here != NULL && m->on_host_here();
+}
+
+bool heat2d_method_needs_gpu(const heat2d_method *m)
+{
+    return m->gpu_only && !heat2d_method_on_host_here(m);
+}
+
 const heat2d_method *heat2d_method_find(const char *name)
 {
     for (size_t k = 0; k < heat2d_method_count(); ++k)

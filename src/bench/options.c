@@ -74,7 +74,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
     heat2d_error err = {{0}};
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         switch (opt) {
         case 'm':
             o->methods = optarg;
@@ -133,7 +133,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             bench_usage(stdout);
             return EXIT_SUCCESS;
         default:
-            return heat2d_report_bad_option("bench", argc, argv, "(heat2d bench --help)");
+            return heat2d_report_bad_option("bench", argc, argv, options, "(heat2d bench --help)");
         }
     }
     if (optind < argc)

@@ -135,7 +135,7 @@ static void check_case(check_state *st, const check_target *t, heat2d_snapshot_c
                    "their step, %zu cells off cpu",
                    t->label, every, heat2d_snapshot_copy_name(copy), nx, ny, steps, probe.count,
                    want, probe.bad_steps, probe.failures);
-    if (strcmp(rep.device, "host") != 0 || t->method->style == HEAT2D_STYLE_HOST)
+    if (!heat2d_device_is_host(rep.device) || t->method->style == HEAT2D_STYLE_HOST)
         check_transfers(st, t, &cfg, &rep);
 }
 

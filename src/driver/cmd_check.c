@@ -75,7 +75,7 @@ void check_transfers(check_state *st, const check_target *t, const heat2d_config
 {
     uint64_t h2d_count, h2d_bytes, d2h_count, d2h_bytes;
     heat2d_transfer_model(t->method, cfg, &h2d_count, &h2d_bytes, &d2h_count, &d2h_bytes);
-    bool on_host = strcmp(rep->device, "host") == 0;
+    bool on_host = heat2d_device_is_host(rep->device);
     if (on_host) {
         /* Nothing crosses when the kernels run on the host. */
         h2d_count = h2d_bytes = d2h_count = d2h_bytes = 0;
@@ -124,7 +124,10 @@ static void check_against_cpu(check_state *st, const check_target *targets, size
         char path[4096];
         if (run_to_file(st, &targets[k], nx, ny, steps, path, sizeof path, &rep) != 0)
             continue;
-        if (st->gpu && strcmp(rep.device, "host") == 0)
+        /* A GPU method on the host fails the GPU check unless this build
+         * or this run put it there (its device says why). */
+        if (st->gpu && heat2d_device_is_host(rep.device) &&
+            !heat2d_method_on_host_here(targets[k].method))
             check_fail(st, "%s ran on the host, not a GPU", targets[k].label);
         heat2d_config cfg = {.nx = nx, .ny = ny, .steps = steps, .precision = targets[k].precision};
         check_transfers(st, &targets[k], &cfg, &rep);
@@ -333,9 +336,10 @@ static size_t collect_targets(bool gpu, heat2d_precision precision, check_target
     size_t n = 0;
     for (size_t k = 0; k < heat2d_method_count() && n + 2 <= capacity; ++k) {
         const heat2d_method *m = heat2d_method_at(k);
-        /* The CPU check takes what runs without a GPU; the GPU check takes
-         * every method that can use one. */
-        bool take = gpu ? m->style != HEAT2D_STYLE_HOST : !m->gpu_only;
+        /* The CPU check takes what runs without a GPU here; the GPU check
+         * takes every method that can use one (those this build puts on
+         * the host are checked there, and say so). */
+        bool take = gpu ? m->style != HEAT2D_STYLE_HOST : !heat2d_method_needs_gpu(m);
         /* The reference itself, unless in f32 (cpu f32 against cpu f64). */
         take = take && (strcmp(m->name, "cpu") != 0 || precision == HEAT2D_F32);
         if (!take)
@@ -349,6 +353,30 @@ static size_t collect_targets(bool gpu, heat2d_precision precision, check_target
         }
     }
     return n;
+}
+
+static bool any_needs_gpu(const check_target *targets, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (heat2d_method_needs_gpu(targets[k].method))
+            return true;
+    return false;
+}
+
+/* "acc-each, acc-resident run on the host here", or that there is no GPU
+ * method at all. */
+static void host_targets_text(const check_target *targets, size_t n, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < n && used < size; ++k)
+        if (!targets[k].pinned)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+                                     targets[k].method->name);
+    if (used == 0)
+        snprintf(buf, size, "it has none: heat2d info's LEFT_OUT lines say why");
+    else if (used < size)
+        snprintf(buf + used, size - used, " run on the host in this build");
 }
 
 int heat2d_cmd_check(int argc, char **argv)
@@ -365,7 +393,7 @@ int heat2d_cmd_check(int argc, char **argv)
     heat2d_error err = {{0}};
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         if (opt == 'g')
             st.gpu = true;
         else if (opt == 'k')
@@ -376,7 +404,7 @@ int heat2d_cmd_check(int argc, char **argv)
             if (heat2d_parse_precision(optarg, &st.precision, &err) != 0)
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: %s", err.message);
         } else
-            return heat2d_report_bad_option("check", argc, argv, NULL);
+            return heat2d_report_bad_option("check", argc, argv, options, NULL);
     }
     if (optind < argc)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: unexpected argument '%s'",
@@ -399,10 +427,18 @@ int heat2d_cmd_check(int argc, char **argv)
 
     check_target targets[24];
     size_t n = collect_targets(st.gpu, st.precision, targets, sizeof targets / sizeof targets[0]);
-    if (n == 0 && st.gpu)
-        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
-                                   "check: GPU_CHECK=FAIL: this build has no GPU method (build "
-                                   "with CUDA or -DHEAT2D_OPENACC_OFFLOAD=ON)");
+    /* --gpu fails only for a GPU method that should run on a GPU here and
+     * does not, or computes wrongly. A build with none (no CUDA, OpenACC
+     * built for the host) is checked on the host, and says so. */
+    if (st.gpu && !any_needs_gpu(targets, n)) {
+        char on_host[256];
+        host_targets_text(targets, n, on_host, sizeof on_host);
+        printf("NOTE: check --gpu: no method of this build runs on a GPU (%s); checking every "
+               "method on the host\n",
+               on_host);
+        st.gpu = false;
+        n = collect_targets(st.gpu, st.precision, targets, sizeof targets / sizeof targets[0]);
+    }
     /* A build with MPI checks its MPI methods: an MPI that cannot start is
      * a failed check, said in one line instead of the library's pages. */
     if (check_mpi_starts(targets, n, &err) != 0)

@@ -35,7 +35,7 @@ int heat2d_cmd_compare(int argc, char **argv)
 
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         int rc = 0;
         if (opt == 'a')
             rc = heat2d_parse_nonneg_real(optarg, "--atol", &tol.atol, &err);
@@ -44,7 +44,7 @@ int heat2d_cmd_compare(int argc, char **argv)
         else if (opt == 'h')
             return heat2d_usage("compare", stdout) == 0 ? EXIT_SUCCESS : HEAT2D_EXIT_FAILURE;
         else
-            return heat2d_report_bad_option("compare", argc, argv, NULL);
+            return heat2d_report_bad_option("compare", argc, argv, options, NULL);
         if (rc != 0)
             return heat2d_report_error(HEAT2D_EXIT_USAGE, "compare: %s", err.message);
     }

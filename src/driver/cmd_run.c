@@ -33,7 +33,7 @@ int heat2d_cmd_run(int argc, char **argv)
 
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         int rc = 0;
         switch (opt) {
         case 'm':
@@ -80,7 +80,7 @@ int heat2d_cmd_run(int argc, char **argv)
             heat2d_usage("run", stdout);
             return EXIT_SUCCESS;
         default:
-            return heat2d_report_bad_option("run", argc, argv, NULL);
+            return heat2d_report_bad_option("run", argc, argv, options, NULL);
         }
         if (rc != 0)
             return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);

@@ -38,9 +38,22 @@ int main(int argc, char **argv)
         return HEAT2D_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+        (strcmp(argv[1], "help") == 0 && argc == 2)) {
         heat2d_usage_main(stdout);
         return EXIT_SUCCESS;
+    }
+    /* heat2d help CMD: that command's own --help. */
+    char help_flag[] = "--help";
+    char *help_argv[4] = {NULL};
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc > 3)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "help: unexpected argument '%s'",
+                                       argv[3]);
+        help_argv[0] = argv[0];
+        help_argv[1] = argv[2];
+        help_argv[2] = help_flag;
+        argc = 3;
+        argv = help_argv;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("heat2d %s (%s)\n", heat2d_build_version(), heat2d_build_revision());

@@ -59,8 +59,12 @@ int heat2d_report_error(int status, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
 
 /* Reports the option getopt_long just refused ('?') for command, with an
  * optional hint after it; returns HEAT2D_EXIT_USAGE. A single-dash word
- * ("-method") is named whole, with its two-dash spelling. */
-int heat2d_report_bad_option(const char *command, int argc, char *const argv[], const char *hint);
+ * ("-method") is named whole, with its two-dash spelling; a known option
+ * without its value says so; an unknown one names the nearest of options
+ * (getopt_long's table, may be NULL). */
+struct option;
+int heat2d_report_bad_option(const char *command, int argc, char *const argv[],
+                             const struct option *options, const char *hint);
 
 /* Under mpirun every rank parses the same arguments and reaches the same
  * verdict: a program tells the library once that this process is not rank
@@ -181,7 +185,8 @@ typedef struct heat2d_phase {
 } heat2d_phase;
 
 typedef struct heat2d_report {
-    /* Where the kernels ran: "host" or the GPU's name. */
+    /* Where the kernels ran: the GPU's name, or "host", followed for a GPU
+     * method on the host by why, e.g. "host (OpenACC built for the host)". */
     char device[128];
     /* True when the counters below come from the runtime or the copy calls. */
     bool transfers_measured;
@@ -251,6 +256,9 @@ typedef struct heat2d_report {
 } heat2d_report;
 
 void heat2d_report_init(heat2d_report *rep);
+
+/* Whether a report's device is the host ("host", or "host (why)"). */
+bool heat2d_device_is_host(const char *device);
 void heat2d_report_phase(heat2d_report *rep, const char *key, double seconds);
 
 /* ---- the backend interface ---------------------------------------------- */
@@ -267,9 +275,11 @@ typedef struct heat2d_method {
     const char *name;      /* command-line name, e.g. "acc-resident" */
     const char *seed_name; /* METHOD= value, e.g. "ACC_PERSISTENT" */
     heat2d_style style;
-    /* Needs a GPU to run at all (CUDA); OpenACC methods run on the host in a
-     * host build, so they are not gpu_only. */
+    /* A GPU method: it needs a GPU to run, unless on_host_here says that
+     * this build or this run puts its kernels on the host (OpenACC built
+     * for the host, or ACC_DEVICE_TYPE=host). */
     bool gpu_only;
+    bool (*on_host_here)(void);
     /* Honours heat2d_config.pinned (page-locked host buffers). */
     bool has_pinned_variant;
     /* Its arithmetic fuses operations (fused multiply-adds): its fields are

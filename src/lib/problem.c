@@ -182,6 +182,11 @@ void heat2d_report_init(heat2d_report *rep)
     rep->d2h_s = -1.0;
 }
 
+bool heat2d_device_is_host(const char *device)
+{
+    return strncmp(device, "host", 4) == 0 && (device[4] == '\0' || device[4] == ' ');
+}
+
 void heat2d_report_phase(heat2d_report *rep, const char *key, double seconds)
 {
     if (rep->n_phases < HEAT2D_MAX_PHASES) {

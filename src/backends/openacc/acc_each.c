@@ -13,5 +13,5 @@ static int acc_each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d
 #include "acc_precisions.h"
 
 HEAT2D_METHOD(heat2d_method_acc_each, acc_each_solve, acc_each_solve_f32, .name = "acc-each",
-              .seed_name = "ACC_EACH_STEP", .style = HEAT2D_STYLE_EACH,
-              .prepare = acc_each_prepare);
+              .seed_name = "ACC_EACH_STEP", .style = HEAT2D_STYLE_EACH, .gpu_only = true,
+              .on_host_here = heat2d_acc_on_host_here, .prepare = acc_each_prepare);

@@ -115,11 +115,10 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
 {
     if (heat2d_acc_prepare("acc-resident", cfg, rep, err) != 0)
         return -1;
-    const bool on_host = strcmp(rep->device, "host") == 0;
+    const bool on_host = heat2d_device_is_host(rep->device);
     if (choose_schedule(on_host, err) != 0)
         return -1;
-    /* Say which schedule ran, where it matters: on a GPU. (On the host the
-     * device stays exactly "host", which callers test for.) */
+    /* Say which schedule ran, where it matters: on a GPU. */
     if (!on_host) {
         size_t used = strlen(rep->device);
         snprintf(rep->device + used, sizeof rep->device - used, " (ACC_SCHEDULE=%s)",
@@ -139,4 +138,5 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
 
 HEAT2D_METHOD(heat2d_method_acc_resident, acc_resident_solve, acc_resident_solve_f32,
               .name = "acc-resident", .seed_name = "ACC_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,
+              .gpu_only = true, .on_host_here = heat2d_acc_on_host_here,
               .prepare = acc_resident_prepare, .has_snapshots = true);

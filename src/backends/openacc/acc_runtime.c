@@ -120,6 +120,9 @@ int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_err
 #endif
 }
 
+/* How to ask for the host, said wherever an offload build finds no GPU. */
+#define ACC_HOST_HINT "; set ACC_DEVICE_TYPE=host to run the OpenACC methods on the host"
+
 /* The host, asked for by name (ACC_DEVICE_TYPE=host): an offload build then
  * runs its kernels on the host as the user said (DEVICE=host). A fallback
  * nobody asked for is still refused. */
@@ -127,6 +130,11 @@ static bool host_asked(void)
 {
     const char *type = getenv("ACC_DEVICE_TYPE");
     return type != NULL && strcasecmp(type, "host") == 0;
+}
+
+bool heat2d_acc_on_host_here(void)
+{
+    return !HEAT2D_ACC_REQUIRE_DEVICE || host_asked();
 }
 
 int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_report *rep,
@@ -146,8 +154,11 @@ int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_repo
         if (HEAT2D_ACC_REQUIRE_DEVICE && !host_asked()) {
             char name[128];
             double ignored;
-            if (heat2d_cuda_open_device(method, name, sizeof name, NULL, &ignored, err) != 0)
+            if (heat2d_cuda_open_device(method, name, sizeof name, NULL, &ignored, err) != 0) {
+                size_t used = strlen(err->message);
+                snprintf(err->message + used, sizeof err->message - used, "%s", ACC_HOST_HINT);
                 return -1;
+            }
         }
 #endif
         acc_init(acc_get_device_type());
@@ -165,15 +176,20 @@ int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_repo
 
     on_device = !on_host;
     if (on_host) {
+        /* The device says why, so that no host number passes for a GPU's. */
+        if (!HEAT2D_ACC_REQUIRE_DEVICE) {
+            snprintf(rep->device, sizeof rep->device, "host (OpenACC built for the host)");
+            return 0;
+        }
+        if (host_asked()) {
+            snprintf(rep->device, sizeof rep->device, "host (ACC_DEVICE_TYPE=host)");
+            return 0;
+        }
         snprintf(rep->device, sizeof rep->device, "host");
-        if (host_asked())
-            return 0; /* DEVICE=host, as asked; environment.txt records why */
-        if (HEAT2D_ACC_REQUIRE_DEVICE)
-            return heat2d_fail(err,
-                               "%s: OpenACC kernels ran on the host, not a GPU (no device, or "
-                               "libgomp-plugin-nvptx.so.1 / libcuda.so.1 not found)",
-                               method);
-        return 0;
+        return heat2d_fail(err,
+                           "%s: OpenACC kernels ran on the host, not a GPU (no device, or "
+                           "libgomp-plugin-nvptx.so.1 / libcuda.so.1 not found)" ACC_HOST_HINT,
+                           method);
     }
     /* The seed's arithmetic, alpha's product an fma with a -0 addend. */
     rep->pass_steps = 1;

@@ -10,6 +10,10 @@
  * acc_on_device where it runs, and fill rep->device and rep->context_s.
  * In an offload build, kernels that ran on the host are an error, and so is
  * a grid whose two arrays do not fit in the device's free memory. */
+/* Whether this build (OpenACC for the host) or this run (ACC_DEVICE_TYPE=
+ * host in an offload build) puts the OpenACC kernels on the host. */
+bool heat2d_acc_on_host_here(void);
+
 int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_report *rep,
                        heat2d_error *err);
 
