@@ -134,7 +134,7 @@ run "$h" bench --sizes 16x16:3 --repeats 1 --warmups 0 --methods cpu,cpu --out "
 expect_rc 0 "second run into the folder"
 expect_eq "$(grep -c '^method,' "$csv")" 1 "one header after appending"
 expect_eq "$(($(wc -l <"$csv") - 1))" "$((n * 4 + 1))" "appended one row"
-expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$summary" | head -n 1)" 3 \
+expect_eq "$(sed -n '/^## [0-9]/,$p' "$summary" | awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' | head -n 1)" 3 \
   "the summary pools both runs"
 expect_eq "$(grep -c '^RUN=' "$b/environment.txt")" 2 "environment.txt has both runs"
 
@@ -233,7 +233,9 @@ refuse "--methods 'cpu,' has an empty name" --methods cpu,
 refuse "--repeats must be a positive integer, got '0'" --repeats 0
 refuse "--budget must be a non-negative number" --budget -1
 refuse "--warmups must be a non-negative integer, got '-1'" --warmups -1
-refuse "unknown or incomplete option '--bogus'" --bogus
+refuse "unknown option '--bogus'" --bogus
+refuse "unknown option '--metods' (did you mean --methods?)" --metods cpu
+refuse "option '--full' takes no value, got '--full=1'" --full=1
 refuse "unexpected argument 'extra'" extra
 refuse "--ranks '0': each item must be a positive integer" --methods cpu --ranks 0
 refuse "--ranks '1,,2': each item must be a positive integer" --methods cpu --ranks 1,,2
@@ -462,7 +464,7 @@ expect_eq "$(od -An -c "$d/trials.torn.csv" | tr -d ' \n')" \
   "$(printf '%s\n' "$torn_tail" | od -An -c | tr -d ' \n')" "trials.torn.csv holds the torn bytes"
 expect_eq "$(grep -c "^- Set aside: the last line of trials.csv was cut short (1 line, ${#torn_tail} bytes, a write that did not finish); it is appended to $d/trials.torn.csv, and this run's rows follow the last whole row.$" \
   "$d/summary.md")" 1 "the summary says what was set aside and where"
-expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$d/summary.md" | head -n 1)" 2 \
+expect_eq "$(sed -n '/^## [0-9]/,$p' "$d/summary.md" | awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' | head -n 1)" 2 \
   "the summary counts both runs' trials"
 
 # A file holding our header alone without its newline: the header is whole,
@@ -475,7 +477,7 @@ expect_rc 0 "a bench into a header without its newline"
 expect_eq "$(head -n 1 "$d/trials.csv")" "$(head -n 1 "$w/torn/trials.csv")" "the header stays"
 expect_eq "$(wc -l <"$d/trials.csv") $([ -e "$d/trials.torn.csv" ] && echo torn || echo none)" \
   "2 none" "one row after it, nothing set aside"
-expect_eq "$(awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' "$d/summary.md" | head -n 1)" 1 \
+expect_eq "$(sed -n '/^## [0-9]/,$p' "$d/summary.md" | awk -F'|' '$2 == " cpu " {gsub(/ /, "", $4); print $4}' | head -n 1)" 1 \
   "the summary counts the new trial"
 expect_eq "$(grep -c '^No trial finished' "$d/summary.md" || true)" 0 "nor says none finished"
 # A header cut short is set aside, and the file begins anew.
@@ -545,7 +547,7 @@ ps=$p/summary.md
 for m in ${pm//,/ }; do
   # The size table and the headline: one row each for m and m-f32.
   expect_eq "$(grep -c "^| $m-f32 | host" "$ps")" 2 "$m-f32 has its own rows"
-  expect_eq "$(awk -F'|' -v m=" $m-f32 " '$2 == m {gsub(/ /, "", $4); print $4}' "$ps" | head -n 1)" \
+  expect_eq "$(sed -n '/^## [0-9]/,$p' "$ps" | awk -F'|' -v m=" $m-f32 " '$2 == m {gsub(/ /, "", $4); print $4}' | head -n 1)" \
     2 "$m-f32 pools its own two trials"
   expect_eq "$(grep -cE "^\| $m-f32 \| [0-9.e+-]+ ms \| .* \| host memory, 8 B/cell \| [0-9.e+-]+ ms \| [0-9]+% \|$" "$ps")" \
     1 "$m-f32 against host memory at 8 B/cell"

@@ -7,7 +7,8 @@ Reads DIR/trials.csv (and DIR/field_256.dat when present) and writes
 DIR/time_per_step.png, DIR/headline.png, DIR/phases.png (where each method's
 time goes) and DIR/field.png; with runs of a distributed method over several
 rank counts (bench --ranks) DIR/scaling.png; with snapshot runs (bench
---output-every) DIR/snapshots.png. No label may overlap another: a picture
+--output-every) DIR/snapshots.png. No label may overlap another or leave its
+axes, nor a whisker pass the axis limits: a picture
 where one would is an error. Prints one PLOT=path line per picture; on any
 error prints one line on stderr and exits 1.
 heat2d bench runs this itself; run it by hand after installing matplotlib
@@ -97,11 +98,21 @@ def cells_text(cells: int) -> str:
     return f"{cells} cells"
 
 
+def host_reason(rows) -> str:
+    """Why a GPU method ran on the host, as its device says ("host (OpenACC
+    built for the host)", "host (ACC_DEVICE_TYPE=host)")."""
+    for row in rows:
+        device = row["device"]
+        if row["_name"] not in HOST_METHODS and on_host(device) and "(" in device:
+            return device[device.index("(") + 1:].rstrip(")")
+    return "no reason recorded"
+
+
 def host_note(fig, rows) -> None:
     methods = device_methods_on_host(rows)
     if methods:
-        fig.text(0.01, 0.01, f"[host]: ran on the CPU. {', '.join(methods)} ran on the host: this "
-                 "build's OpenACC has no GPU offload (the article's host mode).",
+        fig.text(0.01, 0.01, f"[host]: ran on the CPU. {', '.join(methods)} ran on the host: "
+                 f"{host_reason(rows)} (the article's host mode).",
                  fontsize=8, color="#555555", ha="left", va="bottom")
 
 
@@ -124,6 +135,33 @@ def overlapping_texts(fig) -> tuple[str, str] | None:
             if box.overlaps(other_box):
                 return other.get_text(), text.get_text()
         boxes.append((text, box))
+    return None
+
+
+def outside_axes(fig) -> str | None:
+    """What a reader would lose at an axis' edge: a point's annotation whose
+    box leaves its axes, or a line drawn in data coordinates (a whisker, a
+    curve) that passes the y view limits; None when everything is inside."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.text import Annotation
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        for text in ax.texts:
+            if not isinstance(text, Annotation) or not text.get_visible() or not text.get_text().strip():
+                continue
+            box = text.get_window_extent(renderer)
+            if not (ax.bbox.contains(box.x0, box.y0) and ax.bbox.contains(box.x1, box.y1)):
+                return f"label {text.get_text()!r}"
+        low, high = sorted(ax.get_ylim())
+        slack = (high - low) * 1e-9
+        ys = [y for line in ax.get_lines() if line.get_transform() == ax.transData
+              for y in line.get_ydata()]
+        ys += [point[1] for col in ax.collections
+               if isinstance(col, LineCollection) and col.get_transform() == ax.transData
+               for segment in col.get_segments() for point in segment]
+        for y in ys:
+            if math.isfinite(float(y)) and not low - slack <= float(y) <= high + slack:
+                return f"a line at y={float(y):.4g}"
     return None
 
 
@@ -173,6 +211,10 @@ def save(plt, fig, folder: Path, name: str, note_rows=None) -> Path:
     if clash is not None:
         plt.close(fig)
         raise PlotError(f"labels overlap in {name}: {clash[0]!r} and {clash[1]!r}")
+    outside = outside_axes(fig)
+    if outside is not None:
+        plt.close(fig)
+        raise PlotError(f"{outside} falls outside the axes in {name}")
     out = folder / name
     try:
         replace_file(out, lambda tmp: fig.savefig(tmp, dpi=120, format="png"))
@@ -289,14 +331,18 @@ def plot_headline(plt, rows, folder: Path) -> Path:
     ax.legend(handles=[Patch(color=kinds[k][0], label=kinds[k][1])
                        for k in ("cpu", "host", "gpu") if k in kind],
               fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    # Linear bars hide a 100x faster method; switch to log when the range is wide.
+    # Linear bars hide a 100x faster method; switch to log when the range is
+    # wide. The limits hold every whisker, from the fastest trial to the
+    # slowest, and room above it for the two-line label.
+    lowest = min(min(t) for t in times.values())
+    highest = max(max(t) for t in times.values())
     if max(values) / min(values) > 30:
         ax.set_yscale("log")
         ax.set_ylabel("median TOTAL_S [s], log scale (bars: min to max)")
-        ax.set_ylim(min(values) / 3, max(values) * 8)
+        ax.set_ylim(lowest / 3, highest * 8)
     else:
         ax.set_ylabel("median TOTAL_S [s] (bars: min to max)")
-        ax.set_ylim(0, max(values) * 1.3)
+        ax.set_ylim(0, highest * 1.3)
     for bar, method in zip(bars, methods):
         text = f"{medians[method]:.3g} s"
         if method == "cpu":

@@ -362,6 +362,8 @@ int bench_command(int argc, char **argv)
     bool has_gpu;
     bench_choose_runnable(opt.methods != NULL ? &chosen : &all, opt.methods != NULL, &runnable,
                           &has_gpu, &info);
+    if (opt.methods == NULL)
+        bench_note_left_out(&info, BENCH_SELF_EXE);
     if (opt.sizes == NULL) {
         if ((status = bench_parse_sizes(has_gpu ? BENCH_GPU_LADDER : BENCH_CPU_LADDER, &sizes,
                                         &n_sizes)) != 0)

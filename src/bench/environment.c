@@ -61,6 +61,20 @@ int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_
     return rc;
 }
 
+void bench_note_left_out(bench_run_info *info, const char *self_exe)
+{
+    char *const argv[] = {(char *)self_exe, "info", NULL};
+    char why[HEAT2D_MESSAGE_ROOM];
+    char *text = tool_output(argv, why, sizeof why);
+    if (text == NULL)
+        return; /* environment.txt records the failure */
+    static const char key[] = "LEFT_OUT=";
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
+        if (strncmp(line, key, sizeof key - 1) == 0)
+            bench_add_note(info, "Not in this build: %.560s.", line + sizeof key - 1);
+    free(text);
+}
+
 static void last_line(const char *text, char *buf, size_t size)
 {
     size_t end = strlen(text);

@@ -9,6 +9,11 @@
  * written; a missing tool is recorded, not an error. */
 int bench_write_environment(const bench_run_info *info, const char *self_exe, heat2d_error *err);
 
+/* A note for each optional part this build left out (`heat2d info`'s
+ * LEFT_OUT= lines: the methods it would have held, why, and the fix), so
+ * that the summary says which methods were not measured and why. */
+void bench_note_left_out(bench_run_info *info, const char *self_exe);
+
 /* Measures the limits every result is a fraction of (`heat2d info
  * --bandwidth`: host copy bandwidth on all cores, and with a GPU the device
  * copy and host<->device bandwidths) and writes them to DIR/bandwidth.txt,

@@ -71,22 +71,29 @@ static void emit_size_table(FILE *f, const size_group *g)
     if (any)
         fputc('\n', f);
 
-    /* An OpenACC method that fell back to the host is the article's host
-     * mode, not a GPU number; say so where the number is. */
+    /* A GPU method whose kernels ran on the host is the article's host
+     * mode, not a GPU number; say so where the number is, with the reason
+     * its device gives ("host (OpenACC built for the host)"). */
     char host_acc[256] = "";
+    const char *why = NULL;
     size_t used = 0;
     for (size_t k = 0; k < g->n_cells; ++k) {
         const cell *c = &g->cells[k];
-        if (c->style_known && c->style != HEAT2D_STYLE_HOST && summary_on_host(c->device))
+        if (c->style_known && c->style != HEAT2D_STYLE_HOST && summary_on_host(c->device)) {
             used += (size_t)snprintf(host_acc + used,
                                      used < sizeof host_acc ? sizeof host_acc - used : 0, "%s%s",
                                      used ? ", " : "", c->label);
+            why = why != NULL ? why : c->device;
+        }
     }
-    if (used > 0)
+    if (used > 0) {
+        const char *open = strchr(why, '(');
+        int why_len = open != NULL ? (int)strcspn(open + 1, ")") : 0;
         fprintf(f,
-                "Ran on the host, not a GPU: %s (this build's OpenACC has no offload: the "
-                "article's host mode; nothing crosses to a device).\n\n",
-                host_acc);
+                "Ran on the host, not a GPU: %s (%.*s: the article's host mode; nothing "
+                "crosses to a device).\n\n",
+                host_acc, open != NULL ? why_len : 16, open != NULL ? open + 1 : "no reason given");
+    }
 }
 
 static const size_group *headline_group(const size_group *groups, size_t n, bool *exact)
@@ -136,6 +143,88 @@ static void emit_headline(FILE *f, const size_group *groups, size_t n)
     fputc('\n', f);
 }
 
+static const char *const headline_plots[][2] = {
+    {"headline.png", "headline: TOTAL_S of every method"},
+    {"phases.png", "headline: where the time goes"},
+};
+static const char *const ladder_plots[][2] = {
+    {"time_per_step.png", "time per step against grid size"},
+    {"field.png", "final field"},
+    {"scaling.png", "scaling efficiency over ranks"},
+    {"snapshots.png", "time per step against the steps between snapshots"},
+};
+
+/* The plots of the list that this run wrote, as images. */
+static void emit_plots(FILE *f, const bench_run_info *info, const char *const plots[][2], size_t n)
+{
+    bool any = false;
+    for (size_t k = 0; k < n; ++k) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", info->dir, plots[k][0]);
+        if (access(path, R_OK) == 0) {
+            fprintf(f, "![%s](%s)\n", plots[k][1], plots[k][0]);
+            any = true;
+        }
+    }
+    if (any)
+        fputc('\n', f);
+}
+
+static bool is_failure(const char *note)
+{
+    return strncmp(note, "FAILED:", 7) == 0;
+}
+
+static size_t count_failures(const bench_run_info *info)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < info->n_notes; ++k)
+        n += is_failure(info->notes[k]);
+    return n;
+}
+
+/* The failures (failures true) or the other notes, as a list. */
+static void emit_notes(FILE *f, const bench_run_info *info, bool failures)
+{
+    bool any = false;
+    for (size_t k = 0; k < info->n_notes; ++k)
+        if (is_failure(info->notes[k]) == failures) {
+            fprintf(f, "- %s\n", info->notes[k]);
+            any = true;
+        }
+    if (any)
+        fputc('\n', f);
+}
+
+static bool any_on_gpu(const size_group *groups, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        for (size_t c = 0; c < groups[k].n_cells; ++c)
+            if (!summary_on_host(groups[k].cells[c].device))
+                return true;
+    return false;
+}
+
+/* A machine without a GPU measures the host methods only: say so, and
+ * where GPU numbers are (the results index beside the default folder, in
+ * heat2d's source tree). */
+static void emit_no_gpu(FILE *f, const bench_run_info *info)
+{
+    char index[4200];
+    snprintf(index, sizeof index, "%s/../README.md", info->dir);
+    fputs("**No GPU method was measured here**: no method ran on a GPU in this run (the notes "
+          "say why). ",
+          f);
+    if (access(index, R_OK) == 0)
+        fputs("The GPU runs committed with heat2d are listed in "
+              "[results/README.md](../README.md).\n\n",
+              f);
+    else
+        fputs("The GPU runs committed with heat2d are listed in results/README.md of its source "
+              "tree.\n\n",
+              f);
+}
+
 static void emit_summary(FILE *f, const bench_run_info *info, const size_group *groups,
                          size_t n_groups, size_t n_rows, size_t n_runs, size_t skipped)
 {
@@ -154,12 +243,22 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
     if (skipped > 0)
         fprintf(f, "%zu incomplete row(s) of trials.csv (an interrupted write) are left out.\n\n",
                 skipped);
-    for (size_t k = 0; k < info->n_notes; ++k)
-        fprintf(f, "- %s\n%s", info->notes[k], k + 1 == info->n_notes ? "\n" : "");
+    /* What a reader must see first: failures, whether a GPU was measured,
+     * then the article's headline size; the other notes and the ladder
+     * after. */
+    emit_notes(f, info, true);
     if (n_groups == 0) {
+        emit_notes(f, info, false);
         fputs("No trial finished: nothing to tabulate.\n", f);
         return;
     }
+    if (!any_on_gpu(groups, n_groups))
+        emit_no_gpu(f, info);
+    emit_headline(f, groups, n_groups);
+    emit_plots(f, info, headline_plots, sizeof headline_plots / sizeof headline_plots[0]);
+    if (info->n_notes > count_failures(info))
+        fputs("## Notes\n\n", f);
+    emit_notes(f, info, false);
     fputs("Gcell/s is nx*ny*steps / median. GB/s counts the 16 bytes per cell-step that one "
           "fp64 step must move at least (read u, write v): nx*ny*steps*16 / median; it can "
           "exceed the memory's bandwidth only while the grid fits in cache.\n\n",
@@ -172,20 +271,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
         fputs("A -f32 row computed in single precision (bench --precision): its GB/s and "
               "limits count 8 bytes per cell-step (4-byte cells).\n\n",
               f);
-    static const char *const plots[][2] = {
-        {"time_per_step.png", "time per step against grid size"},
-        {"headline.png", "headline"},
-        {"field.png", "final field"},
-        {"scaling.png", "scaling efficiency over ranks"},
-        {"snapshots.png", "time per step against the steps between snapshots"},
-    };
-    for (size_t k = 0; k < sizeof plots / sizeof plots[0]; ++k) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", info->dir, plots[k][0]);
-        if (access(path, R_OK) == 0)
-            fprintf(f, "![%s](%s)\n", plots[k][1], plots[k][0]);
-    }
-    fputc('\n', f);
+    emit_plots(f, info, ladder_plots, sizeof ladder_plots / sizeof ladder_plots[0]);
     limits lim;
     summary_read_limits(info->dir, &lim);
     for (size_t k = 0; k < n_groups; ++k) {
@@ -196,7 +282,6 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
         summary_emit_snapshots(f, &groups[k], &lim);
     }
     summary_emit_weak(f, groups, n_groups);
-    emit_headline(f, groups, n_groups);
 }
 
 typedef struct {
