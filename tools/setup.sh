@@ -24,20 +24,36 @@ command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launch
 command -v docker-compose >/dev/null || [ "${1:-}" = offload ] ||
   need+=(docker-compose)                                 # the container recipe's test
 
-# The distribution's GCC: its OpenACC header, and with a GPU its offload
+# The C compiler the build will use (CMake takes CC, else cc), when it is
+# the distribution's GCC: its OpenACC header, and with a GPU its offload
 # compiler and the runtime's plugin (gcc-12-offload-nvptx on Debian 12,
 # gcc-13-offload-nvptx on Ubuntu 24.04).
-gcc_major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
-if command -v gcc >/dev/null && [ ! -f "$(gcc -print-file-name=include/openacc.h)" ]; then
+compiler=${CC:-cc}
+gcc_major=""
+if "$compiler" -v 2>&1 | grep -q '^gcc version'; then
+  gcc_major=$("$compiler" -dumpversion 2>/dev/null | cut -d. -f1)
+fi
+if [ -n "$gcc_major" ] && [ ! -f "$("$compiler" -print-file-name=include/openacc.h)" ]; then
   need+=("gcc-$gcc_major")
 fi
+# Only a program with an OpenACC region needs the offload compiler: an
+# empty one links without it. A CUDA newer than GCC's default ISA refuses
+# it (CUDA 13's ptxas starts at sm_75), so sm_80 is tried too.
+acc_test='int main(void){int a[4];
+#pragma acc parallel loop copyout(a)
+for(int i=0;i<4;i++)a[i]=i;
+return a[3]-3;}'
 if [ -n "$gcc_major" ] && { [ "${1:-}" = offload ] || nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }; then
-  if ! echo 'int main(void){return 0;}' |
-    gcc -x c -fopenacc -foffload=nvptx-none -o /dev/null - 2>/dev/null; then
+  scratch=$(mktemp -d)
+  if ! printf '%s\n' "$acc_test" >"$scratch/t.c" ||
+    ! { "$compiler" -fopenacc -foffload=nvptx-none "$scratch/t.c" -o "$scratch/t" ||
+      "$compiler" -fopenacc -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_80 \
+        "$scratch/t.c" -o "$scratch/t"; } 2>/dev/null; then
     need+=("gcc-$gcc_major-offload-nvptx")
   fi
+  rm -rf "$scratch"
   # -print-file-name answers with the bare name when it finds nothing.
-  if [ ! -f "$(gcc -print-file-name=libgomp-plugin-nvptx.so.1)" ] &&
+  if [ ! -f "$("$compiler" -print-file-name=libgomp-plugin-nvptx.so.1)" ] &&
     ! ldconfig -p 2>/dev/null | grep -q libgomp-plugin-nvptx.so.1; then
     need+=(libgomp-plugin-nvptx1)
   fi
@@ -69,15 +85,27 @@ essential() {
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
+# Without root or without apt-get nothing is installed: say what would be,
+# and how, and let the build go on with what is here (each missing part is
+# left out, and configure says so).
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-  echo "setup: missing ${need[*]}; install with: sudo apt-get install ${need[*]}" >&2
+  if command -v apt-get >/dev/null; then
+    how="sudo apt-get install ${need[*]}"
+  else
+    how="your distribution's packages for: ${need[*]}"
+  fi
+  if [ "$(id -u)" != 0 ]; then why="not root"; else why="no apt-get"; fi
+  echo "setup: missing ${need[*]} ($why: nothing installed); install with: $how; the build goes on with what is here" >&2
   essential "${1:-}"
   exit
 fi
 export DEBIAN_FRONTEND=noninteractive
 echo "setup: installing ${need[*]}" >&2
-if ! apt-get update -qq >/dev/null 2>&1; then
-  echo "setup: no package registry reachable (apt-get update failed); missing ${need[*]}; the build goes on with what is here" >&2
+# A machine without a network can take minutes to say so: two at most.
+limit=()
+command -v timeout >/dev/null && limit=(timeout 120)
+if ! "${limit[@]}" apt-get update -qq >/dev/null 2>&1; then
+  echo "setup: no package registry reachable (apt-get update failed); missing ${need[*]}; install with: apt-get install ${need[*]} where a registry is reachable; the build goes on with what is here" >&2
   essential "${1:-}"
   exit
 fi
