@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# The main job on the machines a machine without a GPU can stand in for:
+# each configuration is configured and built, then checked and benchmarked
+# at small sizes as `make bench` does, and must end with exit 0 and the notes
+# its summary should carry.
+#   default       this build (the project's default configure here)
+#   offload       GCC's nvptx offload compiler installed, no GPU
+#   no-acc-link   a C compiler that cannot link -fopenacc programs
+#   parts-off     OpenACC, CUDA and MPI off, no matplotlib, no gfortran, no
+#                 package registry: plain `make bench` through the Makefile
+#   unprivileged  `make bench` on a fresh clone as a user without root
+# usage: test_matrix.sh SOURCE_DIR BUILD_DIR
+set -e
+src=$(cd "$1" && pwd)
+build=$(cd "$2" && pwd)
+. "$(dirname "$0")/lib.sh"
+w=$(mktemp -d)
+chmod 755 "$w"
+trap 'rm -rf "$w"' EXIT
+jobs=$(nproc 2>/dev/null || echo 2)
+sizes="--sizes 24x24:5,40x32:8 --repeats 1 --warmups 0"
+# The tests of an offload build run with ACC_DEVICE_TYPE=host; the machines
+# stood in for here have no such setting.
+unset ACC_DEVICE_TYPE
+
+# configure NAME [CMAKE ARGS...]: a build of heat2d alone in $w/NAME; its
+# configure output in $w/NAME.cfg.
+configure() {
+  local name=$1
+  shift
+  run cmake -S "$src" -B "$w/$name" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF "$@"
+  printf '%s\n' "$out" >"$w/$name.cfg"
+  expect_rc 0 "$name: configure ($err)"
+  run cmake --build "$w/$name" -j "$jobs" --target heat2d
+  expect_rc 0 "$name: build ($(tail -n 5 <<<"$out") $err)"
+}
+
+# main_job NAME BIN: what `make bench` runs (the check, then the bench), at
+# small sizes into $w/NAME-out; the summary in $summary.
+main_job() {
+  local name=$1 bin=$2
+  run "$bin/heat2d" check
+  expect_rc 0 "$name: heat2d check ($err)"
+  expect_out_has "CPU_CHECK=PASS" "$name: the check passes"
+  run "$bin/heat2d" bench $sizes --out "$w/$name-out"
+  expect_rc 0 "$name: heat2d bench ($err)"
+  summary=$(cat "$w/$name-out/summary.md" 2>/dev/null || true)
+}
+
+# expect_summary_has TEXT DESCRIPTION
+expect_summary_has() {
+  if grep -qF -- "$1" <<<"$summary"; then ok; else ko "$2: summary.md lacks '$1'"; fi
+}
+
+# ---- default -------------------------------------------------------------
+main_job default "$build/bin"
+expect_summary_has "**No GPU method was measured here**" "default: no GPU here, said first"
+if "$build/bin/heat2d" methods | grep -q '^cuda-each '; then
+  if grep -qE '^- Skipped (acc-each, acc-resident, )?cuda-each, cuda-each-pinned, .*: no usable GPU here' <<<"$summary"; then
+    ok; else ko "default: the CUDA methods skipped, with a note"; fi
+fi
+headline=$(grep -n '^## Headline' <<<"$summary" | cut -d: -f1)
+first_size=$(grep -n '^## [0-9]' <<<"$summary" | head -n 1 | cut -d: -f1)
+expect_eq "$([ -n "$headline" ] && [ -n "$first_size" ] && [ "$headline" -lt "$first_size" ] && echo first)" \
+  first "default: the headline table comes before the ladder"
+
+# ---- offload: GCC's nvptx compiler, no GPU ----------------------------------
+printf 'int main(void){int a[4];\n#pragma acc parallel loop copyout(a)\nfor(int i=0;i<4;i++)a[i]=i;\nreturn a[3]-3;}\n' >"$w/acc.c"
+if gcc -fopenacc -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_80 "$w/acc.c" \
+  -o "$w/acc" 2>/dev/null; then
+  configure offload -DHEAT2D_OPENACC_OFFLOAD=ON -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF
+  expect_eq "$(grep -c 'heat2d: OpenACC offloaded to NVIDIA GPUs' "$w/offload.cfg")" 1 \
+    "offload: configure offloads OpenACC"
+  main_job offload "$w/offload/bin"
+  expect_out_lacks "method=acc-" "offload: the CPU check leaves the acc methods to a GPU"
+  expect_summary_has "Skipped acc-each, acc-resident: no usable GPU here" \
+    "offload: the acc methods skipped like the CUDA methods"
+  expect_summary_has "**No GPU method was measured here**" "offload: no GPU here, said first"
+  run "$w/offload/bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
+  expect_rc 1 "offload: a seed-style run refuses the host"
+  expect_err_has "set ACC_DEVICE_TYPE=host to run the OpenACC methods on the host" \
+    "offload: the refusal says how to ask for the host"
+  run env ACC_DEVICE_TYPE=host "$w/offload/bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
+  expect_rc 0 "offload: ACC_DEVICE_TYPE=host runs on the host"
+  expect_out_has "DEVICE=host (ACC_DEVICE_TYPE=host)" "offload: the host, asked for, says so"
+elif [ "${CI:-}" = true ]; then
+  ko "offload: GCC's nvptx offload compiler is not installed (.ci/run installs it)"
+else
+  echo "SKIP offload: GCC's nvptx offload compiler is not installed (tools/setup.sh offload)"
+fi
+
+# ---- a C compiler that cannot link -fopenacc programs ------------------------
+CC="$src/tests/tools/cc_no_openacc_link" configure no-acc-link -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF
+line=$(grep 'heat2d: OpenACC left out' "$w/no-acc-link.cfg" || true)
+expect_eq "$(grep -c . <<<"$line")" 1 "no-acc-link: one configure line says OpenACC is left out"
+expect_eq "$(grep -cF "cannot build an OpenACC program (/usr/bin/ld: error: could not run lto-wrapper). Fix: configure with CC=" <<<"$line")" 1 \
+  "no-acc-link: the line says what failed and the fix"
+main_job no-acc-link "$w/no-acc-link/bin"
+expect_summary_has "Not in this build: OpenACC (acc-each, acc-resident): " \
+  "no-acc-link: the summary says the acc methods are not built, and why"
+run "$w/no-acc-link/bin/heat2d" methods
+expect_out_lacks "acc-" "no-acc-link: no acc method in the build"
+
+# ---- parts off, no matplotlib, no gfortran, no registry: plain make bench ---
+# PATH holds every tool but gfortran and python3, and an apt-get that reaches
+# no registry; the only python has no matplotlib.
+mkdir -p "$w/path"
+IFS=: read -ra dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+  for t in "$d"/*; do
+    n=${t##*/}
+    case "$n" in gfortran* | python3* | apt-get) continue ;; esac
+    [ -x "$t" ] && [ ! -e "$w/path/$n" ] && ln -s "$t" "$w/path/$n"
+  done
+done
+printf '#!/bin/sh\necho "E: no registry" >&2\nexit 100\n' >"$w/path/apt-get"
+printf '#!/bin/sh\necho "ModuleNotFoundError: No module named matplotlib" >&2\nexit 1\n' >"$w/path/python3"
+chmod +x "$w/path/apt-get" "$w/path/python3"
+run env PATH="$w/path" HEAT2D_PYTHON="$w/path/python3" make -C "$src" --no-print-directory bench \
+  BUILD="$w/parts-off" JOBS="$jobs" \
+  CMAKE_FLAGS="-DHEAT2D_OPENACC=OFF -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF -DBUILD_TESTING=OFF" \
+  BENCH_FLAGS="$sizes --out $w/parts-off-out"
+expect_rc 0 "parts-off: make bench ($(tail -n 3 <<<"$err"))"
+expect_err_has "gfortran" "parts-off: setup names gfortran as missing"
+expect_err_has "the build goes on with what is here" "parts-off: setup lets the build go on"
+expect_out_has "CPU_CHECK=PASS" "parts-off: the check passes"
+summary=$(cat "$w/parts-off-out/summary.md" 2>/dev/null || true)
+expect_summary_has "Not in this build: OpenACC (acc-each, acc-resident): HEAT2D_OPENACC=OFF" \
+  "parts-off: OpenACC off, said"
+expect_summary_has "Not in this build: CUDA (cuda-each, cuda-resident, cuda-graph, cuda-tb, cuda-overlap, mpi-cuda): HEAT2D_CUDA=OFF" \
+  "parts-off: CUDA off, said"
+expect_summary_has "Not in this build: MPI (mpi-cpu, mpi-cuda): HEAT2D_MPI=OFF" "parts-off: MPI off, said"
+expect_summary_has "Plots skipped (time_per_step.png, headline.png, field.png): no python with matplotlib" \
+  "parts-off: no matplotlib, the plots skipped with the reason"
+
+# ---- an unprivileged user on a fresh clone -------------------------------------
+if ! command -v git >/dev/null || ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+  echo "SKIP unprivileged: the source is not a git checkout, so there is nothing to clone"
+else
+  user_run=()
+  if [ "$(id -u)" = 0 ]; then
+    user=heat2d-matrix-$$
+    useradd -M -d "$w/home" -s /bin/bash "$user"
+    trap 'userdel "$user" 2>/dev/null; rm -rf "$w"' EXIT
+    mkdir -p "$w/home"
+    chown "$user" "$w/home"
+    user_run=(runuser -u "$user" --)
+  fi
+  # A bundle of HEAD: the user clones what was committed, and git has no
+  # reason to refuse a repository that another user owns.
+  git -C "$src" bundle create -q "$w/heat2d.bundle" HEAD
+  chmod 644 "$w/heat2d.bundle"
+  run "${user_run[@]}" env HOME="$w/home" git clone -q "$w/heat2d.bundle" "$w/home/clone"
+  expect_rc 0 "unprivileged: git clone ($err)"
+  run "${user_run[@]}" env HOME="$w/home" make -C "$w/home/clone" --no-print-directory bench \
+    JOBS="$jobs" CMAKE_FLAGS="-DHEAT2D_CUDA=OFF -DBUILD_TESTING=OFF" \
+    BENCH_FLAGS="$sizes --out $w/home/out"
+  expect_rc 0 "unprivileged: make bench on a fresh clone ($(tail -n 3 <<<"$err"))"
+  expect_out_has "CPU_CHECK=PASS" "unprivileged: the check passes"
+  expect_eq "$(test -s "$w/home/out/summary.md" && echo written)" written "unprivileged: the summary written"
+  if [ "$(id -u)" = 0 ]; then
+    expect_eq "$(stat -c %U "$w/home/out/trials.csv")" "$user" "unprivileged: the results are the user's"
+  fi
+fi
+finish
