@@ -10,6 +10,7 @@
 #   tools/setup.sh format and clang-format, for `make format-check`
 #   tools/setup.sh offload  and GCC's nvptx offload compiler even with no GPU
 #                         visible (an image built for GPU hosts: Dockerfile)
+#   tools/setup.sh test   and the offload compiler, which the tests build with
 set -uo pipefail
 
 need=()
@@ -43,7 +44,8 @@ acc_test='int main(void){int a[4];
 #pragma acc parallel loop copyout(a)
 for(int i=0;i<4;i++)a[i]=i;
 return a[3]-3;}'
-if [ -n "$gcc_major" ] && { [ "${1:-}" = offload ] || nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }; then
+if [ -n "$gcc_major" ] && { [ "${1:-}" = offload ] || [ "${1:-}" = test ] ||
+  nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }; then
   scratch=$(mktemp -d)
   if ! printf '%s\n' "$acc_test" >"$scratch/t.c" ||
     ! { "$compiler" -fopenacc -foffload=nvptx-none "$scratch/t.c" -o "$scratch/t" ||
