@@ -13,6 +13,10 @@ CMAKE_FLAGS ?=
 
 .PHONY: all setup build test test-sanitize fuzz format-check bench clean
 
+# Tools a machine keeps outside a new user's PATH (CUDA's, /opt's) are found
+# too, after the user's own: tools/tool_path.sh.
+export PATH := $(shell tools/tool_path.sh)
+
 all: build
 
 # The tests also need GCC's offload compiler (test_matrix builds with it),

@@ -52,12 +52,19 @@ expect_count() {
 }
 
 # matplotlib_python: the python the bench would plot with (its own search:
-# HEAT2D_PYTHON, python3 on PATH, /usr/bin/python3), printed; nothing when
-# none of them has matplotlib.
+# HEAT2D_PYTHON, else each python3 on PATH, then /usr/bin/python3), printed;
+# nothing when none of them has matplotlib.
 matplotlib_python() {
-  local p
-  for p in ${HEAT2D_PYTHON:-python3 /usr/bin/python3}; do
-    if "$p" -c 'import matplotlib' 2>/dev/null; then echo "$p"; return; fi
+  local p candidates=()
+  if [ -n "${HEAT2D_PYTHON:-}" ]; then
+    candidates=("$HEAT2D_PYTHON")
+  else
+    local IFS=:
+    for p in $PATH; do [ -n "$p" ] && candidates+=("$p/python3"); done
+    candidates+=(/usr/bin/python3)
+  fi
+  for p in "${candidates[@]}"; do
+    if [ -x "$p" ] && "$p" -c 'import matplotlib' 2>/dev/null; then echo "$p"; return; fi
   done
 }
 

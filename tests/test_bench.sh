@@ -363,9 +363,9 @@ run env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_TIMEOUT=1 "$h" benc
   --out "$w/hung-probe"
 expect_rc 0 "a hung matplotlib probe: the bench still succeeds"
 expect_eq "$(grep '^heat2d: bench: plots' <<<"$err")" \
-  "heat2d: bench: plots skipped: python3 -c 'import matplotlib' timed out after 1 s" \
+  "heat2d: bench: plots skipped: $w/fakebin/python3 -c 'import matplotlib' timed out after 1 s" \
   "a hung probe: the one line"
-expect_eq "$(grep -c "^- Plots skipped: python3 -c 'import matplotlib' timed out after 1 s" \
+expect_eq "$(grep -c "^- Plots skipped: $w/fakebin/python3 -c 'import matplotlib' timed out after 1 s" \
   "$w/hung-probe/summary.md")" 1 "a hung probe: the summary says so"
 touch "$w/probe-ok"
 script=$(cd "$(dirname "$0")/../tools" && pwd)/plot_bench.py
@@ -373,8 +373,8 @@ run env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_TIMEOUT=1 HEAT2D_PL
   "$h" bench "${tiny[@]}" --out "$w/hung-plot"
 expect_rc 0 "a hung plotter: the bench still succeeds"
 expect_eq "$(grep '^heat2d: bench: plots' <<<"$err")" \
-  "heat2d: bench: plots skipped: python3 $script timed out after 1 s" "a hung plotter: the one line"
-expect_eq "$(grep -c "^- Plots skipped: python3 $script timed out after 1 s" "$w/hung-plot/summary.md")" \
+  "heat2d: bench: plots skipped: $w/fakebin/python3 $script timed out after 1 s" "a hung plotter: the one line"
+expect_eq "$(grep -c "^- Plots skipped: $w/fakebin/python3 $script timed out after 1 s" "$w/hung-plot/summary.md")" \
   1 "a hung plotter: the summary says so"
 left=0
 for p in $(cat "$w/fakepy.pids"); do

@@ -18,7 +18,15 @@ command -v cmake >/dev/null || need+=(cmake)
 command -v cc >/dev/null || need+=(gcc)
 command -v gfortran >/dev/null || need+=(gfortran)       # the original, for the bit-exact tests
 command -v python3 >/dev/null || need+=(python3)         # the original's tools
-/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || need+=(python3-matplotlib)  # plots
+# plots: any python3 on PATH, or Debian's, with matplotlib (the bench's search)
+has_matplotlib() {
+  local IFS=: dir
+  for dir in $PATH /usr/bin; do
+    [ -x "$dir/python3" ] && "$dir/python3" -c 'import matplotlib' 2>/dev/null && return 0
+  done
+  return 1
+}
+has_matplotlib || need+=(python3-matplotlib)
 command -v valgrind >/dev/null || need+=(valgrind)       # the valgrind_cli test
 command -v mpicc >/dev/null || need+=(libopenmpi-dev)    # mpi-cpu (MPI headers, library)
 command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launcher

@@ -59,25 +59,45 @@ static probe_result probe(char *const argv[], double *limit)
     return result;
 }
 
-/* HEAT2D_PYTHON, else python3 on PATH, else Debian's /usr/bin/python3: the
- * first with matplotlib. A PATH python (pyenv, a venv) often lacks it. One
- * whose probe hangs ends the search (*hung, with the limit): a python that
- * cannot import in half a minute cannot be trusted to plot. */
+/* HEAT2D_PYTHON, else each python3 on PATH in turn, then Debian's
+ * /usr/bin/python3: the first with matplotlib. The first python3 on PATH
+ * (pyenv, a venv, the system's) often lacks it where a later one has it.
+ * One whose probe hangs ends the search (*hung, with the limit): a python
+ * that cannot import in half a minute cannot be trusted to plot. */
 static const char *find_python(char *tried, size_t tried_size, const char **hung, double *limit)
 {
-    static const char *const defaults[] = {"python3", "/usr/bin/python3"};
+    enum { MAX_CANDIDATES = 16 };
+    static char candidates[MAX_CANDIDATES][PATH_MAX];
+    size_t n = 0;
     const char *env = getenv("HEAT2D_PYTHON");
-    const char *const *candidates = defaults;
-    size_t n = 2;
     if (env != NULL && env[0] != '\0') {
-        candidates = &env;
-        n = 1;
+        snprintf(candidates[n++], sizeof candidates[0], "%s", env);
+    } else {
+        const char *dirs = getenv("PATH");
+        for (const char *p = dirs != NULL ? dirs : ""; n + 1 < MAX_CANDIDATES;) {
+            size_t len = strcspn(p, ":");
+            if (len > 0 && len + sizeof "/python3" <= sizeof candidates[0]) {
+                snprintf(candidates[n], sizeof candidates[0], "%.*s/python3", (int)len, p);
+                bool seen = access(candidates[n], X_OK) != 0;
+                for (size_t k = 0; k < n && !seen; ++k)
+                    seen = strcmp(candidates[k], candidates[n]) == 0;
+                n += !seen;
+            }
+            if (p[len] == '\0')
+                break;
+            p += len + 1;
+        }
+        bool seen = false;
+        for (size_t k = 0; k < n; ++k)
+            seen = seen || strcmp(candidates[k], "/usr/bin/python3") == 0;
+        if (!seen)
+            snprintf(candidates[n++], sizeof candidates[0], "/usr/bin/python3");
     }
     size_t used = 0;
     tried[0] = '\0';
     *hung = NULL;
     for (size_t k = 0; k < n; ++k) {
-        char *argv[] = {(char *)candidates[k], "-c", "import matplotlib", NULL};
+        char *argv[] = {candidates[k], "-c", "import matplotlib", NULL};
         probe_result result = probe(argv, limit);
         if (result == PROBE_OK)
             return candidates[k];
