@@ -22,7 +22,7 @@ static double double_from_bits(uint64_t bits)
 
 /* v * 2^scale, v non-zero, rounded to the nearest double (ties to even),
  * as its bit pattern (positive). Inline: both its calls are on the field
- * reader's path for every value, and out of line they read it 4% slower. */
+ * reader's path for every value. */
 static inline uint64_t round_to_double(const u192 *v, int scale)
 {
     int p = top_bit(v);

@@ -61,7 +61,7 @@ static int each_solve_any(const heat2d_config *cfg, void *u, void *v, void **res
     const double t_start = heat2d_now();
     if (cfg->pinned) {
         /* Small arrays may share a page; the runtime accepts registering
-         * both (tried on an H200 with driver 580). */
+         * both. */
         HEAT2D_CUDA_CHECK_GOTO(err, cudaHostRegister(u, bytes, cudaHostRegisterDefault), fail);
         pinned_u = u;
         HEAT2D_CUDA_CHECK_GOTO(err, cudaHostRegister(v, bytes, cudaHostRegisterDefault), fail);
