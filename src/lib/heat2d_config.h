@@ -1,0 +1,123 @@
+/* The problem a run solves: its constants, precision, snapshots every K
+ * steps, the configuration, its sizes and the initial state. */
+#ifndef HEAT2D_CONFIG_H
+#define HEAT2D_CONFIG_H
+
+#include "heat2d_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Diffusion number D*dt/dx^2 of the original. The explicit 5-point update
+ * is stable (and keeps every value between the field's min and max) only for
+ * 0 < alpha <= 1/4; anything else grows without bound. */
+#define HEAT2D_ALPHA     0.1
+#define HEAT2D_MAX_ALPHA 0.25
+#define HEAT2D_MIN_SIDE  5
+
+/* The floating-point type a method computes in. Fields outside a method
+ * (initial state, result, files, summaries) are always double; an f32 run
+ * rounds the initial state to float once, computes in float, and widens the
+ * result, so that everything downstream is the same code. */
+typedef enum heat2d_precision {
+    HEAT2D_F64 = 0,
+    HEAT2D_F32 = 1,
+} heat2d_precision;
+
+/* "f64" or "f32"; parsing refuses anything else. */
+const char *heat2d_precision_name(heat2d_precision p);
+int heat2d_parse_precision(const char *text, heat2d_precision *p, heat2d_error *err);
+/* Bytes of one cell in p: 8 or 4. */
+size_t heat2d_precision_bytes(heat2d_precision p);
+
+/* What a method calls with the field after a step, every output_every
+ * steps and after the last (a snapshot, as a model writes hourly output or
+ * couples to another model): step is the steps done, field nx*ny cells of
+ * the run's precision in host memory, valid during the call only. Returns 0,
+ * or -1 with err to stop the run. */
+typedef int (*heat2d_snapshot_fn)(void *ctx, size_t step, const void *field, heat2d_error *err);
+
+/* How a snapshot reaches the host. */
+typedef enum heat2d_snapshot_copy {
+    /* The loop stops, the field is copied down, the loop goes on. */
+    HEAT2D_SNAPSHOT_PLAIN = 0,
+    /* Copied on a stream of its own, from a device buffer into page-locked
+     * host memory, while the next steps run; the callback runs while the
+     * GPU computes. */
+    HEAT2D_SNAPSHOT_OVERLAP = 1,
+} heat2d_snapshot_copy;
+
+/* "plain" or "overlap"; parsing refuses anything else. */
+const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c);
+int heat2d_parse_snapshot_copy(const char *text, heat2d_snapshot_copy *c, heat2d_error *err);
+
+typedef struct heat2d_config {
+    size_t nx;
+    size_t ny;
+    size_t steps;
+    double alpha;
+    heat2d_precision precision;
+    /* Page-locked host memory: cuda-each's staging buffers, the resident
+     * methods' host arrays (allocated so before the clock; PIN_S says what
+     * that cost). */
+    bool pinned;
+    /* Snapshots (methods with has_snapshots): every output_every steps and
+     * after the last, the field reaches the host and snapshot() is called;
+     * 0: only the final field, as the original. */
+    size_t output_every;
+    heat2d_snapshot_copy snapshot_copy;
+    heat2d_snapshot_fn snapshot;
+    void *snapshot_ctx;
+    /* Distributed methods with deep_halos: halos this many cells deep,
+     * exchanged once every halo_depth steps (fewer messages, some cells
+     * computed twice); 0 or 1: one-cell halos exchanged every step. */
+    size_t halo_depth;
+    /* Test hook, set from HEAT2D_FAULT_NAN_AT_STEP by heat2d_run_method:
+     * methods with checks_each_step write a NaN into cell (nx-2, ny-2) of the
+     * field after this step, to prove that the run stops there. 0: never. */
+    size_t fault_nan_step;
+} heat2d_config;
+
+/* cfg->halo_depth with 0 read as 1, the depth a run uses. */
+static inline size_t heat2d_halo_depth(const heat2d_config *cfg)
+{
+    return cfg->halo_depth > 1 ? cfg->halo_depth : 1;
+}
+
+/* Refuses a configuration no method may run: alpha outside (0, 1/4] (or not
+ * finite), sides below HEAT2D_MIN_SIDE, no steps. */
+int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err);
+
+/* Cells and bytes of one array, refusing sizes whose byte count overflows
+ * size_t or exceeds what the machine could ever hold. */
+int heat2d_grid_bytes(size_t nx, size_t ny, size_t *bytes, heat2d_error *err);
+
+/* The same for one array of cfg's grid in cfg->precision (4 or 8 bytes a
+ * cell), refused as heat2d_grid_bytes refuses. */
+int heat2d_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *err);
+
+/* Refuses, before the clock starts, a grid whose two arrays do not fit in
+ * a device's free memory: "WHO: grid NXxNY needs 2 x G GB of device memory,
+ * more than the F GB free on DEVICE". free_bytes 0 means not reported. */
+int heat2d_check_device_memory(const char *who, const heat2d_config *cfg, size_t free_bytes,
+                               const char *device, heat2d_error *err);
+
+/* Refuses a grid whose two host arrays of doubles overflow or do not fit
+ * in the memory there is (heat2d_memory_limit), naming the limit. */
+int heat2d_check_host_memory(size_t nx, size_t ny, heat2d_error *err);
+
+/* Two host arrays of nx*ny doubles, checked by heat2d_check_host_memory. */
+int heat2d_alloc_pair(const heat2d_config *cfg, double **u, double **v, heat2d_error *err);
+void heat2d_free_pair(double *u, double *v);
+
+/* All zero but the centre cell (0-based ((nx+1)/2-1, (ny+1)/2-1)) = 1. */
+void heat2d_initial_state(size_t nx, size_t ny, double *u, double *v);
+
+size_t heat2d_centre_index(size_t nx, size_t ny);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_CONFIG_H */

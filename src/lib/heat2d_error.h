@@ -1,0 +1,66 @@
+/* Errors: the message a failing call hands back, and the one line a program
+ * prints for it. */
+#ifndef HEAT2D_ERROR_H
+#define HEAT2D_ERROR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define HEAT2D_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define HEAT2D_PRINTF(fmt, args)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One line of text that says what failed; filled by the failing function and
+ * printed once, by the program that gives up. */
+typedef struct heat2d_error {
+    char message[4096];
+} heat2d_error;
+
+/* Room for a message with a few words of context around it. */
+#define HEAT2D_MESSAGE_ROOM (sizeof(heat2d_error) + 256)
+
+/* Formats the message into err (if err is non-NULL) and returns -1, so that
+ * callers can write `return heat2d_fail(err, ...);`. Control characters
+ * (from file names or arguments echoed in the message) are written as \n,
+ * \t, \xHH, so the message stays one line whatever the input was. */
+int heat2d_fail(heat2d_error *err, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+int heat2d_vfail(heat2d_error *err, const char *fmt, va_list args) HEAT2D_PRINTF(2, 0);
+
+/* Exit statuses: 1 for a failed run or check, 2 for a command line that
+ * cannot be understood. */
+enum { HEAT2D_EXIT_FAILURE = 1, HEAT2D_EXIT_USAGE = 2 };
+
+/* Prints "heat2d: <message>" on stderr (escaped as heat2d_fail escapes) and
+ * returns status. */
+int heat2d_report_error(int status, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+
+/* Reports the option getopt_long just refused ('?') for command, with an
+ * optional hint after it; returns HEAT2D_EXIT_USAGE. A single-dash word
+ * ("-method") is named whole, with its two-dash spelling; a known option
+ * without its value says so; an unknown one names the nearest of options
+ * (getopt_long's table, may be NULL). */
+struct option;
+int heat2d_report_bad_option(const char *command, int argc, char *const argv[],
+                             const struct option *options, const char *hint);
+
+/* Under mpirun every rank parses the same arguments and reaches the same
+ * verdict: a program tells the library once that this process is not rank
+ * 0, and heat2d_report_error then stays silent, so that a job prints one
+ * line, not one per rank. (A failure of one rank alone is printed by that
+ * rank itself.) */
+void heat2d_report_quiet(bool quiet);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_ERROR_H */
