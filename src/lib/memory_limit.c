@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 /* A limit file's value: a decimal byte count; "max" (v2's none), an empty,
  * unreadable or garbled file, or 0 give 0, no limit known. v1's "none" is a
@@ -147,4 +148,13 @@ const char *heat2d_memory_limit_text(char *buf, size_t size, uint64_t limit, con
     else
         snprintf(buf, size, "the %.3g GB %s allows", (double)limit / 1e9, source);
     return buf;
+}
+
+uint64_t heat2d_physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page_size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0)
+        return 0;
+    return (uint64_t)pages * (uint64_t)page_size;
 }
