@@ -6,7 +6,6 @@
 #include "run_state.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,28 +15,6 @@ extern char **environ;
 
 /* mpirun's children's environment (bench_expand_ranks), kept for the run. */
 static char **mpi_env;
-
-void bench_add_note(bench_run_info *info, const char *fmt, ...)
-{
-    if (info->n_notes >= BENCH_MAX_NOTES)
-        return;
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(info->notes[info->n_notes], sizeof info->notes[0], fmt, args);
-    va_end(args);
-    info->n_notes++;
-}
-
-void bench_size_text(const bench_size *s, char sep, char *buf, size_t size)
-{
-    snprintf(buf, size, "%zux%zu%c%zu", s->nx, s->ny, sep, s->steps);
-}
-
-void bench_target_label(bench_target *t)
-{
-    heat2d_method_label(t->label, sizeof t->label, t->method->name, t->pinned && t->ranks == 0,
-                        t->halo_depth, t->ranks, t->precision, t->output_every, t->snapshot_copy);
-}
 
 void bench_plan_release(void)
 {
