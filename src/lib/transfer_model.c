@@ -1,6 +1,6 @@
 /* The transfer model of SPEC section 2: what must cross between host and
  * device for a method's style (with snapshots, one download each), the
- * numbers a measured run is held to; and the hand-over of a snapshot. */
+ * numbers a measured run is held to. */
 #include "heat2d.h"
 
 void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
@@ -28,16 +28,4 @@ void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uin
     *d2h_count = down;
     *h2d_bytes = copies * array_bytes;
     *d2h_bytes = down * array_bytes;
-}
-
-int heat2d_hand_snapshot(const heat2d_config *cfg, size_t step, const void *field,
-                         heat2d_report *rep, heat2d_error *err)
-{
-    rep->snapshots++;
-    if (cfg->snapshot == NULL)
-        return 0;
-    const double t0 = heat2d_now();
-    const int rc = cfg->snapshot(cfg->snapshot_ctx, step, field, err);
-    rep->snapshot_callback_s += heat2d_now() - t0;
-    return rc;
 }
