@@ -11,8 +11,7 @@
 #include <unistd.h>
 
 #ifdef HEAT2D_HAVE_CUDA
-#include "cuda_device.h"
-#include "cuda_methods.h"
+#include "gpu_info.h"
 #endif
 
 /* The first "model name" line of /proc/cpuinfo. */
@@ -38,32 +37,6 @@ static void cpu_model(char *out, size_t size)
     }
     fclose(info);
 }
-
-#ifdef HEAT2D_HAVE_CUDA
-/* The GPU the CUDA methods would use, its compute capability, and which of
- * the build's code it runs (its own SASS, or PTX the driver JIT-compiles). */
-static void print_gpu(void)
-{
-    heat2d_error err = {{0}};
-    char name[128], code[128];
-    int device = 0, major = 0, minor = 0;
-    double context_s = 0.0;
-    if (heat2d_cuda_open_device("info", name, sizeof name, &device, &context_s, &err) != 0) {
-        printf("GPU_DEVICE=none (%s)\n", err.message);
-        return;
-    }
-    printf("GPU_DEVICE=%s\n", name);
-    if (heat2d_cuda_capability(device, &major, &minor, &err) != 0) {
-        printf("GPU_COMPUTE_CAPABILITY=unknown (%s)\n", err.message);
-        return;
-    }
-    printf("GPU_COMPUTE_CAPABILITY=%d.%d\n", major, minor);
-    if (heat2d_cuda_code_for("info", device, code, sizeof code, &err) != 0)
-        printf("CUDA_CODE=none (%s)\n", err.message);
-    else
-        printf("CUDA_CODE=%s\n", code);
-}
-#endif
 
 /* The limits every result is a fraction of: host copy bandwidth on all
  * cores and, with a GPU, device copy and host<->device bandwidths. */
@@ -118,7 +91,7 @@ int heat2d_cmd_info(int argc, char **argv)
     printf("MEMORY_LIMIT_BYTES=%llu\nMEMORY_LIMIT_SOURCE=%s\n", (unsigned long long)limit,
            source ? source : "unknown");
 #ifdef HEAT2D_HAVE_CUDA
-    print_gpu();
+    heat2d_gpu_info_print(stdout);
 #endif
     return bandwidth ? print_bandwidth() : EXIT_SUCCESS;
 }

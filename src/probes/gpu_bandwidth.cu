@@ -15,7 +15,7 @@
 
 #include "cuda_check.h"
 #include "cuda_device.h"
-#include "cuda_methods.h"
+#include "gpu_info.h"
 
 namespace
 {
