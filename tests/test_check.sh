@@ -116,7 +116,8 @@ fi
 # checked there and says why; a build with no method that needs a GPU is
 # checked on the host, and says so.
 run env -u ACC_DEVICE_TYPE "$bin/heat2d" check --gpu
-on_host_unexplained=$(grep -E 'DEVICE=host( |$)' <<<"$out" | grep -vE 'DEVICE=host \((OpenACC built for the host|ACC_DEVICE_TYPE=host)\)' || true)
+on_host_unexplained=$(grep -E '^FILE=.*/(acc-|cuda-|mpi-cuda)[^/]* DEVICE=host( |$)' <<<"$out" |
+  grep -vE 'DEVICE=host \((OpenACC built for the host|ACC_DEVICE_TYPE=host)\)' || true)
 expect_eq "$on_host_unexplained" "" "check --gpu: a GPU method on the host says why"
 needs_gpu=$("$bin/heat2d" methods | awk '$1 ~ /^(cuda-|mpi-cuda)/' | head -n 1)
 [ "$("$bin/heat2d" info | sed -n 's/^OPENACC=//p')" = "nvptx offload" ] && needs_gpu=acc

@@ -1,8 +1,12 @@
-/* heat2d check's parts: what every check shares. */
+/* heat2d check as a library (src/check): the targets, the cases, the
+ * snapshot checks and the preflight, which the driver's command runs and
+ * the unit tests reach. */
 #ifndef HEAT2D_CHECK_H
 #define HEAT2D_CHECK_H
 
-#include "commands.h"
+#include "heat2d.h"
+#include "methods.h"
+#include "process.h"
 
 /* One method as the check runs it: cuda-each counts twice, pageable and
  * pinned. */
@@ -28,6 +32,25 @@ void check_fail(check_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
 /* The configuration a target runs: the original's alpha, its pinning and
  * precision. */
 heat2d_config check_target_config(const check_target *t, size_t nx, size_t ny, size_t steps);
+
+/* The targets of a check: the CPU check (gpu false) takes every method
+ * that runs without a GPU here, the GPU check every method that can use
+ * one; each with its -pinned twin in the GPU check. At most capacity. */
+size_t check_collect_targets(bool gpu, heat2d_precision precision, check_target *targets,
+                             size_t capacity);
+
+/* Whether any target needs a GPU (is not put on the host by this build or
+ * run). */
+bool check_any_needs_gpu(const check_target *targets, size_t n);
+
+/* "NAME, NAME run on the host in this build" for the targets (their
+ * -pinned twins left out), or that there are none. */
+void check_host_targets_text(const check_target *targets, size_t n, char *buf, size_t size);
+
+/* Every case of the check into st: each target against cpu on the
+ * original's shapes (and the GPU check's), the invariants, the snapshots;
+ * failures counted in st->failures, each a line on stderr. */
+void check_run(check_state *st, const check_target *targets, size_t n);
 
 /* Every snapshot of every method that takes them, against cpu's field at
  * the same step; the transfers of each run against the model
