@@ -41,244 +41,8 @@
 #include "mpi_common.h"
 #include "cuda_kernels.h"
 #include "mpi_cuda_kernels.h"
-
-#if defined(OPEN_MPI) && OPEN_MPI
-#include <mpi-ext.h> /* MPIX_Query_cuda_support */
-#endif
-
-#define WHO "mpi-cuda"
-
-/* Whether MPI takes device pointers. The header's MPIX_CUDA_AWARE_SUPPORT
- * says what the headers were built with; the library found at run time may
- * differ, so it is asked. HEAT2D_MPI_CUDA_AWARE=0 stages the halos through
- * host memory anyway, to measure what CUDA-aware MPI buys. */
-static bool cuda_aware_mpi(void)
-{
-    const char *force = getenv("HEAT2D_MPI_CUDA_AWARE");
-    if (force != NULL && strcmp(force, "0") == 0)
-        return false;
-#if defined(MPIX_CUDA_AWARE_SUPPORT)
-    return MPIX_Query_cuda_support() == 1;
-#elif defined(MPIX_GPU_SUPPORT_CUDA)
-    int supported = 0;
-    return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &supported) == MPI_SUCCESS &&
-           supported != 0;
-#else
-    return false;
-#endif
-}
-
-/* Opens the GPU of this node-local rank: device, context, kernels, all
- * before any clock. */
-static int open_device(int local_rank, int local_ranks, int *node_gpus, heat2d_report *rep,
-                       heat2d_error *err)
-{
-    const double t0 = heat2d_now();
-    int count = 0;
-    const cudaError_t rc = cudaGetDeviceCount(&count);
-    if (rc != cudaSuccess)
-        return heat2d_fail(err, WHO ": no CUDA device: %s", cudaGetErrorString(rc));
-    if (count <= 0)
-        return heat2d_fail(err, WHO ": no CUDA device: the runtime found none");
-    const int device = local_rank % count;
-    *node_gpus = local_ranks < count ? local_ranks : count;
-    HEAT2D_CUDA_CHECK(err, cudaSetDevice(device));
-    HEAT2D_CUDA_CHECK(err, cudaFree(NULL));
-    char code[96];
-    if (heat2d_cuda_code_for(WHO, device, code, sizeof code, err) != 0)
-        return -1;
-    HEAT2D_CUDA_CHECK(err, heat2d_mpi_cuda_load_kernels());
-    rep->context_s = heat2d_now() - t0;
-    struct cudaDeviceProp prop;
-    HEAT2D_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, device));
-    snprintf(rep->device, sizeof rep->device, "%.60s", prop.name);
-    rep->pass_steps = 1;
-    rep->fp_ops_per_cell = 7;
-    return 0;
-}
-
-static int mpi_cuda_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
-{
-    (void)cfg;
-    if (heat2d_mpi_start(WHO, err) != 0)
-        return -1;
-    MPI_Comm node = MPI_COMM_NULL;
-    int local_rank = 0;
-    HEAT2D_MPI_CHECK(
-        err, MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    int local_ranks = 1;
-    int rc = MPI_Comm_rank(node, &local_rank);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_size(node, &local_ranks);
-    MPI_Comm_free(&node);
-    if (rc != MPI_SUCCESS)
-        return heat2d_mpi_fail(err, __FILE__, __LINE__, "MPI_Comm_rank(node)", rc);
-    /* A rank without a GPU must not leave the others waiting in the solve's
-     * first collective: agree, and let rank 0 say which rank failed. */
-    int node_gpus = 0;
-    if (heat2d_mpi_agree_comm(MPI_COMM_WORLD,
-                              open_device(local_rank, local_ranks, &node_gpus, rep, err), err) != 0)
-        return -1;
-    /* The GPUs in use over all nodes (ranks beyond a node's GPUs share
-     * them), for the device column and the bench's bound: P ranks on P
-     * GPUs have P times one GPU's bandwidth. */
-    int mine = local_rank == 0 ? node_gpus : 0, gpus = 0, ranks = 1;
-    HEAT2D_MPI_CHECK(err, MPI_Allreduce(&mine, &gpus, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    HEAT2D_MPI_CHECK(err, MPI_Comm_size(MPI_COMM_WORLD, &ranks));
-    char name[64];
-    snprintf(name, sizeof name, "%.60s", rep->device);
-    snprintf(rep->device, sizeof rep->device, "%s (%d rank%s on %d GPU%s, %s)", name, ranks,
-             ranks == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s",
-             cuda_aware_mpi() ? "CUDA-aware MPI" : "halos via pinned host");
-    return 0;
-}
-
-/* One edge of the block that has a neighbour: where its cells are in the
- * local array (send_at: the block's own edge; recv_at: the halo beyond it),
- * how many, and where they sit in the packed buffers. */
-typedef struct edge {
-    int peer;
-    int send_tag;
-    int recv_tag;
-    bool column;
-    size_t count;
-    size_t send_at;
-    size_t recv_at;
-    size_t offset;
-} edge;
-
-typedef struct state {
-    /* Byte pointers to cells of l->cell_bytes (cfg->precision): offsets
-     * below are cell counts times cell_bytes (AT). */
-    char *dev[2];
-    char *dev_send;
-    char *dev_recv;
-    char *host_send; /* pinned; NULL with CUDA-aware MPI */
-    char *host_recv;
-    char *host;    /* the local array on the host: initial state, result */
-    double *full;  /* rank 0: the gathered field, as every method returns it */
-    float *full32; /* rank 0 in f32: the field in float, gathered or to scatter */
-    cudaStream_t inner;
-    cudaStream_t halo;
-    cudaEvent_t inner_done;
-    cudaEvent_t halo_done;
-    MPI_Request req[8];
-} state;
-
-static size_t edges_of(const heat2d_mpi_layout *l, edge e[4])
-{
-    const size_t s = l->stride;
-    size_t n = 0;
-    size_t offset = 0;
-    const struct {
-        int peer;
-        int send_tag;
-        int recv_tag;
-        bool column;
-        size_t send_at;
-        size_t recv_at;
-    } all[4] = {
-        {l->west, HEAT2D_TAG_WEST, HEAT2D_TAG_EAST, true, s + 1, s},
-        {l->east, HEAT2D_TAG_EAST, HEAT2D_TAG_WEST, true, s + l->lx, s + l->lx + 1},
-        {l->south, HEAT2D_TAG_SOUTH, HEAT2D_TAG_NORTH, false, s + 1, 1},
-        {l->north, HEAT2D_TAG_NORTH, HEAT2D_TAG_SOUTH, false, l->ly * s + 1, (l->ly + 1) * s + 1},
-    };
-    for (int k = 0; k < 4; ++k) {
-        if (all[k].peer == MPI_PROC_NULL)
-            continue;
-        e[n].peer = all[k].peer;
-        e[n].send_tag = all[k].send_tag;
-        e[n].recv_tag = all[k].recv_tag;
-        e[n].column = all[k].column;
-        e[n].count = all[k].column ? l->ly : l->lx;
-        e[n].send_at = all[k].send_at;
-        e[n].recv_at = all[k].recv_at;
-        e[n].offset = offset;
-        offset += e[n].count;
-        n++;
-    }
-    return n;
-}
-
-/* Allocations and streams; what fails is reported, the caller agrees. */
-static int setup(const heat2d_mpi_layout *l, size_t halo_cells, bool aware, state *st,
-                 heat2d_error *err)
-{
-    const size_t bytes = l->cells * l->cell_bytes;
-    const size_t halo_bytes = (halo_cells > 0 ? halo_cells : 1) * l->cell_bytes;
-    const bool f32 = l->cell_bytes == sizeof(float);
-    size_t free_bytes = 0, total_bytes = 0;
-    HEAT2D_CUDA_CHECK(err, cudaMemGetInfo(&free_bytes, &total_bytes));
-    if ((double)bytes * 2.0 + 2.0 * (double)halo_bytes > (double)free_bytes)
-        return heat2d_fail(err,
-                           WHO ": rank %d: block %zux%zu needs 2 x %.3g GB of device memory, more "
-                               "than the %.3g GB free",
-                           l->rank, l->lx, l->ly, (double)bytes / 1e9, (double)free_bytes / 1e9);
-    if (l->rank == 0) {
-        st->full = malloc(l->nx * l->ny * sizeof(double));
-        if (f32)
-            st->full32 = malloc(l->nx * l->ny * sizeof(float));
-    }
-    if (l->rank == 0 && (st->full == NULL || (f32 && st->full32 == NULL)))
-        return heat2d_fail(err, WHO ": rank %d cannot allocate its host arrays", l->rank);
-    /* The block's host copy page-locked (before the clock, like every
-     * allocation): the upload and read-back inside TOTAL_S then run at the
-     * link's speed on every rank at once, where pageable copies go through
-     * the driver's staging buffers and the ranks contend for the host's
-     * memory bandwidth, which cost weak scaling several percent
-     * (docs/performance.md, "mpi-cuda"). */
-    HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host, bytes));
-    memset(st->host, 0, bytes);
-    for (int k = 0; k < 2; ++k) {
-        HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev[k], bytes));
-        /* Halos and the global boundary start at 0, as in cpu's arrays. */
-        HEAT2D_CUDA_CHECK(err, cudaMemset(st->dev[k], 0, bytes));
-    }
-    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_send, halo_bytes));
-    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_recv, halo_bytes));
-    if (!aware) {
-        HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host_send, halo_bytes));
-        HEAT2D_CUDA_CHECK(err, cudaMallocHost((void **)&st->host_recv, halo_bytes));
-    }
-    /* The halo stream at the highest priority: its pack, copies and rim
-     * kernels are queued behind the inner update, which fills every SM;
-     * at equal priority the block scheduler would run them only when the
-     * inner update drains, putting the whole exchange on the critical
-     * path of every step instead of under the inner update. */
-    int least = 0, greatest = 0;
-    HEAT2D_CUDA_CHECK(err, cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithPriority(&st->inner, cudaStreamNonBlocking, least));
-    HEAT2D_CUDA_CHECK(err,
-                      cudaStreamCreateWithPriority(&st->halo, cudaStreamNonBlocking, greatest));
-    HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&st->inner_done, cudaEventDisableTiming));
-    HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&st->halo_done, cudaEventDisableTiming));
-    return 0;
-}
-
-static void teardown(state *st)
-{
-    /* Best effort: err already holds the first failure, if any. */
-    if (st->inner_done != NULL)
-        (void)cudaEventDestroy(st->inner_done);
-    if (st->halo_done != NULL)
-        (void)cudaEventDestroy(st->halo_done);
-    if (st->inner != NULL)
-        (void)cudaStreamDestroy(st->inner);
-    if (st->halo != NULL)
-        (void)cudaStreamDestroy(st->halo);
-    (void)cudaFreeHost(st->host_send);
-    (void)cudaFreeHost(st->host_recv);
-    (void)cudaFree(st->dev_send);
-    (void)cudaFree(st->dev_recv);
-    (void)cudaFree(st->dev[0]);
-    (void)cudaFree(st->dev[1]);
-    (void)cudaFreeHost(st->host);
-    free(st->full);
-    free(st->full32);
-}
-
-/* Cell k of a byte pointer to cells of cell_bytes. */
-#define AT(base, k, cell_bytes) ((base) + (size_t)(k) * (cell_bytes))
+#include "mpi_cuda_device.h"
+#include "mpi_cuda_state.h"
 
 /* Own cells (a, b) of the global interior, as array cells [i0,i1)x[j0,j1)
  * clipped from own-cell rectangle [a0,a1)x[b0,b1). */
@@ -360,12 +124,12 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     state st;
     memset(&st, 0, sizeof st);
     edge edges[4];
-    const size_t n_edges = edges_of(&l, edges);
+    const size_t n_edges = heat2d_mpi_cuda_edges(&l, edges);
     size_t halo_cells = 0;
     for (size_t k = 0; k < n_edges; ++k)
         halo_cells += edges[k].count;
-    const bool aware = cuda_aware_mpi();
-    if (heat2d_mpi_agree(&l, setup(&l, halo_cells, aware, &st, err), err) != 0)
+    const bool aware = heat2d_mpi_cuda_aware();
+    if (heat2d_mpi_agree(&l, heat2d_mpi_cuda_setup(&l, halo_cells, aware, &st, err), err) != 0)
         goto done;
     /* From here on a rank that fails may leave others blocked: `failed`
      * ends the job. */
@@ -595,7 +359,7 @@ failed:
     if (rep->abort_peers)
         return -1;
 done:
-    teardown(&st);
+    heat2d_mpi_cuda_teardown(&st);
     heat2d_mpi_layout_close(&l);
     return status;
 }
@@ -608,7 +372,7 @@ const heat2d_method heat2d_method_mpi_cuda = {
     .has_pinned_variant = false,
     .checks_each_step = false,
     .has_snapshots = true,
-    .prepare = mpi_cuda_prepare,
+    .prepare = heat2d_mpi_cuda_prepare,
     .solve = NULL,
     .distributed = true,
     .solve_distributed = mpi_cuda_solve,
