@@ -234,6 +234,19 @@ refuse "--repeats must be a positive integer, got '0'" --repeats 0
 refuse "--budget must be a non-negative number" --budget -1
 refuse "--warmups must be a non-negative integer, got '-1'" --warmups -1
 refuse "unknown option '--bogus'" --bogus
+for script in /nonexistent "$w/none/plot_bench.py"; do
+  HEAT2D_PLOT_SCRIPT=$script refuse "heat2d: bench: HEAT2D_PLOT_SCRIPT=$script: No such file or directory" \
+    --methods cpu --sizes 8x8:1
+done
+expect_eq "$(test -e "$w/never" && echo made || echo none)" none "a refused bench makes no folder"
+# A size given twice runs once, as every other list; a run of zeros is zero
+# warm-ups.
+for warmups in 00 000; do
+  run "$h" bench --methods cpu --sizes 8x8:1,9x8:2,8x8:1 --repeats 1 --warmups "$warmups" --out "$w/dup-$warmups"
+  expect_rc 0 "bench --warmups $warmups, a size given twice"
+  expect_eq "$(tail -n +2 "$w/dup-$warmups/trials.csv" | wc -l)" 2 "--sizes 8x8:1,9x8:2,8x8:1: two trials"
+  expect_err_has "8x8/1: 1 method(s), 0 warm-up(s) + 1 trial(s) each" "--warmups $warmups: none"
+done
 refuse "unknown option '--metods' (did you mean --methods?)" --metods cpu
 refuse "option '--full' takes no value, got '--full=1'" --full=1
 refuse "unexpected argument 'extra'" extra

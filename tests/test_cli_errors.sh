@@ -139,6 +139,22 @@ for c in run compare check bench info methods; do
   expect_eq "$out" "$long" "heat2d help $c prints $c's --help"
 done
 expect_failure 2 "heat2d: unknown command 'nope' (try heat2d --help)" "$h" help nope
+# Help and version that cannot be written fail like every other output.
+for args in "--help" "--version" "help" "help run" "run --help" "bench -h"; do
+  expect_failure 1 "heat2d: cannot write to standard output: No space left on device" \
+    bash -c '"$@" >/dev/full' - "$h" $args
+done
+# An option a method does not take is a usage error (exit 2), as --pinned is;
+# so is --snapshot-copy without --output-every.
+for copy in plain overlap; do
+  expect_failure 2 "$(r "--snapshot-copy needs --output-every")" \
+    "$h" run --method cpu --nx 8 --ny 8 --steps 2 --snapshot-copy "$copy"
+done
+# The fault hook's target must be a method, not a typo that disables it.
+for typo in typo cpuu CPU; do
+  expect_failure 1 "$(r "HEAT2D_FAULT_METHOD=$typo is not a method of this build (heat2d methods lists them)")" \
+    env HEAT2D_FAULT_NAN_AT_STEP=1 HEAT2D_FAULT_METHOD="$typo" "$h" run --method cpu --nx 8 --ny 8 --steps 2
+done
 expect_failure 2 "heat2d: help: unexpected argument 'extra'" "$h" help run extra
 expect_failure 2 "$(r "unexpected argument 'extra'")" "$h" run --method cpu --nx 10 extra
 expect_failure 2 "$(r "--save needs a file name")" "$h" run --method cpu --save ""
@@ -423,13 +439,13 @@ expect_failure 1 "heat2d: run: --save-every: cannot use '$s/none': No such file 
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --save-every "$s/none"
 run "$h" run --method omp --nx 8 --ny 8 --steps 3 --output-every 1
 if "$h" methods | grep -q '^omp '; then
-  expect_rc 1 "omp takes no snapshots"
+  expect_rc 2 "omp takes no snapshots"
   expect_err_lines 1 "omp takes no snapshots: one line"
   expect_err_has "heat2d: run: omp takes no snapshots (--output-every applies to cpu, " \
     "omp takes no snapshots: the message names those that do"
 fi
 run "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --snapshot-copy overlap
-expect_rc 1 "cpu copies no snapshots overlapped"
+expect_rc 2 "cpu copies no snapshots overlapped"
 expect_err_has "heat2d: run: cpu copies its snapshots plain only (overlapped: " \
   "cpu copies plain: the message names the methods that overlap"
 
@@ -438,7 +454,7 @@ expect_err_has "heat2d: run: cpu copies its snapshots plain only (overlapped: " 
 expect_failure 2 "heat2d: run: --halo-depth must be a positive integer, got '0'" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --halo-depth 0
 if "$h" methods | grep -q '^mpi-cpu '; then deep="mpi-cpu"; else deep="no method of this build"; fi
-expect_failure 1 "heat2d: run: cpu keeps no deep halos (--halo-depth applies to $deep)" \
+expect_failure 2 "heat2d: run: cpu keeps no deep halos (--halo-depth applies to $deep)" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --halo-depth 2
 run "$h" run --method cpu --nx 8 --ny 8 --steps 3 --halo-depth 1
 expect_rc 0 "cpu with --halo-depth 1, the default"

@@ -101,4 +101,45 @@ fig.canvas.draw()
 print(plot_bench.overlapping_texts(fig))
 PY
 expect_eq "$out" "('one label', 'another label')" "overlapping labels are found"
+
+# ... and an annotation past the axes, or a whisker past the axis limit.
+run "$py" - "$src/tools" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import plot_bench
+fig, ax = plt.subplots()
+ax.bar([0], [1.0], yerr=[[0.1], [0.5]])
+ax.set_ylim(0, 1.2)
+fig.canvas.draw()
+print(plot_bench.outside_axes(fig))
+ax.set_ylim(0, 2.0)
+ax.annotate("a label", (0, 1.9), xytext=(0, 30), textcoords="offset points")
+fig.canvas.draw()
+print(plot_bench.outside_axes(fig))
+PY
+expect_eq "$out" $'a line at y=1.5\nlabel \'a label\'' "a whisker and a label past the axes are found"
+
+# Hand-edited rows whose time, grid or steps are not positive are no trials:
+# the plots are made from the others.
+mkdir "$w/edited"
+cp "$w/g/trials.csv" "$w/g/bandwidth.txt" "$w/edited/"
+"$py" - "$w/edited/trials.csv" <<'PY'
+import csv, sys
+path = sys.argv[1]
+rows = list(csv.DictReader(open(path, newline="")))
+header = list(rows[0].keys())
+for column in ("total_s", "steps", "nx"):
+    bad = dict(rows[0])
+    bad[column] = "0"
+    rows.append(bad)
+w = csv.DictWriter(open(path, "w", newline=""), fieldnames=header)
+w.writeheader()
+w.writerows(rows)
+PY
+run "$py" "$src/tools/plot_bench.py" "$w/edited"
+expect_rc 0 "rows with total_s, steps or nx 0: the plots are made ($err)"
+expect_out_has "PLOT=$w/edited/headline.png" "rows with 0: headline.png made"
 finish

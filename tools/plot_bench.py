@@ -64,7 +64,8 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
         row["_base"] = row["method"] + deep + (" (f32)" if row.get("precision") == "f32" else "")
         every = row.get("output_every") or ""
         row["_every"] = int(every) if every.isdigit() else 0
-        if math.isfinite(row["_total"]) and row["_total"] > 0:
+        if (math.isfinite(row["_total"]) and row["_total"] > 0 and row["_nx"] > 0
+                and row["_ny"] > 0 and row["_steps"] > 0):
             good.append(row)
     if not good:
         raise PlotError(f"{path} has no complete trial")

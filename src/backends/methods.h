@@ -24,6 +24,11 @@ bool heat2d_method_on_host_here(const heat2d_method *m);
  * host. */
 bool heat2d_method_needs_gpu(const heat2d_method *m);
 
+/* Whether m takes what cfg asks beyond a plain run (snapshots, their
+ * overlapped copy, deep halos): 0, or -1 with the option and the methods
+ * that take it in err. A program refuses such a command line up front. */
+int heat2d_method_takes(const heat2d_method *m, const heat2d_config *cfg, heat2d_error *err);
+
 /* The label of a method as it was run:
  * NAME[-pinned][-hK][-pP][-f32][-kK-COPY] (halo_depth 0 or 1: one-cell
  * halos; ranks 0: not under mpirun; output_every 0: no snapshots), cut to

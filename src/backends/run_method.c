@@ -82,6 +82,11 @@ static int check_halo_depth(const heat2d_method *m, const heat2d_config *cfg, he
                        those[0] != '\0' ? those : "no method of this build");
 }
 
+int heat2d_method_takes(const heat2d_method *m, const heat2d_config *cfg, heat2d_error *err)
+{
+    return check_snapshots(m, cfg, err) != 0 || check_halo_depth(m, cfg, err) != 0 ? -1 : 0;
+}
+
 /* The test hook HEAT2D_FAULT_NAN_AT_STEP=K into run->fault_nan_step. A hook
  * that would not fire is an error, not a run that quietly proves nothing.
  * HEAT2D_FAULT_METHOD=NAME aims it at one method (others run normally), so
@@ -92,6 +97,11 @@ static int read_fault_hook(const heat2d_method *m, heat2d_config *run, heat2d_er
     if (text == NULL)
         return 0;
     const char *target = getenv("HEAT2D_FAULT_METHOD");
+    if (target != NULL && target[0] != '\0' && heat2d_method_find(target) == NULL)
+        return heat2d_fail(err,
+                           "HEAT2D_FAULT_METHOD=%s is not a method of this build (heat2d methods "
+                           "lists them)",
+                           target);
     if (target != NULL && target[0] != '\0' && strcmp(target, m->name) != 0)
         return 0;
     size_t step = 0;

@@ -84,7 +84,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             break;
         case 'w':
             /* No warm-up at all is a valid choice; no trial is not. */
-            if (strcmp(optarg, "0") == 0)
+            if (optarg[0] != '\0' && strspn(optarg, "0") == strlen(optarg))
                 o->warmups = 0;
             else if (heat2d_parse_size(optarg, "--warmups", &o->warmups, NULL) != 0)
                 return heat2d_report_error(HEAT2D_EXIT_USAGE,

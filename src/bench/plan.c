@@ -138,7 +138,12 @@ int bench_parse_sizes(const char *text, bench_size **sizes, size_t *n)
             return heat2d_report_error(HEAT2D_EXIT_USAGE,
                                        "bench: --sizes '%zux%zu:%zu': nx and ny must be >= %d",
                                        s->nx, s->ny, s->steps, HEAT2D_MIN_SIDE);
-        (*n)++;
+        /* Each size once, in the order given, as every other list. */
+        bool seen = false;
+        for (size_t k = 0; k < *n && !seen; ++k)
+            seen =
+                (*sizes)[k].nx == s->nx && (*sizes)[k].ny == s->ny && (*sizes)[k].steps == s->steps;
+        *n += !seen;
         if (p[len] == '\0')
             break;
         p += len + 1;

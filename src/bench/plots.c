@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "run_state.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -34,6 +35,9 @@ int bench_check_plot_env(heat2d_error *err)
         return heat2d_fail(
             err, "HEAT2D_PLOT_TIMEOUT must be a positive number of seconds, got '%s'", text);
     plot_timeout_s = limit;
+    const char *script = getenv("HEAT2D_PLOT_SCRIPT");
+    if (script != NULL && script[0] != '\0' && access(script, R_OK) != 0)
+        return heat2d_fail(err, "HEAT2D_PLOT_SCRIPT=%s: %s", script, strerror(errno));
     return 0;
 }
 

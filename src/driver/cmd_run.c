@@ -29,6 +29,7 @@ int heat2d_cmd_run(int argc, char **argv)
     const char *method_name = NULL;
     const char *save_path = NULL;
     const char *save_every = NULL;
+    bool copy_given = false;
     heat2d_error err = {{0}};
 
     opterr = 0;
@@ -66,6 +67,7 @@ int heat2d_cmd_run(int argc, char **argv)
             rc = heat2d_parse_size(optarg, "--output-every", &cfg.output_every, &err);
             break;
         case 'C':
+            copy_given = true;
             rc = heat2d_parse_snapshot_copy(optarg, &cfg.snapshot_copy, &err);
             break;
         case 'S':
@@ -97,6 +99,11 @@ int heat2d_cmd_run(int argc, char **argv)
     if (cfg.pinned && !method->has_pinned_variant)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --pinned does not apply to %s",
                                    method_name);
+    /* An option the method does not take is a usage error, as --pinned. */
+    if (heat2d_method_takes(method, &cfg, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
+    if (copy_given && cfg.output_every == 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --snapshot-copy needs --output-every");
     if (cfg.nx < HEAT2D_MIN_SIDE || cfg.ny < HEAT2D_MIN_SIDE)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: nx and ny must be >= %d",
                                    HEAT2D_MIN_SIDE);

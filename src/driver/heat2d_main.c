@@ -21,6 +21,16 @@ int heat2d_cmd_methods(int argc, char **argv)
     return EXIT_SUCCESS;
 }
 
+/* The exit status once everything is printed: output that went nowhere
+ * (a full disk, a closed stream, a reader that left) is a failure. */
+static int written(void)
+{
+    heat2d_error err;
+    if (heat2d_stdout_status(&err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "%s", err.message);
+    return EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
     heat2d_process_start();
@@ -40,7 +50,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         (strcmp(argv[1], "help") == 0 && argc == 2)) {
         heat2d_usage_main(stdout);
-        return EXIT_SUCCESS;
+        return written();
     }
     /* heat2d help CMD: that command's own --help. */
     char help_flag[] = "--help";
@@ -57,7 +67,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("heat2d %s (%s)\n", heat2d_build_version(), heat2d_build_revision());
-        return EXIT_SUCCESS;
+        return written();
     }
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; ++k)
         if (strcmp(argv[1], commands[k].name) == 0) {
