@@ -139,6 +139,24 @@ w = csv.DictWriter(open(path, "w", newline=""), fieldnames=header)
 w.writeheader()
 w.writerows(rows)
 PY
+# A weak-scaling point near 0 (a slow machine, a sanitizer build): its
+# label stays inside the axes.
+"$py" - "$w/edited/trials.csv" <<'PY'
+import csv, sys
+path = sys.argv[1]
+rows = list(csv.DictReader(open(path, newline="")))
+header = list(rows[0].keys())
+for p, t in ((1, 0.01), (2, 5.0), (4, 9.0)):
+    r = dict.fromkeys(header, "")
+    r.update(method="mpi-cpu", label=f"mpi-cpu-p{p}", trial=1, nx=24 * p, ny=20, steps=5,
+             total_s=t, mass=1.0, centre=0.1, process_s=t, device=f"host ({p} ranks)",
+             precision="f64", ranks=p, decomp=f"{p}x1", halo_bytes_per_step=0, cpu_loop_s=t,
+             run="20261201-000000")
+    rows.append(r)
+w = csv.DictWriter(open(path, "w", newline=""), fieldnames=header)
+w.writeheader()
+w.writerows(rows)
+PY
 run "$py" "$src/tools/plot_bench.py" "$w/edited"
 expect_rc 0 "rows with total_s, steps or nx 0: the plots are made ($err)"
 expect_out_has "PLOT=$w/edited/headline.png" "rows with 0: headline.png made"

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Plots of one heat2d bench folder.
 
-usage: plot_bench.py DIR
+usage: plot_bench.py DIR [FIELD]
 
-Reads DIR/trials.csv (and DIR/field_256.dat when present) and writes
+Reads DIR/trials.csv (and the field file FIELD, else DIR/field_256.dat when
+present) and writes
 DIR/time_per_step.png, DIR/headline.png, DIR/phases.png (where each method's
 time goes) and DIR/field.png; with runs of a distributed method over several
 rank counts (bench --ranks) DIR/scaling.png; with snapshot runs (bench
@@ -554,7 +555,8 @@ def plot_scaling(plt, rows, folder: Path) -> Path | None:
     ax.minorticks_off()
     ax.set_xlabel("ranks P")
     ax.set_ylabel("efficiency: strong T1 / (P * TP), weak T1 / TP\n(medians of TOTAL_S)")
-    ax.set_ylim(bottom=0, top=max(1.1, ax.get_ylim()[1]))  # room for the labels above 1.0
+    # Room for the labels above the highest point and above 1.0.
+    ax.set_ylim(bottom=0, top=max(1.1, ax.get_ylim()[1] * 1.08))
     ax.set_title("heat2d: scaling efficiency over ranks (1.0 is ideal)", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=9)
@@ -563,11 +565,14 @@ def plot_scaling(plt, rows, folder: Path) -> Path | None:
 
 def label_points(ax, xs, ys, below: bool) -> None:
     """Writes each efficiency next to its point (past P = 1, where it is 1
-    by definition), so that a reader need not estimate it from the axis."""
+    by definition), so that a reader need not estimate it from the axis. A
+    label meant below a point near the axis' floor (0) goes above it, where
+    the axis has room."""
     for x, y in zip(xs, ys):
         if x > 1:
+            under = below and y > 0.15
             ax.annotate(f"{y:.3f}", (x, y), textcoords="offset points",
-                        xytext=(-8, -14 if below else 8), ha="right", fontsize=8)
+                        xytext=(-8, -14 if under else 8), ha="right", fontsize=8)
 
 
 def read_field(path: Path):
@@ -587,11 +592,10 @@ def read_field(path: Path):
     return values.reshape(ny, nx), nx, ny  # i fastest: row j holds cells (0..nx-1, j)
 
 
-def plot_field(plt, folder: Path) -> Path | None:
+def plot_field(plt, folder: Path, path: Path) -> Path | None:
     from matplotlib.colors import LogNorm
     import numpy as np
 
-    path = folder / FIELD_FILE
     if not path.exists():
         return None
     field, nx, ny = read_field(path)
@@ -610,10 +614,12 @@ def plot_field(plt, folder: Path) -> Path | None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[1] in ("-h", "--help"):
-        print("usage: plot_bench.py DIR (a heat2d bench folder)", file=sys.stderr)
-        return 2 if len(argv) != 2 else 0
+    if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
+        print("usage: plot_bench.py DIR [FIELD] (a heat2d bench folder, a field file)",
+              file=sys.stderr)
+        return 2 if len(argv) not in (2, 3) else 0
     folder = Path(argv[1])
+    field_path = Path(argv[2]) if len(argv) == 3 else folder / FIELD_FILE
     try:
         if not folder.is_dir():
             raise PlotError(f"{folder} is not a folder")
@@ -630,13 +636,13 @@ def main(argv: list[str]) -> int:
         for extra in (plot_scaling(plt, rows, folder), plot_snapshots(plt, rows, folder)):
             if extra is not None:
                 outputs.append(extra)
-        field = plot_field(plt, folder)
+        field = plot_field(plt, folder, field_path)
         for out in outputs:
             print(f"PLOT={out}")
         if field is not None:
             print(f"PLOT={field}")
         elif not (folder / "field.png").exists():
-            print(f"plot_bench: no {FIELD_FILE} in {folder}: field.png not made", file=sys.stderr)
+            print(f"plot_bench: no {field_path}: field.png not made", file=sys.stderr)
     except PlotError as exc:
         print(f"plot_bench: {exc}", file=sys.stderr)
         return 1
