@@ -162,18 +162,44 @@ expect_eq "$(test -e "$w/toolarge" && echo made)" "" "an impossible second size:
 expect_failure 1 "heat2d: bench: grid 4294967296x4294967296 is too large: nx*ny*8 bytes overflows" \
   "$h" bench --sizes 4294967296x4294967296:1 --methods cpu --out "$w/toolarge"
 
+# ---- a folder that is not a bench's own: refused, nothing touched --------------------
+mkdir "$w/mine"
+echo precious >"$w/mine/summary.md"
+echo notes >"$w/mine/notes.txt"
+expect_failure 1 "heat2d: bench: --out $w/mine is not a heat2d bench folder: it holds summary.md, which the bench would replace, and no trials.csv; choose a new or empty folder" \
+  "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/mine"
+rm "$w/mine/summary.md"
+expect_failure 1 "heat2d: bench: --out $w/mine is not a heat2d bench folder: it holds notes.txt and no trials.csv; choose a new or empty folder" \
+  "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/mine"
+expect_eq "$(ls -A "$w/mine")/$(cat "$w/mine/notes.txt")" "notes.txt/notes" "the user's folder: as it was"
+
 # ---- the bench's own files: read-only refused up front, modes kept -------------------
 mkdir "$w/ro"
+run "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
+expect_rc 0 "a bench folder made"
 echo precious >"$w/ro/summary.md"
 chmod 444 "$w/ro/summary.md"
 expect_failure 1 "heat2d: bench: cannot write bench file '$w/ro/summary.md': it is read-only (mode 444)" \
   "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
-expect_eq "$(ls -A "$w/ro")/$(cat "$w/ro/summary.md")/$(stat -c %a "$w/ro/summary.md")" \
-  "summary.md/precious/444" "a read-only summary.md: nothing run, nothing written, the file intact"
+expect_eq "$(cat "$w/ro/summary.md")/$(stat -c %a "$w/ro/summary.md")/$(tail -n +2 "$w/ro/trials.csv" | wc -l)" \
+  "precious/444/1" "a read-only summary.md: nothing run, nothing written, the file intact"
 chmod 600 "$w/ro/summary.md"
 run "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
 expect_eq "$rc/$(stat -c %a "$w/ro/summary.md")/$(grep -c '^## 16x16, 3 steps' "$w/ro/summary.md")" "0/600/1" \
   "a private summary.md is replaced and stays private"
+# field.png's field is written where only the bench looks: a field_256.dat
+# in the folder (here a link to a file of the user's) is never touched, and
+# no scratch folder is left.
+echo "the user's" >"$w/users_field"
+ln -s "$w/users_field" "$w/ro/field_256.dat"
+mkdir "$w/tmp"
+run env TMPDIR="$w/tmp" "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
+expect_rc 0 "a bench beside a field_256.dat of the user's"
+expect_eq "$(cat "$w/users_field")/$(readlink "$w/ro/field_256.dat")/$(ls -A "$w/tmp")" \
+  "the user's/$w/users_field/" "the user's field_256.dat and what it points to: as they were; no scratch left"
+if [ -n "$(matplotlib_python)" ]; then
+  expect_out_has "PLOT=$w/ro/field.png" "field.png made from the bench's own field"
+fi
 
 # ---- closed standard streams: nothing lands in trials.csv -----------------------------
 run bash -c '"$@" >&-' - "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/closed"

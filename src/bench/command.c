@@ -11,6 +11,7 @@
 #include "summary.h"
 #include "trials_csv.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -98,18 +99,55 @@ static void die_by(int signo)
     raise(signo);
 }
 
+/* The files a bench writes into its folder. */
+static const char *const bench_files[] = {
+    "trials.csv",    "trials.torn.csv", "summary.md",    "environment.txt",
+    "bandwidth.txt", "field.png",       "headline.png",  "time_per_step.png",
+    "phases.png",    "scaling.png",     "snapshots.png",
+};
+#define N_BENCH_FILES (sizeof bench_files / sizeof bench_files[0])
+
+/* A bench writes only into a folder of its own: a new one, an empty one,
+ * or one with a trials.csv (whose header the ledger then holds to ours).
+ * Any other folder is the user's: refused, naming a file the bench would
+ * have replaced there (else the first thing in it). */
+static int folder_is_ours(const char *dir, heat2d_error *err)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return 0; /* not there yet (or not a folder: make_dirs says so) */
+    char first[256] = "";
+    bool has_trials = false, any = false;
+    const char *touched = NULL;
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        any = true;
+        has_trials = has_trials || strcmp(e->d_name, "trials.csv") == 0;
+        if (first[0] == '\0' || strcmp(e->d_name, first) < 0)
+            snprintf(first, sizeof first, "%s", e->d_name);
+        for (size_t k = 0; k < N_BENCH_FILES && touched == NULL; ++k)
+            if (strcmp(e->d_name, bench_files[k]) == 0)
+                touched = bench_files[k];
+    }
+    closedir(d);
+    if (!any || has_trials)
+        return 0;
+    return heat2d_fail(err,
+                       "--out %s is not a heat2d bench folder: it holds %s%s and no trials.csv; "
+                       "choose a new or empty folder",
+                       dir, touched != NULL ? touched : first,
+                       touched != NULL ? ", which the bench would replace," : "");
+}
+
 /* The files a bench writes into its folder, by the rules every heat2d
  * writer follows: one the user made read-only is refused before anything
  * runs, not at the end. */
 static int outputs_writable(const char *dir, heat2d_error *err)
 {
-    static const char *const names[] = {
-        "trials.csv",        "trials.torn.csv", "summary.md",  "environment.txt",
-        "bandwidth.txt",     "field_256.dat",   "field.png",   "headline.png",
-        "time_per_step.png", "phases.png",      "scaling.png", "snapshots.png",
-    };
+    const char *const *names = bench_files;
     char path[4200];
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
+    for (size_t k = 0; k < N_BENCH_FILES; ++k) {
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
         if (heat2d_file_check_replaceable(path, "bench file", err) != 0)
             return -1;
@@ -190,6 +228,7 @@ static int run_bench(bench_run_info *info, FILE *csv)
         bench_make_plots(&st, have_field, field_path, &plot_out);
     else
         bench_add_note(info, "Plots skipped: no trial finished.");
+    bench_drop_field();
     bench_progress_clear(&st);
     heat2d_error err = {{0}};
     size_t read_back = 0;
@@ -341,7 +380,8 @@ int bench_command(int argc, char **argv)
     info.dir = opt.out;
     heat2d_error err = {{0}};
     bench_csv_repair repair;
-    if (make_dirs(opt.out, &err) != 0 || outputs_writable(opt.out, &err) != 0 ||
+    if (folder_is_ours(opt.out, &err) != 0 || make_dirs(opt.out, &err) != 0 ||
+        outputs_writable(opt.out, &err) != 0 ||
         (csv = bench_csv_open(opt.out, &repair, &err)) == NULL) {
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
         goto done;

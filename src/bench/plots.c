@@ -2,6 +2,7 @@
  * script (matplotlib) run over the folder. Plots are an extra: without them
  * the numbers stand on their own, and a note says how to get the pictures. */
 #define _GNU_SOURCE
+#include "process_guard.h"
 #include "run_state.h"
 
 #include <errno.h>
@@ -151,9 +152,31 @@ static bool find_plot_script(char *path, size_t size)
 }
 
 /* The final field that field.png shows: cpu, 256x256, 400 steps. */
+/* The field file lives in a scratch folder of the bench's own (removed by
+ * bench_drop_field, or by a fatal signal), never in the results folder,
+ * where a file of that name may be the user's (or a link to one). */
+static char field_dir[4096];
+static int field_slot = -1;
+
 int bench_save_field(bench_state *st, char *path, size_t size)
 {
-    snprintf(path, size, "%s/field_%d.dat", st->info->dir, FIELD_SIDE);
+    const char *tmp = getenv("TMPDIR");
+    if (tmp == NULL || tmp[0] == '\0')
+        tmp = "/tmp";
+    int len = snprintf(field_dir, sizeof field_dir, "%s/heat2d-field-XXXXXX", tmp);
+    if (len < 0 || (size_t)len >= sizeof field_dir || mkdtemp(field_dir) == NULL) {
+        const char *why =
+            len < 0 || (size_t)len >= sizeof field_dir ? strerror(ENAMETOOLONG) : strerror(errno);
+        field_dir[0] = '\0';
+        bench_say(st, "the field for field.png failed: cannot create a folder in %s: %s", tmp, why);
+        bench_add_note(st->info,
+                       "FAILED: the cpu run for field.png: cannot create a folder in %s: %s", tmp,
+                       why);
+        st->failures++;
+        return -1;
+    }
+    field_slot = heat2d_cleanup_folder(field_dir);
+    snprintf(path, size, "%s/field_%d.dat", field_dir, FIELD_SIDE);
     char nx[16], steps[16];
     snprintf(nx, sizeof nx, "%d", FIELD_SIDE);
     snprintf(steps, sizeof steps, "%d", FIELD_STEPS);
@@ -176,6 +199,16 @@ int bench_save_field(bench_state *st, char *path, size_t size)
     bench_add_note(st->info, "FAILED: the cpu run for field.png: %s", why);
     st->failures++;
     return -1;
+}
+
+void bench_drop_field(void)
+{
+    if (field_dir[0] == '\0')
+        return;
+    heat2d_remove_folder(field_dir); /* it holds only the field this bench wrote */
+    heat2d_cleanup_forget(field_slot);
+    field_dir[0] = '\0';
+    field_slot = -1;
 }
 
 /* Plots are an extra: without matplotlib the numbers stand on their own,
@@ -214,7 +247,8 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
         printf("NOTE: %s\n", st->info->notes[st->info->n_notes - 1]);
         return;
     }
-    char *argv[] = {(char *)python, script, (char *)dir, NULL};
+    char *argv[] = {(char *)python, script, (char *)dir, have_field ? (char *)field_path : NULL,
+                    NULL};
     bench_capture cap;
     heat2d_error err = {{0}};
     char why[HEAT2D_MESSAGE_ROOM];
@@ -241,9 +275,6 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
     } else {
         *plot_out = cap.out;
         free(cap.err);
-        /* The plot holds what a reader needs; 1.6 MB of text need not stay. */
-        if (have_field)
-            remove(field_path);
         return;
     }
     bench_say(st, "plots failed: %s", why);

@@ -85,8 +85,11 @@ size_t bench_weak_runs(const bench_run_info *info);
 
 /* ---- plots.c: the final field and the pictures */
 
-/* cpu's final field of 256x256 after 400 steps, which field.png shows. */
+/* cpu's final field of 256x256 after 400 steps, which field.png shows,
+ * into a scratch folder of the bench's own (path: the file). */
 int bench_save_field(bench_state *st, char *path, size_t size);
+/* Removes that scratch folder and the field in it. */
+void bench_drop_field(void);
 /* Runs the plotting script over the folder; *plot_out receives its PLOT=
  * lines. Without matplotlib or the script, a note says how to get them;
  * a probe or script past its time limit is killed and the plots skipped. */
