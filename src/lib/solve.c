@@ -14,6 +14,17 @@ typedef struct work_arrays {
     bool pinned;
 } work_arrays;
 
+static void work_free(const heat2d_method *m, work_arrays *w)
+{
+    if (w->pinned) {
+        m->free_pinned(w->u);
+        m->free_pinned(w->v);
+    } else {
+        free(w->u);
+        free(w->v);
+    }
+}
+
 static int work_alloc(const heat2d_method *m, const heat2d_config *cfg, size_t bytes,
                       work_arrays *w, heat2d_report *rep, heat2d_error *err)
 {
@@ -24,28 +35,11 @@ static int work_alloc(const heat2d_method *m, const heat2d_config *cfg, size_t b
     if (w->pinned)
         heat2d_report_phase(rep, "PIN_S", heat2d_now() - t0);
     if (w->u == NULL || w->v == NULL) {
-        if (w->pinned) {
-            m->free_pinned(w->u);
-            m->free_pinned(w->v);
-        } else {
-            free(w->u);
-            free(w->v);
-        }
+        work_free(m, w); /* the one that was allocated; freeing NULL is nothing */
         return heat2d_fail(err, "cannot allocate 2 x %zu bytes%s for a %zux%zu grid", bytes,
                            w->pinned ? " of page-locked memory" : "", cfg->nx, cfg->ny);
     }
     return 0;
-}
-
-static void work_free(const heat2d_method *m, work_arrays *w)
-{
-    if (w->pinned) {
-        m->free_pinned(w->u);
-        m->free_pinned(w->v);
-    } else {
-        free(w->u);
-        free(w->v);
-    }
 }
 
 int heat2d_solve(const heat2d_method *m, const heat2d_config *cfg, double *u, double *v,
