@@ -61,18 +61,37 @@ int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_
     return rc;
 }
 
+/* `heat2d info`'s output, run once a bench: the notes read its LEFT_OUT=
+ * lines and environment.txt records it whole (on a GPU each run opens the
+ * device). NULL with the reason in info_why when it failed. */
+static char *info_text;
+static char info_why[HEAT2D_MESSAGE_ROOM];
+static bool info_ran;
+
+static const char *build_info(const char *self_exe)
+{
+    if (!info_ran) {
+        char *const argv[] = {(char *)self_exe, "info", NULL};
+        info_text = tool_output(argv, info_why, sizeof info_why);
+        info_ran = true;
+    }
+    return info_text;
+}
+
 void bench_note_left_out(bench_run_info *info, const char *self_exe)
 {
-    char *const argv[] = {(char *)self_exe, "info", NULL};
-    char why[HEAT2D_MESSAGE_ROOM];
-    char *text = tool_output(argv, why, sizeof why);
+    const char *text = build_info(self_exe);
     if (text == NULL)
         return; /* environment.txt records the failure */
     static const char key[] = "LEFT_OUT=";
-    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
-        if (strncmp(line, key, sizeof key - 1) == 0)
-            bench_add_note(info, "Not in this build: %.560s.", line + sizeof key - 1);
-    free(text);
+    for (const char *line = text; *line != '\0';) {
+        size_t len = strcspn(line, "\n");
+        if (len > sizeof key - 1 && strncmp(line, key, sizeof key - 1) == 0)
+            bench_add_note(info, "Not in this build: %.*s.",
+                           (int)(len - (sizeof key - 1) < 560 ? len - (sizeof key - 1) : 560),
+                           line + sizeof key - 1);
+        line += len + (line[len] == '\n');
+    }
 }
 
 static void last_line(const char *text, char *buf, size_t size)
@@ -101,18 +120,16 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
 
     fprintf(f, "RUN=%s\nDATE=%s\nHOSTNAME=%s\n", info->run_id, info->date, info->hostname);
     char why[HEAT2D_MESSAGE_ROOM];
-    char *info_argv[] = {(char *)self_exe, "info", NULL};
-    char *text = tool_output(info_argv, why, sizeof why);
-    if (text != NULL)
-        fputs(text, f);
+    const char *info_out = build_info(self_exe);
+    if (info_out != NULL)
+        fputs(info_out, f);
     else
-        fprintf(f, "HEAT2D_INFO=failed: %s\n", why);
-    free(text);
+        fprintf(f, "HEAT2D_INFO=failed: %s\n", info_why);
 
     /* Numbers from different GPUs and drivers must never be mixed. */
     char *smi_argv[] = {"nvidia-smi", "--query-gpu=name,driver_version,memory.total",
                         "--format=csv,noheader", NULL};
-    text = tool_output(smi_argv, why, sizeof why);
+    char *text = tool_output(smi_argv, why, sizeof why);
     if (text != NULL) {
         for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
             fprintf(f, "GPU=%s\n", line);
