@@ -22,6 +22,7 @@ import csv
 import math
 import statistics
 import os
+import signal
 import sys
 import tempfile
 from collections import defaultdict
@@ -652,5 +653,13 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def stop(signo, _frame):
+    """A stop signal (the bench ends its helpers with SIGTERM) unwinds
+    through replace_file, which removes its temporary picture."""
+    raise SystemExit(128 + signo)
+
+
 if __name__ == "__main__":
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
     sys.exit(main(sys.argv))

@@ -176,6 +176,29 @@ static int sizes_fit(const bench_size *sizes, size_t n, const bench_size *weak,
     return heat2d_check_host_memory(weak->nx * most, weak->ny, err);
 }
 
+/* A stop signal, wherever it landed (a trial, the limits' probe, the
+ * field's run, the plots): keep what was measured, the summary of every
+ * finished trial, and say so in one line; no new plots (they would take
+ * seconds the user asked not to wait). Returns 128 + the signal. */
+static int finish_interrupted(bench_run_info *info, bench_state *st)
+{
+    if (st != NULL)
+        bench_progress_clear(st);
+    const size_t rows = st != NULL ? st->rows : 0;
+    heat2d_error err = {{0}};
+    bench_add_note(info,
+                   "Interrupted by signal %d after %zu trial(s); the tables hold "
+                   "the trials that finished.",
+                   (int)bench_interrupted, rows);
+    if (bench_write_summary(info, NULL, NULL, &err) != 0)
+        heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+    heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                        "bench: interrupted by signal %d: %s/trials.csv keeps the %zu "
+                        "trial(s) that finished",
+                        (int)bench_interrupted, info->dir, rows);
+    return 128 + (int)bench_interrupted;
+}
+
 /* All sizes, then the field, the plots and the summary. */
 static int run_bench(bench_run_info *info, FILE *csv)
 {
@@ -203,32 +226,23 @@ static int run_bench(bench_run_info *info, FILE *csv)
     free(st.stats);
     if (status != EXIT_SUCCESS)
         return status;
-    if (bench_interrupted) {
-        /* Keep what was measured: the summary of every finished trial, no
-         * new plots (they would take seconds the user asked not to wait). */
-        bench_progress_clear(&st);
-        heat2d_error err = {{0}};
-        bench_add_note(info,
-                       "Interrupted by signal %d after %zu trial(s); the tables hold "
-                       "the trials that finished.",
-                       (int)bench_interrupted, st.rows);
-        if (bench_write_summary(info, NULL, NULL, &err) != 0)
-            heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
-        heat2d_report_error(HEAT2D_EXIT_FAILURE,
-                            "bench: interrupted by signal %d: %s/trials.csv keeps the %zu "
-                            "trial(s) that finished",
-                            (int)bench_interrupted, info->dir, st.rows);
-        return 128 + (int)bench_interrupted;
-    }
+    if (bench_interrupted)
+        return finish_interrupted(info, &st);
 
     char field_path[4200];
     bool have_field = bench_save_field(&st, field_path, sizeof field_path) == 0;
     char *plot_out = NULL;
-    if (st.rows > 0)
+    if (bench_interrupted)
+        ; /* the field's run was ended: no plots, said below */
+    else if (st.rows > 0)
         bench_make_plots(&st, have_field, field_path, &plot_out);
     else
         bench_add_note(info, "Plots skipped: no trial finished.");
     bench_drop_field();
+    if (bench_interrupted) {
+        free(plot_out);
+        return finish_interrupted(info, &st);
+    }
     bench_progress_clear(&st);
     heat2d_error err = {{0}};
     size_t read_back = 0;
@@ -265,6 +279,11 @@ int bench_command(int argc, char **argv)
     int status = bench_parse_options(argc, argv, &opt);
     if (status >= 0)
         return status;
+    /* Every process below the bench, mpirun's ranks included, dies with it
+     * (heat2d_die_with_bench); set before mpirun's environment is copied. */
+    char bench_pid[32];
+    snprintf(bench_pid, sizeof bench_pid, "%ld", (long)getpid());
+    setenv("HEAT2D_BENCH_PID", bench_pid, 1);
 
     /* Everything a command line can get wrong is checked before anything is
      * created or run. */
@@ -428,7 +447,12 @@ int bench_command(int argc, char **argv)
     catch_stop_signals();
     if (bench_write_environment(&info, BENCH_SELF_EXE, &err) != 0 ||
         bench_write_limits(&info, BENCH_SELF_EXE, &err) != 0)
-        status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+        /* A probe ended by a stop signal failed on purpose: no failure. */
+        status = bench_interrupted
+                     ? finish_interrupted(&info, NULL)
+                     : heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+    else if (bench_interrupted)
+        status = finish_interrupted(&info, NULL);
     else
         status = run_bench(&info, csv);
 

@@ -164,7 +164,8 @@ int bench_save_field(bench_state *st, char *path, size_t size)
     if (tmp == NULL || tmp[0] == '\0')
         tmp = "/tmp";
     int len = snprintf(field_dir, sizeof field_dir, "%s/heat2d-field-XXXXXX", tmp);
-    if (len < 0 || (size_t)len >= sizeof field_dir || mkdtemp(field_dir) == NULL) {
+    if (len < 0 || (size_t)len >= sizeof field_dir ||
+        heat2d_cleanup_mkdtemp(field_dir, &field_slot) == NULL) {
         const char *why =
             len < 0 || (size_t)len >= sizeof field_dir ? strerror(ENAMETOOLONG) : strerror(errno);
         field_dir[0] = '\0';
@@ -175,7 +176,6 @@ int bench_save_field(bench_state *st, char *path, size_t size)
         st->failures++;
         return -1;
     }
-    field_slot = heat2d_cleanup_folder(field_dir);
     snprintf(path, size, "%s/field_%d.dat", field_dir, FIELD_SIDE);
     char nx[16], steps[16];
     snprintf(nx, sizeof nx, "%d", FIELD_SIDE);
@@ -195,6 +195,8 @@ int bench_save_field(bench_state *st, char *path, size_t size)
         if (ok)
             return 0;
     }
+    if (bench_interrupted)
+        return -1; /* ended with the bench on purpose: no failure */
     bench_say(st, "the field for field.png failed: %s", why);
     bench_add_note(st->info, "FAILED: the cpu run for field.png: %s", why);
     st->failures++;
@@ -228,6 +230,8 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
     /* The probes after the script is found: without it they were for
      * nothing. */
     const char *python = find_python(tried, sizeof tried, &hung, &limit);
+    if (bench_interrupted)
+        return; /* a probe was ended with the bench: its answer means nothing */
     if (hung != NULL) {
         bench_say(st, "plots skipped: %s -c 'import matplotlib' timed out after %g s", hung, limit);
         bench_add_note(st->info,

@@ -206,7 +206,13 @@ int bench_trials_size(bench_state *st, const bench_size *s)
             if (bench_one(st, t, s, 0, what) != 0)
                 return -1;
         }
-    for (size_t trial = 1; trial <= info->repeats; ++trial) {
+    /* Until no target is left to run: a target dropped or cut stays so,
+     * and a huge --repeats must not spin through its remaining rounds. */
+    bool any_left = true;
+    for (size_t trial = 1; trial <= info->repeats && any_left; ++trial) {
+        if (bench_interrupted)
+            return 0;
+        any_left = false;
         /* Trial k starts at method (k-1) mod n, as the original's rotation. */
         for (size_t j = 0; j < n; ++j) {
             size_t t = (trial - 1 + j) % n;
@@ -214,6 +220,7 @@ int bench_trials_size(bench_state *st, const bench_size *s)
                 continue;
             if (bench_interrupted)
                 return 0;
+            any_left = true;
             char what[48];
             snprintf(what, sizeof what, "trial %zu/%zu", trial, info->repeats);
             if (bench_one(st, t, s, trial, what) != 0)

@@ -4,6 +4,7 @@
  * library's pages of output, or kill the check inside MPI_Init. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "process_guard.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,9 +43,11 @@ static int usable_folder(const char *dir)
     char probe[PATH_MAX];
     if ((size_t)snprintf(probe, sizeof probe, "%s/heat2d-probe-XXXXXX", dir) >= sizeof probe)
         return ENAMETOOLONG;
-    if (mkdtemp(probe) == NULL)
+    int slot;
+    if (heat2d_cleanup_mkdtemp(probe, &slot) == NULL)
         return errno;
     rmdir(probe);
+    heat2d_cleanup_forget(slot);
     return 0;
 }
 

@@ -86,14 +86,14 @@ int heat2d_cmd_check(int argc, char **argv)
         st.dir = keep;
     } else {
         int len = snprintf(tmp_dir, sizeof tmp_dir, "%s/heat2d-check-XXXXXX", tmp_base);
-        if (len < 0 || (size_t)len >= sizeof tmp_dir || mkdtemp(tmp_dir) == NULL)
+        if (len < 0 || (size_t)len >= sizeof tmp_dir ||
+            heat2d_cleanup_mkdtemp(tmp_dir, &scratch_slot) == NULL)
             return heat2d_report_error(
                 HEAT2D_EXIT_FAILURE, "check: cannot create a temporary directory in '%s': %s",
                 tmp_base,
                 len < 0 || (size_t)len >= sizeof tmp_dir ? strerror(ENAMETOOLONG)
                                                          : strerror(errno));
         st.dir = tmp_dir;
-        scratch_slot = heat2d_cleanup_folder(tmp_dir);
     }
 
     check_run(&st, targets, n);

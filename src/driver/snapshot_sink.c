@@ -5,6 +5,7 @@
  * pace with the GPU between snapshots. */
 #define _POSIX_C_SOURCE 200809L
 #include "snapshot_sink.h"
+#include "process_guard.h"
 
 #include <errno.h>
 #include <math.h>
@@ -185,7 +186,13 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field, heat2
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/step_%0*zu.dat", sink->dir, sink->width, step);
-    return heat2d_field_write(path, cfg->nx, cfg->ny, values, err);
+    if (heat2d_field_write(path, cfg->nx, cfg->ny, values, err) != 0)
+        return -1;
+    /* A stop signal's line says what stays (escaped as every message). */
+    heat2d_error kept = {{0}};
+    heat2d_fail(&kept, "%s keeps the step files up to step %zu", sink->dir, step);
+    heat2d_cleanup_kept(kept.message);
+    return 0;
 }
 
 void heat2d_snapshot_sink_close(heat2d_snapshot_sink *sink)

@@ -6,9 +6,12 @@
 
 #include "process_guard.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -29,6 +32,9 @@ static struct {
 } slots[N_SLOTS];
 
 static volatile pid_t doomed_group;
+
+/* What the handler says was kept, written with its line; "" for nothing. */
+static char kept[PATH_MAX + 128];
 
 /* Every catchable signal whose default action ends the process. SIGPIPE
  * and SIGXFSZ are ignored instead (heat2d_process_start). */
@@ -65,6 +71,49 @@ void heat2d_cleanup_forget(int slot)
         slots[slot].kind = SLOT_FREE;
 }
 
+/* The fatal signals blocked, so that none lands between the file's
+ * creation and its name's registration (old receives the mask to restore). */
+static void block_fatal(sigset_t *old)
+{
+    sigset_t fatal;
+    sigemptyset(&fatal);
+    for (size_t k = 0; k < sizeof fatal_signals / sizeof fatal_signals[0]; ++k)
+        sigaddset(&fatal, fatal_signals[k]);
+    sigprocmask(SIG_BLOCK, &fatal, old);
+}
+
+int heat2d_cleanup_mkstemp(char *tmpl, int *slot)
+{
+    sigset_t old;
+    block_fatal(&old);
+    int fd = mkstemp(tmpl);
+    int e = errno;
+    *slot = fd >= 0 ? add(tmpl, SLOT_FILE) : -1;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
+char *heat2d_cleanup_mkdtemp(char *tmpl, int *slot)
+{
+    sigset_t old;
+    block_fatal(&old);
+    char *dir = mkdtemp(tmpl);
+    int e = errno;
+    *slot = dir != NULL ? add(tmpl, SLOT_FOLDER) : -1;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return dir;
+}
+
+void heat2d_cleanup_kept(const char *text)
+{
+    sigset_t old;
+    block_fatal(&old);
+    snprintf(kept, sizeof kept, "%s", text);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 void heat2d_cleanup_process_group(pid_t group)
 {
     doomed_group = group;
@@ -96,6 +145,32 @@ void heat2d_remove_folder(const char *path)
     rmdir(path);
 }
 
+/* "heat2d: interrupted by signal N[: KEPT]" on stderr, from the handler:
+ * write() only, the number formatted by hand. */
+static void say_interrupted(int sig)
+{
+    char line[sizeof kept + 64];
+    static const char head[] = "heat2d: interrupted by signal ";
+    size_t n = sizeof head - 1;
+    memcpy(line, head, n);
+    char digits[12];
+    size_t d = 0;
+    for (unsigned v = (unsigned)sig; d == 0 || v > 0; v /= 10)
+        digits[d++] = (char)('0' + v % 10);
+    while (d > 0)
+        line[n++] = digits[--d];
+    size_t k = strlen(kept);
+    if (k > 0) {
+        line[n++] = ':';
+        line[n++] = ' ';
+        memcpy(line + n, kept, k);
+        n += k;
+    }
+    line[n++] = '\n';
+    ssize_t ignored = write(STDERR_FILENO, line, n);
+    (void)ignored;
+}
+
 static void clean_up_and_die(int sig)
 {
     pid_t group = doomed_group;
@@ -107,6 +182,7 @@ static void clean_up_and_die(int sig)
         else if (slots[k].kind == SLOT_FOLDER)
             heat2d_remove_folder(slots[k].path);
     }
+    say_interrupted(sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }

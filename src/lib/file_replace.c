@@ -184,13 +184,13 @@ static int replace_regular(const char *path, const char *what, const target *t,
     char *tmp = temp_name_for(final);
     if (!tmp)
         return heat2d_fail(err, "cannot write %s '%s': out of memory", what, path);
-    int fd = mkstemp(tmp);
+    int slot;
+    int fd = heat2d_cleanup_mkstemp(tmp, &slot);
     if (fd < 0) {
         int e = errno;
         free(tmp);
         return heat2d_fail(err, "cannot create %s '%s': %s", what, path, strerror(e));
     }
-    int slot = heat2d_cleanup_file(tmp);
     /* mkstemp makes the file 0600: give it the old file's mode, or the one
      * fopen would have given a new file. Reading the umask means setting
      * it, briefly; heat2d writes its files from one thread. */

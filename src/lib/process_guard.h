@@ -32,6 +32,15 @@ int heat2d_cleanup_file(const char *path);
 int heat2d_cleanup_folder(const char *path);
 void heat2d_cleanup_forget(int slot);
 
+/* mkstemp and mkdtemp with the fatal signals blocked until the name made
+ * is registered above (*slot), so that no signal can leave it behind. */
+int heat2d_cleanup_mkstemp(char *tmpl, int *slot);
+char *heat2d_cleanup_mkdtemp(char *tmpl, int *slot);
+
+/* What a fatal signal's line, "heat2d: interrupted by signal N: TEXT",
+ * says was kept (the text is copied; "" for none). */
+void heat2d_cleanup_kept(const char *text);
+
 /* Removes a folder's files, then the folder (one level, as above); the
  * fatal-signal handler's own removal, for the normal exit too. */
 void heat2d_remove_folder(const char *path);
@@ -39,6 +48,12 @@ void heat2d_remove_folder(const char *path);
 /* A process group sent SIGKILL by a fatal signal (a running trial); 0 for
  * none. */
 void heat2d_cleanup_process_group(pid_t group);
+
+/* Under a bench (HEAT2D_BENCH_PID names it, above this process): this
+ * process gets SIGKILL when its parent dies, so that a trial, its launcher
+ * and the launcher's ranks go with a bench killed by SIGKILL. A trial whose
+ * bench is already gone exits 1; heat2d_process_start calls it. */
+void heat2d_die_with_bench(void);
 
 /* Installs the handler; heat2d_process_start calls it. */
 void heat2d_cleanup_install(void);

@@ -27,6 +27,7 @@ void heat2d_process_start(void)
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
     heat2d_cleanup_install();
+    heat2d_die_with_bench();
 }
 
 int heat2d_stdout_status(heat2d_error *err)
