@@ -2,7 +2,8 @@
 # Every stop is clean and bounded: a signal at any moment of a --save-every
 # run leaves no temporary file and says what was kept; a bench ends at once
 # wherever a stop signal lands (its probes, a budget-cut loop), and its
-# trials, mpirun's ranks included, die with it even by SIGKILL.
+# trials, mpirun's ranks included, die with it even by SIGKILL; what the
+# bench reads back is a regular file, and what its helpers print is bounded.
 # usage: test_stops.sh BIN_DIR
 set -e
 bin=$(cd "$1" && pwd)
@@ -168,6 +169,34 @@ kill "$stranger"
 wait "$stranger" 2>/dev/null || true
 expect_eq "$rc/$err" "0/" "HEAT2D_BENCH_PID of a live process not above: ignored, the run works"
 
+# ---- what the bench reads back is a regular file ----------------------------------------
+d=$w/fifo-ledger
+mkdir "$d"
+mkfifo "$d/trials.csv"
+run timeout 10 "$h" bench "${tiny[@]}" --out "$d"
+expect_rc 1 "a FIFO trials.csv"
+expect_eq "$err" "heat2d: bench: $d/trials.csv is not a regular file (a FIFO)" "a FIFO trials.csv: refused at once"
+expect_eq "$(ls -A "$d")/$(test -p "$d/trials.csv" && echo fifo)" "trials.csv/fifo" "a FIFO trials.csv: nothing else made"
+d=$w/dir-ledger
+mkdir -p "$d/trials.csv"
+expect_failure 1 "heat2d: bench: $d/trials.csv is not a regular file (a directory)" \
+  timeout 10 "$h" bench "${tiny[@]}" --out "$d"
+d=$w/dev-ledger
+mkdir "$d"
+ln -s /dev/null "$d/trials.csv"
+expect_failure 1 "heat2d: bench: $d/trials.csv is not a regular file (a character device)" \
+  timeout 10 "$h" bench "${tiny[@]}" --out "$d"
+for name in summary.md trials.torn.csv environment.txt; do
+  d=$w/fifo-$name
+  run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d"
+  rm -f "$d/$name"
+  mkfifo "$d/$name"
+  before=$(cat "$d/trials.csv")
+  expect_failure 1 "heat2d: bench: $d/$name is not a regular file (a FIFO)" \
+    timeout 10 "$h" bench "${tiny[@]}" --out "$d"
+  expect_eq "$(cat "$d/trials.csv")" "$before" "a FIFO $name: trials.csv untouched"
+done
+
 # ---- the plotter, stopped at any moment, leaves no temporary picture --------------------
 py=$(matplotlib_python)
 if [ -n "$py" ]; then
@@ -188,5 +217,32 @@ if [ -n "$py" ]; then
 else
   echo "skipped: plot_bench.py stopped by SIGTERM (no python with matplotlib)"
 fi
+
+# ---- a helper's output is bounded ------------------------------------------------------
+# A plotter that floods its stdout and stderr (600 MB in all): the bench
+# keeps a bounded part, passes on only PLOT= lines, and stays small.
+cat >"$w/fakebin/python3" <<'FAKE'
+#!/bin/sh
+[ "$1" = -c ] && exit 0
+head -c 300000000 /dev/zero | tr '\0' 'y'
+head -c 300000000 /dev/zero | tr '\0' 'e' >&2
+echo
+exit 0
+FAKE
+script=$(cd "$(dirname "$0")/../tools" && pwd)/plot_bench.py
+d=$w/flood
+env -u HEAT2D_PYTHON PATH="$w/fakebin:$PATH" HEAT2D_PLOT_SCRIPT="$script" "$h" bench "${tiny[@]}" \
+  --out "$d" >"$w/flood.out" 2>"$w/flood.err" &
+pid=$!
+peak=0
+while kill -0 "$pid" 2>/dev/null; do
+  kb=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+  [ -n "$kb" ] && [ "$kb" -gt "$peak" ] && peak=$kb
+  sleep 0.05
+done
+set +e; wait "$pid"; rc=$?; set -e
+expect_eq "$rc" 0 "a flooding plotter: the bench succeeds"
+expect_eq "$([ "$peak" -lt 65536 ] && echo bounded)" bounded "a flooding plotter: the bench's memory stays under 64 MB ($peak kB)"
+expect_eq "$(grep -c 'yyyy' "$w/flood.out" || true)" 0 "a flooding plotter: its chatter is not passed on"
 
 finish

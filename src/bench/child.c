@@ -44,15 +44,37 @@ static void set_child_group(pid_t group)
     heat2d_cleanup_process_group(group);
 }
 
-/* A growing NUL-terminated buffer for one of the child's streams. */
+/* A growing NUL-terminated buffer for one of the child's streams, bounded:
+ * a helper that floods its output (or a trial's stray writes) cannot take
+ * the bench's memory. Past CAPTURE_MAX, stdout keeps its head (a trial's
+ * report, which is then refused as cut short) and stderr its tail (the
+ * last line says why a child failed). */
+#define CAPTURE_MAX ((size_t)1 << 20)
+
 typedef struct stream_buf {
     char *data;
     size_t len;
     size_t cap;
+    bool keep_tail;
+    bool cut; /* bytes were dropped */
 } stream_buf;
 
 static int buf_append(stream_buf *b, const char *chunk, size_t n)
 {
+    if (b->len + n > CAPTURE_MAX) {
+        b->cut = true;
+        if (!b->keep_tail) {
+            n = CAPTURE_MAX - b->len;
+        } else if (n >= CAPTURE_MAX) {
+            chunk += n - CAPTURE_MAX;
+            n = CAPTURE_MAX;
+            b->len = 0;
+        } else {
+            size_t drop = b->len + n - CAPTURE_MAX;
+            memmove(b->data, b->data + drop, b->len - drop);
+            b->len -= drop;
+        }
+    }
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (b->len + n + 1 > cap)
@@ -63,7 +85,8 @@ static int buf_append(stream_buf *b, const char *chunk, size_t n)
         b->data = grown;
         b->cap = cap;
     }
-    memcpy(b->data + b->len, chunk, n);
+    if (n > 0)
+        memcpy(b->data + b->len, chunk, n);
     b->len += n;
     b->data[b->len] = '\0';
     return 0;
@@ -272,7 +295,7 @@ static int spawn(char *const argv[], char *const envp[], double timeout_s, bench
         return heat2d_fail(err, "cannot start %s: %s", argv[0], strerror(saved));
     }
 
-    stream_buf out = {0}, errs = {0};
+    stream_buf out = {0}, errs = {.keep_tail = true};
     int drained = drain(pid, out_pipe[0], err_pipe[0], timeout_s, &out, &errs, &cap->timed_out);
     close(out_pipe[0]);
     close(err_pipe[0]);
@@ -296,6 +319,7 @@ static int spawn(char *const argv[], char *const envp[], double timeout_s, bench
     cap->out_len = out.len;
     cap->err = errs.data;
     cap->err_len = errs.len;
+    cap->out_cut = out.cut;
     if (WIFSIGNALED(status)) {
         cap->term_signal = WTERMSIG(status);
         cap->exit_status = -1;

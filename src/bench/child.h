@@ -19,7 +19,8 @@ extern volatile sig_atomic_t bench_child_group;
 typedef struct bench_capture {
     char *out; /* stdout, NUL-terminated */
     size_t out_len;
-    char *err; /* stderr, NUL-terminated */
+    bool out_cut; /* stdout was past the 1 MiB kept, and its rest dropped */
+    char *err;    /* stderr, NUL-terminated: its last 1 MiB */
     size_t err_len;
     int exit_status; /* meaningful when term_signal == 0 */
     int term_signal; /* the signal that killed it, 0 if it exited */

@@ -142,14 +142,16 @@ static int folder_is_ours(const char *dir, heat2d_error *err)
 
 /* The files a bench writes into its folder, by the rules every heat2d
  * writer follows: one the user made read-only is refused before anything
- * runs, not at the end. */
+ * runs, not at the end. Each must be a regular file: the bench reads its
+ * own back, and a FIFO among them would hang it. */
 static int outputs_writable(const char *dir, heat2d_error *err)
 {
     const char *const *names = bench_files;
     char path[4200];
     for (size_t k = 0; k < N_BENCH_FILES; ++k) {
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        if (heat2d_file_check_replaceable(path, "bench file", err) != 0)
+        if (heat2d_file_check_regular(path, err) != 0 ||
+            heat2d_file_check_replaceable(path, "bench file", err) != 0)
             return -1;
     }
     return 0;

@@ -213,6 +213,29 @@ void bench_drop_field(void)
     field_slot = -1;
 }
 
+/* The PLOT=FILE lines of the plotter's output, the only ones the bench
+ * passes on (the rest, however much, is the helper's chatter). */
+static char *plot_lines(const char *out)
+{
+    size_t room = 1;
+    for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
+        if (strncmp(l, "PLOT=", 5) == 0)
+            room += strcspn(l, "\n") + 1;
+    char *lines = malloc(room);
+    if (lines == NULL)
+        return NULL;
+    size_t used = 0;
+    for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
+        if (strncmp(l, "PLOT=", 5) == 0) {
+            size_t len = strcspn(l, "\n");
+            memcpy(lines + used, l, len);
+            used += len;
+            lines[used++] = '\n';
+        }
+    lines[used] = '\0';
+    return lines;
+}
+
 /* Plots are an extra: without matplotlib the numbers stand on their own,
  * and the note says how to get the pictures. */
 void bench_make_plots(bench_state *st, bool have_field, const char *field_path, char **plot_out)
@@ -277,8 +300,8 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
         bench_capture_why(&cap, why, sizeof why);
         bench_capture_free(&cap);
     } else {
-        *plot_out = cap.out;
-        free(cap.err);
+        *plot_out = plot_lines(cap.out);
+        bench_capture_free(&cap);
         return;
     }
     bench_say(st, "plots failed: %s", why);

@@ -1,6 +1,7 @@
 /* heat2d bench: trials.csv's rows appended and read back, its columns those
  * of the trial schema (trials_ledger.c opens it). */
 #define _GNU_SOURCE
+#include "file_replace.h"
 #include "trials_csv.h"
 
 #include <errno.h>
@@ -296,6 +297,9 @@ int bench_read_trials(const char *dir, trial_row **rows_out, size_t *n_out, size
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trials.csv", dir);
+    /* A FIFO put in its place would hang the read. */
+    if (heat2d_file_check_regular(path, err) != 0)
+        return -1;
     FILE *f = fopen(path, "re");
     if (f == NULL)
         return heat2d_fail(err, "cannot read %s: %s", path, strerror(errno));

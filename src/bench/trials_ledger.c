@@ -4,6 +4,7 @@
  * Under the lock its end is made sound: a last line that a crash cut short
  * is set aside into trials.torn.csv, so that no new row is glued onto it. */
 #define _GNU_SOURCE
+#include "file_replace.h"
 #include "trials_csv.h"
 
 #include <errno.h>
@@ -130,7 +131,9 @@ static int set_aside(int fd, const char *dir, off_t from, off_t size, heat2d_err
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trials.torn.csv", dir);
-    int torn = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (heat2d_file_check_regular(path, err) != 0)
+        return -1;
+    int torn = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0666);
     if (torn < 0)
         return heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
     char buf[CHUNK];
@@ -224,10 +227,22 @@ FILE *bench_csv_open(const char *dir, bench_csv_repair *repair, heat2d_error *er
     char path[4200];
     snprintf(path, sizeof path, "%s/trials.csv", dir);
     memset(repair, 0, sizeof *repair);
+    /* A ledger is a regular file: a FIFO would hang the bench on its first
+     * read, a device swallow the rows. Checked on the name first, then on
+     * what was opened (without blocking: a FIFO's open may wait). */
+    if (heat2d_file_check_regular(path, err) != 0)
+        return NULL;
     /* Close-on-exec: a trial that outlived us must not hold the lock. */
-    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0666);
     if (fd < 0) {
         heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+        heat2d_fail(err, "%s is not a regular file", path);
+        close(fd);
         return NULL;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {

@@ -255,3 +255,17 @@ int heat2d_file_replace(const char *path, const char *what, heat2d_file_writer w
         return heat2d_fail(err, "cannot write %s '%s': %s", what, path, strerror(e));
     return 0;
 }
+
+int heat2d_file_check_regular(const char *path, heat2d_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    const char *kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
+                       : S_ISDIR(st.st_mode)  ? "a directory"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a file";
+    return heat2d_fail(err, "%s is not a regular file (%s)", path, kind);
+}
