@@ -201,6 +201,26 @@ static int finish_interrupted(bench_run_info *info, bench_state *st)
     return 128 + (int)bench_interrupted;
 }
 
+/* trials.csv refused a row (a full disk, a size limit): the row was cut
+ * back off, so the ledger ends at its last whole row. The summary is made
+ * from those (where the disk still takes it) and the one line says what
+ * was kept. */
+static int finish_ledger_full(bench_run_info *info, bench_state *st)
+{
+    bench_progress_clear(st);
+    bench_add_note(info,
+                   "Stopped: %s. trials.csv keeps the %zu trial(s) of this run that finished "
+                   "before, and ends at its last whole row.",
+                   st->ledger_err.message, st->rows);
+    heat2d_error err = {{0}};
+    if (bench_write_summary(info, stdout, NULL, &err) != 0)
+        heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+    return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                               "bench: %s; it keeps the %zu trial(s) that finished, cut back to "
+                               "its last whole row",
+                               st->ledger_err.message, st->rows);
+}
+
 /* All sizes, then the field, the plots and the summary. */
 static int run_bench(bench_run_info *info, FILE *csv)
 {
@@ -217,15 +237,18 @@ static int run_bench(bench_run_info *info, FILE *csv)
     int status = EXIT_SUCCESS;
     if (st.at == NULL || st.stats == NULL)
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
-    for (size_t s = 0; s < info->n_sizes && status == EXIT_SUCCESS && !bench_interrupted; ++s) {
+    bool ledger_full = false; /* trials.csv took no more rows (a full disk) */
+    for (size_t s = 0;
+         s < info->n_sizes && status == EXIT_SUCCESS && !ledger_full && !bench_interrupted; ++s) {
         st.size_index = s;
-        if (bench_trials_size(&st, &info->sizes[s]) != 0)
-            status = HEAT2D_EXIT_FAILURE; /* trials.csv cannot be written: said already */
+        ledger_full = bench_trials_size(&st, &info->sizes[s]) != 0;
     }
-    if (status == EXIT_SUCCESS && !bench_interrupted && bench_trials_weak(&st) != 0)
-        status = HEAT2D_EXIT_FAILURE;
+    if (status == EXIT_SUCCESS && !ledger_full && !bench_interrupted)
+        ledger_full = bench_trials_weak(&st) != 0;
     free(st.at);
     free(st.stats);
+    if (ledger_full)
+        return finish_ledger_full(info, &st);
     if (status != EXIT_SUCCESS)
         return status;
     if (bench_interrupted)

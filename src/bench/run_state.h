@@ -44,7 +44,8 @@ typedef struct bench_state {
     size_t runs_done;
     size_t runs_total;
     size_t failures;
-    size_t rows; /* trials written to trials.csv by this run */
+    size_t rows;             /* trials written to trials.csv by this run */
+    heat2d_error ledger_err; /* why trials.csv took no more rows, when it did not */
     double started;
 } bench_state;
 

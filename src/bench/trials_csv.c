@@ -42,19 +42,30 @@ int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *
     snprintf(row.value[HEAT2D_FIELD_PROCESS_S], sizeof row.value[0], "%.9f", process_s);
     snprintf(row.value[HEAT2D_FIELD_RUN], sizeof row.value[0], "%s", info->run_id);
     snprintf(row.value[HEAT2D_FIELD_LABEL], sizeof row.value[0], "%s", target->label);
+    /* The row is made whole in memory, then handed to the ledger in one
+     * write that a full disk cuts back off (trials_ledger.c). */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *line = open_memstream(&text, &len);
+    if (line == NULL)
+        return heat2d_fail(err, "cannot write %s/trials.csv: out of memory", info->dir);
     bool first = true;
     for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k) {
         if (heat2d_trial_fields[k].column == NULL)
             continue;
         if (!first)
-            fputc(',', csv);
+            fputc(',', line);
         first = false;
-        csv_field(csv, row.value[k]);
+        csv_field(line, row.value[k]);
     }
-    fputc('\n', csv);
-    if (fflush(csv) != 0 || ferror(csv))
-        return heat2d_fail(err, "cannot write %s/trials.csv: %s", info->dir, strerror(errno));
-    return 0;
+    fputc('\n', line);
+    if (fclose(line) != 0) {
+        free(text);
+        return heat2d_fail(err, "cannot write %s/trials.csv: out of memory", info->dir);
+    }
+    int rc = bench_ledger_append(csv, info->dir, text, len, err);
+    free(text);
+    return rc;
 }
 
 /* Splits one CSV line in place into fields (RFC 4180 quoting); returns the

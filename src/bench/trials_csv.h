@@ -30,6 +30,14 @@ int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *
                      size_t trial, const bench_size *size, const bench_result *res,
                      double process_s, heat2d_error *err);
 
+/* One whole row (text, len bytes, its newline last) onto the ledger that
+ * bench_csv_open opened for DIR: written at its end, and on any failure (a
+ * full disk, a file size limit) the ledger is cut back to where it ended,
+ * so that it never keeps part of a row. 0, or -1 with "cannot write
+ * DIR/trials.csv: REASON" (the reason as the write gave it). */
+int bench_ledger_append(FILE *csv, const char *dir, const char *text, size_t len,
+                        heat2d_error *err);
+
 /* One row of trials.csv as the summary needs it. */
 typedef struct trial_row {
     char label[80];    /* the label column: what the tables call the row */

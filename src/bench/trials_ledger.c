@@ -175,10 +175,16 @@ static int make_sound(int fd, const char *dir, const char *path, bench_csv_repai
         return heat2d_fail(err, "cannot read %s: %s", path, got < 0 ? strerror(errno) : "empty");
     first[got] = '\0';
     char *eol = memchr(first, '\n', (size_t)got);
-    if (size == 0)
-        return write_all(fd, header, strlen(header)) == 0 && write_all(fd, "\n", 1) == 0
-                   ? 0
-                   : heat2d_fail(err, "cannot write %s: %s", path, strerror(errno));
+    if (size == 0) {
+        errno = 0;
+        if (write_all(fd, header, strlen(header)) == 0 && write_all(fd, "\n", 1) == 0)
+            return 0;
+        const int why = errno != 0 ? errno : ENOSPC;
+        if (ftruncate(fd, 0) != 0) {
+            /* said below: the header's part stays, and the next bench completes it */
+        }
+        return heat2d_fail(err, "cannot write %s: %s", path, strerror(why));
+    }
     if (eol == NULL && size > CHUNK) {
         refuse_header(path, "", header, err); /* a first line longer than any header of ours */
         return -1;
@@ -270,4 +276,25 @@ FILE *bench_csv_open(const char *dir, bench_csv_repair *repair, heat2d_error *er
         return NULL;
     }
     return csv;
+}
+
+int bench_ledger_append(FILE *csv, const char *dir, const char *text, size_t len, heat2d_error *err)
+{
+    /* Past stdio: its buffer would keep part of a row that a full disk
+     * refused, and write it at a later flush, or report EIO at close. */
+    const int fd = fileno(csv);
+    const off_t end = lseek(fd, 0, SEEK_END);
+    if (end < 0)
+        return heat2d_fail(err, "cannot write %s/trials.csv: %s", dir, strerror(errno));
+    errno = 0;
+    if (write_all(fd, text, len) == 0)
+        return 0;
+    /* A short write sets no errno: the next one says why (ENOSPC). */
+    const int why = errno != 0 ? errno : ENOSPC;
+    if (ftruncate(fd, end) != 0)
+        return heat2d_fail(err,
+                           "cannot write %s/trials.csv: %s, and cannot cut it back to its last "
+                           "whole row: %s",
+                           dir, strerror(why), strerror(errno));
+    return heat2d_fail(err, "cannot write %s/trials.csv: %s", dir, strerror(why));
 }
