@@ -5,6 +5,7 @@
 #define HEAT2D_METHODS_H
 
 #include "heat2d.h"
+#include "run_options.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,20 +25,10 @@ bool heat2d_method_on_host_here(const heat2d_method *m);
  * host. */
 bool heat2d_method_needs_gpu(const heat2d_method *m);
 
-/* Whether m takes what cfg asks beyond a plain run (snapshots, their
- * overlapped copy, deep halos): 0, or -1 with the option and the methods
- * that take it in err. A program refuses such a command line up front. */
-int heat2d_method_takes(const heat2d_method *m, const heat2d_config *cfg, heat2d_error *err);
-
-/* The label of a method as it was run:
- * NAME[-pinned][-hK][-pP][-f32][-kK-COPY] (halo_depth 0 or 1: one-cell
- * halos; ranks 0: not under mpirun; output_every 0: no snapshots), cut to
- * size. trials.csv's method column is the label without -hK, -pP, -f32 and
- * -kK-COPY (its halo_depth, ranks, precision, output_every and
- * snapshot_copy columns say those). */
-void heat2d_method_label(char *buf, size_t size, const char *name, bool pinned, size_t halo_depth,
-                         size_t ranks, heat2d_precision precision, size_t output_every,
-                         heat2d_snapshot_copy copy);
+/* Whether m takes each run option that values asks for (above plain): 0,
+ * or -1 with the option's refusal (its name and the methods that take it)
+ * in err. A program refuses such a command line up front (exit 2). */
+int heat2d_method_takes(const heat2d_method *m, const size_t *values, heat2d_error *err);
 
 /* The method that a method column names (NAME or NAME-pinned), and whether
  * it is the -pinned twin; NULL when this build has no such method. */

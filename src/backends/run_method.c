@@ -22,21 +22,6 @@ static bool checks_each_step(const heat2d_method *m)
     return m->checks_each_step;
 }
 
-static bool has_snapshots(const heat2d_method *m)
-{
-    return m->has_snapshots;
-}
-
-static bool overlapped_snapshots(const heat2d_method *m)
-{
-    return m->overlapped_snapshots;
-}
-
-static bool deep_halos(const heat2d_method *m)
-{
-    return m->deep_halos;
-}
-
 /* The names of the methods with a property, from the table, so that a
  * message naming them stays true as methods are added. */
 static void methods_with(bool (*property)(const heat2d_method *), char *buf, size_t size)
@@ -51,40 +36,25 @@ static void methods_with(bool (*property)(const heat2d_method *), char *buf, siz
     }
 }
 
-/* Snapshots asked of a method that cannot take them are an error, not a run
- * that quietly takes none. */
-static int check_snapshots(const heat2d_method *m, const heat2d_config *cfg, heat2d_error *err)
+/* An option asked of a method that cannot take it is an error, not a run
+ * that quietly ignores it; one whose NEEDS (an option of run) is not asked
+ * is left to the caller's "needs" message. */
+int heat2d_method_takes(const heat2d_method *m, const size_t *values, heat2d_error *err)
 {
-    char those[256];
-    if (cfg->output_every == 0)
-        return 0;
-    if (!m->has_snapshots) {
-        methods_with(has_snapshots, those, sizeof those);
-        return heat2d_fail(err, "%s takes no snapshots (--output-every applies to %s)", m->name,
-                           those);
-    }
-    if (cfg->snapshot_copy == HEAT2D_SNAPSHOT_OVERLAP && !m->overlapped_snapshots) {
-        methods_with(overlapped_snapshots, those, sizeof those);
-        return heat2d_fail(err, "%s copies its snapshots plain only (overlapped: %s)", m->name,
-                           those);
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_def *o = &heat2d_run_options[k];
+        const bool needed = o->needs == HEAT2D_OPTION_NONE ||
+                            heat2d_run_options[o->needs].run_help == NULL ||
+                            heat2d_option_asked(values, o->needs);
+        if (!heat2d_option_asked(values, (heat2d_option_id)k) || !needed || o->takes(m) ||
+            o->refusal == NULL)
+            continue;
+        char those[256], why[HEAT2D_MESSAGE_ROOM];
+        methods_with(o->takes, those, sizeof those);
+        heat2d_option_refusal((heat2d_option_id)k, m->name, those, why, sizeof why);
+        return heat2d_fail(err, "%s", why);
     }
     return 0;
-}
-
-/* Likewise a halo depth for a method that keeps one-cell halos or none. */
-static int check_halo_depth(const heat2d_method *m, const heat2d_config *cfg, heat2d_error *err)
-{
-    if (heat2d_halo_depth(cfg) == 1 || m->deep_halos)
-        return 0;
-    char those[256];
-    methods_with(deep_halos, those, sizeof those);
-    return heat2d_fail(err, "%s keeps no deep halos (--halo-depth applies to %s)", m->name,
-                       those[0] != '\0' ? those : "no method of this build");
-}
-
-int heat2d_method_takes(const heat2d_method *m, const heat2d_config *cfg, heat2d_error *err)
-{
-    return check_snapshots(m, cfg, err) != 0 || check_halo_depth(m, cfg, err) != 0 ? -1 : 0;
 }
 
 /* The test hook HEAT2D_FAULT_NAN_AT_STEP=K into run->fault_nan_step. A hook
@@ -159,8 +129,10 @@ int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg_in, heat2
     heat2d_report_init(&out->report);
     heat2d_config run = *cfg_in;
     const heat2d_config *cfg = &run;
-    if (heat2d_config_check(cfg, err) != 0 || check_snapshots(m, cfg, err) != 0 ||
-        check_halo_depth(m, cfg, err) != 0 || read_fault_hook(m, &run, err) != 0)
+    heat2d_option_values values;
+    heat2d_options_from_config(cfg, values);
+    if (heat2d_config_check(cfg, err) != 0 || heat2d_method_takes(m, values, err) != 0 ||
+        read_fault_hook(m, &run, err) != 0)
         return -1;
     if (m->distributed)
         return run_distributed(m, cfg, out, storage, field, err);

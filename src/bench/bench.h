@@ -16,23 +16,13 @@ typedef struct bench_size {
     size_t steps;
 } bench_size;
 
-/* A method as the benchmark runs it: cuda-each twice, pageable and pinned;
- * with --precision f64,f32, each of those twice more. */
+/* A method as the benchmark runs it, with a value for each run option
+ * (run_options.h): cuda-each twice, pageable and pinned; with --precision
+ * f64,f32, each of those twice more. value[HEAT2D_OPTION_RANKS] > 0: a
+ * distributed method run under mpirun on that many ranks. */
 typedef struct bench_target {
     const heat2d_method *method;
-    bool pinned;
-    /* > 0: a distributed method run under mpirun on this many ranks; 0: one
-     * plain `heat2d run` process. */
-    size_t ranks;
-    /* > 1: halos this many cells deep (--halo-depth, methods with
-     * deep_halos); 0: one-cell halos, as without it. */
-    size_t halo_depth;
-    /* What the method computes in (--precision). */
-    heat2d_precision precision;
-    /* A snapshot every output_every steps, copied so (--output-every,
-     * --snapshot-copy); 0: none. */
-    size_t output_every;
-    heat2d_snapshot_copy snapshot_copy;
+    heat2d_option_values value;
     char label[64]; /* heat2d_method_label */
 } bench_target;
 

@@ -170,8 +170,8 @@ static int sizes_fit(const bench_size *sizes, size_t n, const bench_size *weak,
         return 0;
     size_t most = 1;
     for (size_t k = 0; k < targets->n; ++k)
-        if (targets->items[k].ranks > most)
-            most = targets->items[k].ranks;
+        if (targets->items[k].value[HEAT2D_OPTION_RANKS] > most)
+            most = targets->items[k].value[HEAT2D_OPTION_RANKS];
     if (weak->nx > SIZE_MAX / most)
         return heat2d_fail(err, "--weak %zux%zu at %zu ranks: the grid's side overflows", weak->nx,
                            weak->ny, most);
@@ -328,7 +328,7 @@ int bench_command(int argc, char **argv)
     if (opt.sizes != NULL && (status = bench_parse_sizes(opt.sizes, &sizes, &n_sizes)) != 0)
         goto done;
     if (opt.weak != NULL) {
-        if (opt.ranks == NULL) {
+        if (opt.list[HEAT2D_OPTION_RANKS] == NULL) {
             status = heat2d_report_error(HEAT2D_EXIT_USAGE,
                                          "bench: --weak needs --ranks (the rank counts to scale "
                                          "over)");
@@ -343,41 +343,8 @@ int bench_command(int argc, char **argv)
         if ((status = bench_parse_sizes(opt.weak, &weak, &n_weak)) != 0)
             goto done;
     }
-    if (opt.ranks != NULL) {
-        if ((status = bench_expand_ranks(opt.ranks, &chosen)) != 0)
-            goto done;
-        if ((status = bench_grow_runnable(&runnable, chosen.n)) != 0)
-            goto done;
-    }
-    if (opt.halo_depth != NULL) {
-        if (opt.ranks == NULL) {
-            status = heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                         "bench: --halo-depth needs --ranks (deep halos are "
-                                         "exchanged between ranks)");
-            goto done;
-        }
-        if ((status = bench_expand_halo_depths(opt.halo_depth, &chosen)) != 0 ||
-            (status = bench_grow_runnable(&runnable, chosen.n)) != 0)
-            goto done;
-    }
-    if (opt.precision != NULL) {
-        target_list *targets = opt.methods != NULL ? &chosen : &all;
-        if ((status = bench_expand_precision(opt.precision, targets)) != 0 ||
-            (status = bench_grow_runnable(&runnable, targets->n)) != 0)
-            goto done;
-    }
-    if (opt.output_every != NULL) {
-        target_list *targets = opt.methods != NULL ? &chosen : &all;
-        if ((status = bench_expand_snapshots(
-                 opt.output_every, opt.snapshot_copy != NULL ? opt.snapshot_copy : "plain,overlap",
-                 targets)) != 0 ||
-            (status = bench_grow_runnable(&runnable, targets->n)) != 0)
-            goto done;
-    } else if (opt.snapshot_copy != NULL) {
-        status =
-            heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: --snapshot-copy needs --output-every");
+    if ((status = bench_expand_lists(&opt, &all, &chosen, &runnable)) != 0)
         goto done;
-    }
 
     heat2d_error env_err = {{0}};
     if (sizes_fit(sizes, n_sizes, weak, &chosen, &env_err) != 0) {

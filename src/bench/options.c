@@ -9,12 +9,13 @@
 
 void bench_usage(FILE *stream)
 {
-    fputs("usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
-          "                    [--repeats K] [--out DIR] [--pinned-too] [--ranks LIST]\n"
-          "                    [--weak NXxNY:STEPS] [--halo-depth LIST] [--precision LIST]\n"
-          "                    [--budget S | --full]\n"
-          "                    [--output-every LIST [--snapshot-copy LIST]]\n"
-          "\n"
+    static const char lead[] =
+        "usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
+        "                    [--repeats K] [--out DIR] [--pinned-too] [--weak NXxNY:STEPS]\n"
+        "                    [--budget S | --full]";
+    fputs(lead, stream);
+    heat2d_options_synopsis(stream, true, strlen(strrchr(lead, '\n') + 1), 20);
+    fputs("\n\n"
           "  --methods LIST  comma-separated; default: every method this build and machine\n"
           "                  can run, with a -pinned twin of each method that has one\n"
           "  --pinned-too    with --methods: add the -pinned twin of each listed method\n"
@@ -26,22 +27,13 @@ void bench_usage(FILE *stream)
           "                  that would take longer gets fewer trials (at least one) and no\n"
           "                  warm-up, and the summary says so; 0 for no limit\n"
           "  --full          every warm-up and trial at every size (--budget 0)\n"
-          "  --ranks LIST    comma-separated rank counts, e.g. 1,2,4: each distributed method\n"
-          "                  in --methods runs under mpirun -np P for each P (strong scaling)\n"
           "  --weak SIZE     with --ranks: weak scaling too, SIZE per rank: at P ranks the\n"
-          "                  grid is (NX*P)xNY, STEPS steps\n"
-          "  --halo-depth LIST  with --ranks: comma-separated depths K, e.g. 1,2,4: each\n"
-          "                  method that keeps deep halos (mpi-cpu) runs once per K, its halos\n"
-          "                  K cells deep and exchanged every K steps (rows METHOD-hK-pP)\n"
-          "  --precision LIST  comma-separated from f64, f32 (default f64): each method runs\n"
-          "                  in each; f32 rows are labelled METHOD-f32\n"
-          "  --output-every LIST  comma-separated step counts K, e.g. 1,10,100: each method\n"
-          "                  that takes snapshots runs once more per K, its field on the host\n"
-          "                  every K steps (rows METHOD-kK-COPY), beside its run without\n"
-          "                  snapshots\n"
-          "  --snapshot-copy LIST  from plain, overlap (default both): how snapshots are\n"
-          "                  copied, where the method has both\n"
-          "  --out DIR       default results/HOST-YYYYMMDD-HHMMSS-PID-XXXX; an existing\n"
+          "                  grid is (NX*P)xNY, STEPS steps\n",
+          stream);
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
+        if (heat2d_run_options[k].bench.is_list)
+            fputs(heat2d_run_options[k].bench.help, stream);
+    fputs("  --out DIR       default results/HOST-YYYYMMDD-HHMMSS-PID-XXXX; an existing\n"
           "                  folder's trials.csv is appended to (by one bench at a time)\n"
           "\n"
           "Writes trials.csv, environment.txt, summary.md and PNG plots into DIR and prints\n"
@@ -52,24 +44,25 @@ void bench_usage(FILE *stream)
 /* Returns -1 to go on, else the exit status. */
 int bench_parse_options(int argc, char **argv, bench_options *o)
 {
-    static const struct option options[] = {
-        {"methods", required_argument, NULL, 'm'},
-        {"sizes", required_argument, NULL, 's'},
-        {"warmups", required_argument, NULL, 'w'},
-        {"repeats", required_argument, NULL, 'r'},
-        {"budget", required_argument, NULL, 'b'},
-        {"full", no_argument, NULL, 'F'},
-        {"output-every", required_argument, NULL, 'K'},
-        {"snapshot-copy", required_argument, NULL, 'C'},
-        {"out", required_argument, NULL, 'o'},
-        {"pinned-too", no_argument, NULL, 'p'},
-        {"ranks", required_argument, NULL, 'n'},
-        {"weak", required_argument, NULL, 'k'},
-        {"halo-depth", required_argument, NULL, 'H'},
-        {"precision", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+    /* The bench's own options, then its lists from the table of run
+     * options (getopt's value: the option's id past kListBase). */
+    enum { kListBase = 256 };
+    static const struct option own[] = {
+        {"methods", required_argument, NULL, 'm'}, {"sizes", required_argument, NULL, 's'},
+        {"warmups", required_argument, NULL, 'w'}, {"repeats", required_argument, NULL, 'r'},
+        {"budget", required_argument, NULL, 'b'},  {"full", no_argument, NULL, 'F'},
+        {"out", required_argument, NULL, 'o'},     {"pinned-too", no_argument, NULL, 'p'},
+        {"weak", required_argument, NULL, 'k'},    {"help", no_argument, NULL, 'h'},
     };
+    const size_t n_own = sizeof own / sizeof own[0];
+    struct option options[sizeof own / sizeof own[0] + HEAT2D_N_OPTIONS + 1];
+    memcpy(options, own, sizeof own);
+    size_t n_options = n_own;
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
+        if (heat2d_run_options[k].bench.is_list)
+            options[n_options++] = (struct option){heat2d_run_options[k].name, required_argument,
+                                                   NULL, kListBase + (int)k};
+    options[n_options] = (struct option){NULL, 0, NULL, 0};
     *o = (bench_options){.warmups = 1, .repeats = 5, .budget_s = BENCH_DEFAULT_BUDGET_S};
     heat2d_error err = {{0}};
     opterr = 0;
@@ -99,12 +92,6 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         case 'F':
             o->budget_s = 0.0;
             break;
-        case 'K':
-            o->output_every = optarg;
-            break;
-        case 'C':
-            o->snapshot_copy = optarg;
-            break;
         case 'r':
             if (heat2d_parse_size(optarg, "--repeats", &o->repeats, &err) != 0)
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
@@ -117,22 +104,17 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         case 'p':
             o->pinned_too = true;
             break;
-        case 'n':
-            o->ranks = optarg;
-            break;
         case 'k':
             o->weak = optarg;
-            break;
-        case 'H':
-            o->halo_depth = optarg;
-            break;
-        case 'f':
-            o->precision = optarg;
             break;
         case 'h':
             bench_usage(stdout);
             return EXIT_SUCCESS;
         default:
+            if (opt >= kListBase && opt < kListBase + HEAT2D_N_OPTIONS) {
+                o->list[opt - kListBase] = optarg;
+                break;
+            }
             return heat2d_report_bad_option("bench", argc, argv, options, "(heat2d bench --help)");
         }
     }

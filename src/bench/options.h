@@ -12,14 +12,11 @@ typedef struct bench_options {
     const char *out;     /* NULL: results/HOST-RUN */
     size_t warmups;
     size_t repeats;
-    double budget_s;           /* --budget, 0 with --full */
-    const char *output_every;  /* NULL: no snapshots */
-    const char *snapshot_copy; /* NULL: plain,overlap */
+    double budget_s; /* --budget, 0 with --full */
     bool pinned_too;
-    const char *ranks;      /* NULL: distributed methods run as one plain process */
-    const char *halo_depth; /* NULL: one-cell halos */
-    const char *weak;       /* NULL: strong scaling only */
-    const char *precision;  /* NULL: f64 only */
+    const char *weak; /* NULL: strong scaling only */
+    /* Each bench list of run_options.h as given, NULL when not. */
+    const char *list[HEAT2D_N_OPTIONS];
 } bench_options;
 
 /* Seconds of runs one method may take at one size by default: the whole

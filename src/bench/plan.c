@@ -28,7 +28,7 @@ int bench_all_targets(target_list *all)
         if (m->has_pinned_variant) {
             t = &all->items[all->n++];
             t->method = m;
-            t->pinned = true;
+            t->value[HEAT2D_OPTION_PINNED] = 1;
             bench_target_label(t);
         }
     }
@@ -46,7 +46,8 @@ static const bench_target *find_target(const target_list *all, const char *label
 static bool has_target(const target_list *list, const bench_target *t)
 {
     for (size_t k = 0; k < list->n; ++k)
-        if (list->items[k].method == t->method && list->items[k].pinned == t->pinned)
+        if (list->items[k].method == t->method &&
+            list->items[k].value[HEAT2D_OPTION_PINNED] == t->value[HEAT2D_OPTION_PINNED])
             return true;
     return false;
 }
@@ -82,7 +83,7 @@ int bench_parse_methods(const char *text, const target_list *all, bool pinned_to
         /* Listed twice runs once, as in the original. */
         if (!has_target(chosen, t))
             chosen->items[chosen->n++] = *t;
-        if (pinned_too && t->method->has_pinned_variant && !t->pinned) {
+        if (pinned_too && t->method->has_pinned_variant && !t->value[HEAT2D_OPTION_PINNED]) {
             const bench_target *twin = t + 1; /* all_targets puts it right after */
             if (!has_target(chosen, twin))
                 chosen->items[chosen->n++] = *twin;
@@ -191,15 +192,15 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
         }
         /* A method without a float path cannot run in f32; asked for by
          * name, it runs and its refusal is reported. */
-        if (t->precision == HEAT2D_F32 && !t->method->distributed && t->method->solve_f32 == NULL &&
-            !asked) {
+        if (t->value[HEAT2D_OPTION_PRECISION] == HEAT2D_F32 && !t->method->distributed &&
+            t->method->solve_f32 == NULL && !asked) {
             size_t used = strlen(no_f32);
             snprintf(no_f32 + used, sizeof no_f32 - used, "%s%s", used ? ", " : "", t->label);
             continue;
         }
         /* Asked for under mpirun, it runs anyway; a probe per rank count
          * would only add mpirun starts. */
-        if (t->ranks > 0) {
+        if (t->value[HEAT2D_OPTION_RANKS] > 0) {
             runnable->items[runnable->n++] = *t;
             continue;
         }

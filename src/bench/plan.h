@@ -4,6 +4,7 @@
 #define HEAT2D_BENCH_PLAN_H
 
 #include "bench.h"
+#include "options.h"
 
 /* The article's ladder; a GPU adds the size where the GPU's bandwidth, not
  * launch overhead, decides. */
@@ -31,17 +32,20 @@ int bench_parse_methods(const char *text, const target_list *all, bool pinned_to
                         target_list *chosen);
 /* NXxNY:STEPS,... into *sizes (release with free). */
 int bench_parse_sizes(const char *text, bench_size **sizes, size_t *n);
-/* --ranks LIST: every distributed target becomes one per rank count, run
- * under mpirun (found on PATH). */
-int bench_expand_ranks(const char *text, target_list *chosen);
-/* --halo-depth LIST, after --ranks: every distributed target of a method
- * with deep halos becomes one per depth. */
-int bench_expand_halo_depths(const char *text, target_list *chosen);
-/* --precision LIST: every target becomes one per precision. */
-int bench_expand_precision(const char *text, target_list *targets);
-/* --output-every LIST with --snapshot-copy LIST: each target of a method
- * that takes snapshots followed by one per K and copy. */
-int bench_expand_snapshots(const char *everies, const char *copies, target_list *targets);
+/* --NAME LIST for a bench list of run_options.h: every target that the
+ * option multiplies (its method takes it, what it needs is set) becomes
+ * one per value, in the order listed (with KEEPS, after itself); a value
+ * above plain only where the method takes it. */
+int bench_expand_option(heat2d_option_id id, const char *text, target_list *list);
+/* --ranks: mpirun on PATH and its children's environment. */
+int bench_find_mpirun(void);
+
+/* Every bench list of o (run_options.h) in the table's order, each after
+ * the one it needs (--halo-depth after --ranks), grows the targets: chosen
+ * with --methods or for a NAMED list, else all; runnable gets room for
+ * them. Returns 0, else the exit status, having said why. */
+int bench_expand_lists(const bench_options *o, target_list *all, target_list *chosen,
+                       target_list *runnable);
 /* Room for n runnable targets. */
 int bench_grow_runnable(target_list *runnable, size_t n);
 

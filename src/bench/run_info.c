@@ -25,6 +25,5 @@ void bench_size_text(const bench_size *s, char sep, char *buf, size_t size)
 
 void bench_target_label(bench_target *t)
 {
-    heat2d_method_label(t->label, sizeof t->label, t->method->name, t->pinned && t->ranks == 0,
-                        t->halo_depth, t->ranks, t->precision, t->output_every, t->snapshot_copy);
+    heat2d_method_label(t->label, sizeof t->label, t->method->name, t->value, 0);
 }

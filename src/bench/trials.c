@@ -29,48 +29,46 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
                     double *process_s, char *why, size_t why_size)
 {
     char nx[32], ny[32], steps[32], np[32];
-    char *precision = (char *)heat2d_precision_name(t->precision);
+    char *precision = (char *)heat2d_precision_name(t->value[HEAT2D_OPTION_PRECISION]);
     snprintf(nx, sizeof nx, "%zu", s->nx);
     snprintf(ny, sizeof ny, "%zu", s->ny);
     snprintf(steps, sizeof steps, "%zu", s->steps);
-    snprintf(np, sizeof np, "%zu", t->ranks);
+    snprintf(np, sizeof np, "%zu", t->value[HEAT2D_OPTION_RANKS]);
     /* Under mpirun (--oversubscribe: P may exceed the cores, a CI runner has
      * 2, which the efficiency then shows instead of mpirun refusing to
      * start), else this binary itself. */
-    char *argv[32];
+    char *argv[16 + 2 * HEAT2D_N_OPTIONS];
     size_t n = 0;
-    if (t->ranks > 0) {
+    if (t->value[HEAT2D_OPTION_RANKS] > 0) {
         char *launcher[] = {launcher_mpirun, "-q", "--oversubscribe", "-np", np, launcher_self};
         memcpy(argv, launcher, sizeof launcher);
         n = sizeof launcher / sizeof launcher[0];
     } else {
         argv[n++] = BENCH_SELF_EXE;
     }
-    char *run_args[] = {"run",     "--method", (char *)t->method->name, "--nx",   nx, "--ny", ny,
-                        "--steps", steps,      "--precision",           precision};
+    char *run_args[] = {"run",     "--method", (char *)t->method->name, "--nx", nx, "--ny", ny,
+                        "--steps", steps};
     memcpy(argv + n, run_args, sizeof run_args);
     n += sizeof run_args / sizeof run_args[0];
-    if (t->ranks == 0 && t->pinned)
-        argv[n++] = "--pinned";
-    char depth[32];
-    if (t->halo_depth > 1) {
-        snprintf(depth, sizeof depth, "%zu", t->halo_depth);
-        argv[n++] = "--halo-depth";
-        argv[n++] = depth;
-    }
-    char every[32];
-    if (t->output_every > 0) {
-        snprintf(every, sizeof every, "%zu", t->output_every);
-        argv[n++] = "--output-every";
-        argv[n++] = every;
-        argv[n++] = "--snapshot-copy";
-        argv[n++] = (char *)heat2d_snapshot_copy_name(t->snapshot_copy);
+    /* Each option the target asks for, as run spells it. */
+    char flags[HEAT2D_N_OPTIONS][40], texts[HEAT2D_N_OPTIONS][32];
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_def *o = &heat2d_run_options[k];
+        if (o->pass != HEAT2D_PASS_ARGV || !heat2d_option_shown(t->value, (heat2d_option_id)k))
+            continue;
+        snprintf(flags[k], sizeof flags[k], "--%s", o->name);
+        argv[n++] = flags[k];
+        if (o->text != NULL) {
+            o->text(t->value[k], texts[k], sizeof texts[k]);
+            argv[n++] = texts[k];
+        }
     }
     argv[n] = NULL;
     bench_capture cap;
     heat2d_error err = {{0}};
-    int spawned = t->ranks > 0 ? bench_spawn_env(argv, launcher_env, &cap, &err)
-                               : bench_spawn(argv, &cap, &err);
+    int spawned = t->value[HEAT2D_OPTION_RANKS] > 0
+                      ? bench_spawn_env(argv, launcher_env, &cap, &err)
+                      : bench_spawn(argv, &cap, &err);
     if (spawned != 0) {
         snprintf(why, why_size, "%s", err.message);
         return -1;
@@ -237,13 +235,13 @@ int bench_trials_size(bench_state *st, const bench_size *s)
  * not a run under mpirun, or a size that --sizes measured already. */
 static bool weak_size(const bench_run_info *info, const bench_target *t, bench_size *s)
 {
-    if (info->weak == NULL || t->ranks == 0)
+    if (info->weak == NULL || t->value[HEAT2D_OPTION_RANKS] == 0)
         return false;
     /* Only nx grows: simpler than following the method's own factorisation
      * (which depends on the grid), and cells per rank stay nx*ny either
      * way. */
     *s = *info->weak;
-    s->nx *= t->ranks;
+    s->nx *= t->value[HEAT2D_OPTION_RANKS];
     for (size_t k = 0; k < info->n_sizes; ++k)
         if (info->sizes[k].nx == s->nx && info->sizes[k].ny == s->ny &&
             info->sizes[k].steps == s->steps)

@@ -33,8 +33,7 @@ int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *
      * the ranks and precision columns tell those apart. */
     bench_result row = *res;
     heat2d_method_label(row.value[HEAT2D_FIELD_METHOD], sizeof row.value[0], target->method->name,
-                        target->pinned && target->ranks == 0, 0, 0, HEAT2D_F64, 0,
-                        HEAT2D_SNAPSHOT_PLAIN);
+                        target->value, ~(1u << HEAT2D_OPTION_PINNED));
     snprintf(row.value[HEAT2D_FIELD_TRIAL], sizeof row.value[0], "%zu", trial);
     snprintf(row.value[HEAT2D_FIELD_NX], sizeof row.value[0], "%zu", size->nx);
     snprintf(row.value[HEAT2D_FIELD_NY], sizeof row.value[0], "%zu", size->ny);
@@ -187,23 +186,31 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
     r->ranks = (size_t)to_count(field_of(fields, pos, HEAT2D_FIELD_RANKS));
     snprintf(r->decomp, sizeof r->decomp, "%s", field_of(fields, pos, HEAT2D_FIELD_DECOMP));
     r->halo_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_HALO_BYTES_PER_STEP));
-    const bool f32 = strcmp(field_of(fields, pos, HEAT2D_FIELD_PRECISION), "f32") == 0;
-    const heat2d_precision precision = f32 ? HEAT2D_F32 : HEAT2D_F64;
+    /* The run options the row's columns record, plain where blank; its
+     * method column holds NAME[-pinned] already. */
+    heat2d_option_values values = {0};
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_def *o = &heat2d_run_options[k];
+        const char *text = o->column != HEAT2D_FIELD_METHOD ? field_of(fields, pos, o->column) : "";
+        if (text[0] != '\0' && o->parse(text, o->name, &values[k], NULL) != 0)
+            values[k] = 0;
+    }
+    const heat2d_precision precision = (heat2d_precision)values[HEAT2D_OPTION_PRECISION];
     r->cell_bytes = heat2d_precision_bytes(precision);
-    r->halo_depth = (size_t)to_count(field_of(fields, pos, HEAT2D_FIELD_HALO_DEPTH));
-    heat2d_method_label(r->base, sizeof r->base, r->method, false, r->halo_depth, 0, precision, 0,
-                        HEAT2D_SNAPSHOT_PLAIN);
-    r->output_every = (size_t)to_count(field_of(fields, pos, HEAT2D_FIELD_OUTPUT_EVERY));
+    r->halo_depth = values[HEAT2D_OPTION_HALO_DEPTH];
+    r->output_every = values[HEAT2D_OPTION_OUTPUT_EVERY];
     snprintf(r->snapshot_copy, sizeof r->snapshot_copy, "%s",
              field_of(fields, pos, HEAT2D_FIELD_SNAPSHOT_COPY));
-    heat2d_method_label(r->family, sizeof r->family, r->method, false, r->halo_depth, r->ranks,
-                        precision, 0, HEAT2D_SNAPSHOT_PLAIN);
+    const unsigned snapshots = 1u << HEAT2D_OPTION_OUTPUT_EVERY | 1u << HEAT2D_OPTION_SNAPSHOT_COPY;
+    heat2d_method_label(r->base, sizeof r->base, r->method, values,
+                        snapshots | 1u << HEAT2D_OPTION_RANKS);
+    heat2d_method_label(r->family, sizeof r->family, r->method, values, snapshots);
     const char *label = field_of(fields, pos, HEAT2D_FIELD_LABEL);
     if (label[0] != '\0')
         snprintf(r->label, sizeof r->label, "%s", label);
-    else /* a folder from before the label column */
-        heat2d_method_label(r->label, sizeof r->label, r->method, false, 0, r->ranks, precision, 0,
-                            HEAT2D_SNAPSHOT_PLAIN);
+    else /* a folder from before the label column (and before deep halos) */
+        heat2d_method_label(r->label, sizeof r->label, r->method, values,
+                            snapshots | 1u << HEAT2D_OPTION_HALO_DEPTH);
     snprintf(r->device, sizeof r->device, "%s", field_of(fields, pos, HEAT2D_FIELD_DEVICE));
     snprintf(r->transfers, sizeof r->transfers, "%s",
              field_of(fields, pos, HEAT2D_FIELD_TRANSFERS));

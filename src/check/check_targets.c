@@ -35,8 +35,9 @@ size_t check_collect_targets(bool gpu, heat2d_precision precision, check_target 
         /* f32 targets are labelled NAME-f32 in every line and file name. */
         for (int pinned = 0; pinned <= (gpu && m->has_pinned_variant); ++pinned) {
             targets[n] = (check_target){.method = m, .pinned = pinned, .precision = precision};
-            heat2d_method_label(targets[n].label, sizeof targets[n].label, m->name, pinned, 0, 0,
-                                precision, 0, HEAT2D_SNAPSHOT_PLAIN);
+            const heat2d_option_values values = {
+                [HEAT2D_OPTION_PINNED] = (size_t)pinned, [HEAT2D_OPTION_PRECISION] = precision};
+            heat2d_method_label(targets[n].label, sizeof targets[n].label, m->name, values, 0);
             n++;
         }
     }

@@ -7,29 +7,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One table option's value (a flag: 1) into values. */
+static int parse_run_option(heat2d_option_id id, const char *text, size_t *values,
+                            heat2d_error *err)
+{
+    const heat2d_option_def *o = &heat2d_run_options[id];
+    if (o->parse == NULL) {
+        values[id] = 1;
+        return 0;
+    }
+    char what[48];
+    snprintf(what, sizeof what, "--%s", o->name);
+    return o->parse(text, what, &values[id], err);
+}
+
 int heat2d_cmd_run(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"method", required_argument, NULL, 'm'},
-        {"nx", required_argument, NULL, 'x'},
-        {"ny", required_argument, NULL, 'y'},
-        {"steps", required_argument, NULL, 's'},
-        {"alpha", required_argument, NULL, 'a'},
-        {"save", required_argument, NULL, 'o'},
-        {"pinned", no_argument, NULL, 'p'},
-        {"precision", required_argument, NULL, 'P'},
-        {"output-every", required_argument, NULL, 'K'},
-        {"snapshot-copy", required_argument, NULL, 'C'},
+    /* run's own options around the run options of the table (getopt's
+     * value: the option's id past kTableBase), in the order that a
+     * message naming several lists them. */
+    enum { kTableBase = 256 };
+    static const struct option before[] = {
+        {"method", required_argument, NULL, 'm'}, {"nx", required_argument, NULL, 'x'},
+        {"ny", required_argument, NULL, 'y'},     {"steps", required_argument, NULL, 's'},
+        {"alpha", required_argument, NULL, 'a'},  {"save", required_argument, NULL, 'o'},
+    };
+    static const struct option after[] = {
         {"save-every", required_argument, NULL, 'S'},
-        {"halo-depth", required_argument, NULL, 'H'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    struct option options[sizeof before / sizeof before[0] + HEAT2D_N_OPTIONS +
+                          sizeof after / sizeof after[0]];
+    memcpy(options, before, sizeof before);
+    size_t n_options = sizeof before / sizeof before[0];
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_def *o = &heat2d_run_options[k];
+        if (o->run_help != NULL)
+            options[n_options++] =
+                (struct option){o->name, o->arg != NULL ? required_argument : no_argument, NULL,
+                                kTableBase + (int)k};
+    }
+    memcpy(options + n_options, after, sizeof after);
     heat2d_config cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA};
+    heat2d_option_values values = {0};
+    bool given[HEAT2D_N_OPTIONS] = {false};
     const char *method_name = NULL;
     const char *save_path = NULL;
     const char *save_every = NULL;
-    bool copy_given = false;
     heat2d_error err = {{0}};
 
     opterr = 0;
@@ -57,31 +82,20 @@ int heat2d_cmd_run(int argc, char **argv)
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save needs a file name");
             save_path = optarg;
             break;
-        case 'p':
-            cfg.pinned = true;
-            break;
-        case 'P':
-            rc = heat2d_parse_precision(optarg, &cfg.precision, &err);
-            break;
-        case 'K':
-            rc = heat2d_parse_size(optarg, "--output-every", &cfg.output_every, &err);
-            break;
-        case 'C':
-            copy_given = true;
-            rc = heat2d_parse_snapshot_copy(optarg, &cfg.snapshot_copy, &err);
-            break;
         case 'S':
             if (optarg[0] == '\0')
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs a folder");
             save_every = optarg;
             break;
-        case 'H':
-            rc = heat2d_parse_size(optarg, "--halo-depth", &cfg.halo_depth, &err);
-            break;
         case 'h':
             heat2d_usage("run", stdout);
             return EXIT_SUCCESS;
         default:
+            if (opt >= kTableBase && opt < kTableBase + HEAT2D_N_OPTIONS) {
+                rc = parse_run_option((heat2d_option_id)(opt - kTableBase), optarg, values, &err);
+                given[opt - kTableBase] = true;
+                break;
+            }
             return heat2d_report_bad_option("run", argc, argv, options, NULL);
         }
         if (rc != 0)
@@ -96,14 +110,17 @@ int heat2d_cmd_run(int argc, char **argv)
     if (method == NULL)
         return heat2d_report_error(
             HEAT2D_EXIT_USAGE, "run: unknown method '%s' (heat2d methods lists them)", method_name);
-    if (cfg.pinned && !method->has_pinned_variant)
-        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --pinned does not apply to %s",
-                                   method_name);
-    /* An option the method does not take is a usage error, as --pinned. */
-    if (heat2d_method_takes(method, &cfg, &err) != 0)
+    /* An option the method does not take is a usage error (exit 2). */
+    if (heat2d_method_takes(method, values, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
-    if (copy_given && cfg.output_every == 0)
-        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --snapshot-copy needs --output-every");
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_id needs = heat2d_run_options[k].needs;
+        if (given[k] && needs != HEAT2D_OPTION_NONE && heat2d_run_options[needs].run_help != NULL &&
+            !given[needs])
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --%s needs --%s",
+                                       heat2d_run_options[k].name, heat2d_run_options[needs].name);
+    }
+    heat2d_options_to_config(values, &cfg);
     if (cfg.nx < HEAT2D_MIN_SIDE || cfg.ny < HEAT2D_MIN_SIDE)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: nx and ny must be >= %d",
                                    HEAT2D_MIN_SIDE);

@@ -8,29 +8,6 @@ static const struct {
     const char *command;
     const char *text;
 } usages[] = {
-    {"run",
-     "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-     "                  [--precision f64|f32] [--pinned] [--save FILE]\n"
-     "                  [--output-every K [--snapshot-copy plain|overlap] [--save-every DIR]]\n"
-     "                  [--halo-depth K]\n"
-     "\n"
-     "Runs one method on one grid and prints KEY=VALUE lines (the original's, then\n"
-     "heat2d's: device, transfers measured, phases, rates).\n"
-     "\n"
-     "  --method M      a method of this build (heat2d methods lists them)\n"
-     "  --nx, --ny N    grid sides, >= 5 (default 256)\n"
-     "  --steps N       time steps, >= 1 (default 80)\n"
-     "  --alpha A       diffusion number D*dt/dx^2, 0 < A <= 0.25 (default 0.1)\n"
-     "  --precision P   f64 (default) or f32\n"
-     "  --pinned        page-locked host buffers (methods with a -pinned twin)\n"
-     "  --save FILE     write the final field in the original's format\n"
-     "  --output-every K  bring the field to the host every K steps and after the\n"
-     "                  last (each snapshot checked as the final field is)\n"
-     "  --snapshot-copy C  plain (default) or overlap: the copy runs on its own\n"
-     "                  stream while the next steps compute (resident CUDA methods)\n"
-     "  --save-every DIR  write each snapshot as DIR/step_NNN.dat\n"
-     "  --halo-depth K  halos K cells deep, exchanged every K steps (mpi-cpu;\n"
-     "                  default 1, at most the narrowest block that a cut crosses)\n"},
     {"compare", "usage: heat2d compare REF CAND... [--atol A] [--rtol R]\n"
                 "\n"
                 "Compares each candidate field file with the reference, cell by cell:\n"
@@ -58,8 +35,37 @@ static const struct {
                 "Lists the methods of this build: name, the original's METHOD name, style.\n"},
 };
 
+/* run's: its own options by hand, the run options from their table. */
+static void run_usage(FILE *stream)
+{
+    static const char lead[] =
+        "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
+        "                  [--save FILE] [--save-every DIR]";
+    fputs(lead, stream);
+    heat2d_options_synopsis(stream, false, strlen(strrchr(lead, '\n') + 1), 18);
+    fputs("\n\n"
+          "Runs one method on one grid and prints KEY=VALUE lines (the original's, then\n"
+          "heat2d's: device, transfers measured, phases, rates).\n"
+          "\n"
+          "  --method M      a method of this build (heat2d methods lists them)\n"
+          "  --nx, --ny N    grid sides, >= 5 (default 256)\n"
+          "  --steps N       time steps, >= 1 (default 80)\n"
+          "  --alpha A       diffusion number D*dt/dx^2, 0 < A <= 0.25 (default 0.1)\n"
+          "  --save FILE     write the final field in the original's format\n"
+          "  --save-every DIR  with --output-every: write each snapshot as\n"
+          "                  DIR/step_NNN.dat\n",
+          stream);
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
+        if (heat2d_run_options[k].run_help != NULL)
+            fputs(heat2d_run_options[k].run_help, stream);
+}
+
 int heat2d_usage(const char *command, FILE *stream)
 {
+    if (strcmp(command, "run") == 0) {
+        run_usage(stream);
+        return 0;
+    }
     for (size_t k = 0; k < sizeof usages / sizeof usages[0]; ++k)
         if (strcmp(usages[k].command, command) == 0) {
             fputs(usages[k].text, stream);
@@ -70,19 +76,24 @@ int heat2d_usage(const char *command, FILE *stream)
 
 void heat2d_usage_main(FILE *stream)
 {
+    static const char run[] = "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
+                              "           [--save FILE] [--save-every DIR]";
+    static const char bench[] =
+        "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
+        "           [--out DIR] [--pinned-too] [--weak NXxNY:STEPS] [--budget S | --full]";
     fputs("usage: heat2d COMMAND [options]\n"
           "       heat2d --version | --help | COMMAND --help\n"
-          "\n"
-          "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-          "           [--precision f64|f32] [--pinned] [--save FILE]\n"
-          "           [--output-every K [--snapshot-copy plain|overlap] [--save-every DIR]]\n"
-          "           [--halo-depth K]\n"
+          "\n",
+          stream);
+    fputs(run, stream);
+    heat2d_options_synopsis(stream, false, strlen(strrchr(run, '\n') + 1), 11);
+    fputs("\n"
           "  compare  REF CAND... [--atol A] [--rtol R]\n"
-          "  check    [--gpu] [--precision f64|f32] [--keep DIR]\n"
-          "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
-          "           [--out DIR] [--pinned-too] [--ranks LIST] [--weak NXxNY:STEPS]\n"
-          "           [--precision LIST] [--budget S | --full]\n"
-          "           [--output-every LIST [--snapshot-copy LIST]]\n"
+          "  check    [--gpu] [--precision f64|f32] [--keep DIR]\n",
+          stream);
+    fputs(bench, stream);
+    heat2d_options_synopsis(stream, true, strlen(strrchr(bench, '\n') + 1), 11);
+    fputs("\n"
           "  methods  list the methods in this build\n"
           "  info     [--bandwidth] how this build was made, the machine, its limits\n"
           "\n"
