@@ -12,7 +12,7 @@ py=$(matplotlib_python)
 [ -n "$py" ] || { echo "SKIP: no python with matplotlib (tools/setup.sh installs it)"; exit 77; }
 run cmake --install "$build" --prefix "$w/prefix"
 expect_rc 0 "cmake --install"
-for f in bin/heat2d bin/cpu_reference share/heat2d/plot_bench.py; do
+for f in bin/heat2d bin/cpu_reference share/heat2d/plot_bench.py share/heat2d/run_options.json; do
   expect_eq "$(test -e "$w/prefix/$f" && echo there)" there "installed: $f"
 done
 mkdir "$w/elsewhere"

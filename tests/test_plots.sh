@@ -73,6 +73,20 @@ for png in time_per_step headline phases scaling snapshots; do
     "89504e470d0a1a0a" "$png.png is a PNG"
 done
 
+# The labels the script builds from the columns are the bench's own.
+run "$py" - "$src/tools" "$w/g/trials.csv" <<'PY'
+import csv, sys
+sys.path.insert(0, sys.argv[1])
+import plot_bench
+axes = plot_bench.read_axes()
+rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+rows += [dict(method="mpi-cpu", halo_depth="2", ranks="4", precision="f32", output_every="10",
+              snapshot_copy="overlap", label="mpi-cpu-h2-p4-f32-k10-overlap"),
+         dict(method="mpi-cpu", halo_depth="1", ranks="2", precision="f64", label="mpi-cpu-p2")]
+print(sum(plot_bench.label_of(r, axes) != r["label"] for r in rows), len(rows) > 100)
+PY
+expect_eq "$rc/$out" "0/0 True" "plot_bench.label_of gives each row's label from its columns"
+
 # A picture is replaced as heat2d replaces its files: a private one keeps
 # its mode, a read-only one is refused, left as it was, with one line.
 chmod 600 "$w/g/headline.png"

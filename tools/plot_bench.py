@@ -13,12 +13,15 @@ axes, nor a whisker pass the axis limits: a picture
 where one would is an error. Prints one PLOT=path line per picture; on any
 error prints one line on stderr and exits 1.
 heat2d bench runs this itself; run it by hand after installing matplotlib
-(apt-get install python3-matplotlib) or after editing trials.csv.
+(apt-get install python3-matplotlib) or after editing trials.csv, with
+HEAT2D_RUN_OPTIONS naming the build's share/heat2d/run_options.json (the label
+grammar; an installed script reads the one beside it).
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import math
 import statistics
 import os
@@ -38,7 +41,38 @@ class PlotError(Exception):
     """A failure that deserves one line, not a traceback."""
 
 
+def read_axes() -> list[dict]:
+    """The run options that a label shows, from the run_options.json that the
+    build writes from its table (HEAT2D_RUN_OPTIONS, else the one installed
+    beside this script): the label grammar is not written twice."""
+    named = os.environ.get("HEAT2D_RUN_OPTIONS") or ""
+    for path in (Path(named) if named else None, Path(__file__).with_name("run_options.json")):
+        if path is not None and path.is_file():
+            try:
+                return json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise PlotError(f"cannot read {path}: {exc}") from exc
+    raise PlotError("run_options.json not found: set HEAT2D_RUN_OPTIONS to the one a heat2d "
+                    "build writes (BUILD/share/heat2d/run_options.json)")
+
+
+def label_of(row: dict[str, str], axes: list[dict], omit=frozenset()) -> str:
+    """The bench's label of a row from its columns (the method column holds
+    NAME[-pinned]), each axis in omit left out as if plain."""
+    shown: dict[str, bool] = {}
+    label = row["method"]
+    for axis in axes:
+        text = row.get(axis["column"]) or ""
+        with_ = axis["with"]
+        show = shown.get(with_, False) if with_ else text not in ("", *axis["plain"])
+        shown[axis["column"]] = show = show and axis["column"] not in omit
+        if show:
+            label += axis["label"] + text
+    return label
+
+
 def read_trials(folder: Path) -> list[dict[str, str]]:
+    axes = read_axes()
     path = folder / "trials.csv"
     try:
         with path.open(newline="", encoding="utf-8") as stream:
@@ -56,16 +90,15 @@ def read_trials(folder: Path) -> list[dict[str, str]]:
             row["_total"] = float(row["total_s"])
         except (TypeError, ValueError):
             continue
-        # The bench names every row (label: METHOD[-pinned][-hK][-pP][-f32]);
-        # a distributed method's rank counts are one line of the scaling
-        # plot, (method, halo depth, precision) apart.
+        # A distributed method's rank counts are one line of the scaling
+        # plot: its label without ranks and snapshots (_base); a snapshot
+        # run's line is its label without snapshots (_family).
         row["_name"] = row["method"]  # the method column as written
         row["_ranks"] = int(row["ranks"]) if (row.get("ranks") or "").isdigit() else 0
-        depth = row.get("halo_depth") or ""
-        deep = f"-h{depth}" if depth.isdigit() and int(depth) > 1 else ""
-        row["_base"] = row["method"] + deep + (" (f32)" if row.get("precision") == "f32" else "")
         every = row.get("output_every") or ""
         row["_every"] = int(every) if every.isdigit() else 0
+        row["_base"] = label_of(row, axes, omit={"ranks", "output_every"})
+        row["_family"] = label_of(row, axes, omit={"output_every"})
         if (math.isfinite(row["_total"]) and row["_total"] > 0 and row["_nx"] > 0
                 and row["_ny"] > 0 and row["_steps"] > 0):
             good.append(row)
@@ -449,12 +482,6 @@ def d2h_pinned_gbs(folder: Path) -> float:
     return 0.0
 
 
-def family_of(row) -> str:
-    """A snapshot row's label without its -kK-COPY: the run without."""
-    label = row["label"]
-    return label[:label.rfind("-k")] if row["_every"] > 0 else label
-
-
 def plot_snapshots(plt, rows, folder: Path) -> Path | None:
     """Time per step against K, the steps between snapshots, for each method
     and copy, at each size that has snapshot runs: the article's figure
@@ -476,17 +503,17 @@ def plot_snapshots(plt, rows, folder: Path) -> Path | None:
             split = [phase_split(r) for r in trials]
             return statistics.median(p["phase_loop"] + p["phase_readback"] for p in split) / steps * 1e3
 
-        lines = list(dict.fromkeys((family_of(r), r["snapshot_copy"]) for r in here
+        lines = list(dict.fromkeys((r["_family"], r["snapshot_copy"]) for r in here
                                    if r["_every"] > 0))
         for n, (family, copy) in enumerate(lines):
-            mine = [r for r in here if r["_every"] > 0 and family_of(r) == family
+            mine = [r for r in here if r["_every"] > 0 and r["_family"] == family
                     and r["snapshot_copy"] == copy]
             ks = sorted({r["_every"] for r in mine})
             ys = [per_step_ms([r for r in mine if r["_every"] == k]) for k in ks]
             line, = ax.plot(ks, ys, marker=markers[n % len(markers)],
                             linestyle="-" if copy == "overlap" else "--",
                             label=f"{family}, {copy} copy")
-            base = [r for r in here if r["_every"] == 0 and r["label"] == family]
+            base = [r for r in here if r["_every"] == 0 and r["_family"] == family]
             if not base:
                 continue
             t0 = per_step_ms(base)

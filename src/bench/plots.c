@@ -132,6 +132,11 @@ static bool readable(const char *guess, char *path, size_t size)
  * tree this build was made from; else under the working directory. */
 static bool find_plot_script(char *path, size_t size)
 {
+    /* The label grammar the script reads (run_options.json): this build's,
+     * unless the environment names one; an installed script finds its own
+     * beside it. */
+    if (access(HEAT2D_BINARY_DIR "/share/heat2d/run_options.json", R_OK) == 0)
+        setenv("HEAT2D_RUN_OPTIONS", HEAT2D_BINARY_DIR "/share/heat2d/run_options.json", 0);
     const char *env = getenv("HEAT2D_PLOT_SCRIPT");
     if (env != NULL && env[0] != '\0') {
         snprintf(path, size, "%s", env);
