@@ -40,7 +40,7 @@ static int parse_values(const heat2d_option_def *o, const char *text, size_t val
         if (*n_values == kMaxValues)
             return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s lists more than %d values",
                                        what, kMaxValues);
-        if (len == 0 || len >= sizeof item || o->parse(item, what, &values[*n_values], NULL) != 0)
+        if (len == 0 || len >= sizeof item || o->parse(o, item, &values[*n_values], NULL) != 0)
             return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s '%s': each item must be %s",
                                        what, text, o->bench.items);
         bool dup = false;

@@ -59,7 +59,7 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
         snprintf(flags[k], sizeof flags[k], "--%s", o->name);
         argv[n++] = flags[k];
         if (o->text != NULL) {
-            o->text(t->value[k], texts[k], sizeof texts[k]);
+            o->text(o, t->value[k], texts[k], sizeof texts[k]);
             argv[n++] = texts[k];
         }
     }

@@ -16,9 +16,7 @@ static int parse_run_option(heat2d_option_id id, const char *text, size_t *value
         values[id] = 1;
         return 0;
     }
-    char what[48];
-    snprintf(what, sizeof what, "--%s", o->name);
-    return o->parse(text, what, &values[id], err);
+    return o->parse(o, text, &values[id], err);
 }
 
 int heat2d_cmd_run(int argc, char **argv)

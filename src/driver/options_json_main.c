@@ -21,7 +21,7 @@ int main(void)
         for (size_t v = 0; v <= o->plain; ++v) {
             char text[32] = "";
             if (o->text != NULL)
-                o->text(v, text, sizeof text);
+                o->text(o, v, text, sizeof text);
             printf("%s\"%s\"", v ? ", " : "", text);
         }
         printf("], \"with\": ");

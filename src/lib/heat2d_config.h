@@ -48,9 +48,8 @@ typedef enum heat2d_snapshot_copy {
     HEAT2D_SNAPSHOT_OVERLAP = 1,
 } heat2d_snapshot_copy;
 
-/* "plain" or "overlap"; parsing refuses anything else. */
+/* "plain" or "overlap" (--snapshot-copy parses them: run_options.h). */
 const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c);
-int heat2d_parse_snapshot_copy(const char *text, heat2d_snapshot_copy *c, heat2d_error *err);
 
 typedef struct heat2d_config {
     size_t nx;

@@ -37,16 +37,6 @@ const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c)
     return c == HEAT2D_SNAPSHOT_OVERLAP ? "overlap" : "plain";
 }
 
-int heat2d_parse_snapshot_copy(const char *text, heat2d_snapshot_copy *c, heat2d_error *err)
-{
-    static const char *const names[2] = {"plain", "overlap"};
-    int k = parse_name(text, names, "snapshot copy", err);
-    if (k < 0)
-        return -1;
-    *c = k == 1 ? HEAT2D_SNAPSHOT_OVERLAP : HEAT2D_SNAPSHOT_PLAIN;
-    return 0;
-}
-
 size_t heat2d_precision_bytes(heat2d_precision p)
 {
     return p == HEAT2D_F32 ? sizeof(float) : sizeof(double);

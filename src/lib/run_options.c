@@ -6,40 +6,55 @@
 
 #include <string.h>
 
-int heat2d_parse_precision_option(const char *text, const char *what, size_t *v, heat2d_error *err)
+int heat2d_option_count(const heat2d_option_def *o, const char *text, size_t *v, heat2d_error *err)
 {
-    (void)what; /* the message names the precision itself */
-    heat2d_precision p;
-    if (heat2d_parse_precision(text, &p, err) != 0)
-        return -1;
-    *v = (size_t)p;
-    return 0;
+    char what[48];
+    snprintf(what, sizeof what, "--%s", o->name);
+    return heat2d_parse_size(text, what, v, err);
 }
 
-int heat2d_parse_snapshot_copy_option(const char *text, const char *what, size_t *v,
-                                      heat2d_error *err)
+/* The k-th of ARG's names ("f64|f32") into buf; false past the last. */
+static bool choice_name(const char *arg, size_t k, char *buf, size_t size)
 {
-    (void)what;
-    heat2d_snapshot_copy c;
-    if (heat2d_parse_snapshot_copy(text, &c, err) != 0)
-        return -1;
-    *v = (size_t)c;
-    return 0;
+    const char *p = arg;
+    for (size_t n = 0; n < k; ++n) {
+        p = strchr(p, '|');
+        if (p == NULL)
+            return false;
+        p++;
+    }
+    snprintf(buf, size, "%.*s", (int)strcspn(p, "|"), p);
+    return true;
 }
 
-void heat2d_count_text(size_t v, char *buf, size_t size)
+int heat2d_option_choice(const heat2d_option_def *o, const char *text, size_t *v, heat2d_error *err)
 {
+    char name[32], names[128] = "", words[48];
+    size_t used = 0;
+    for (size_t k = 0; choice_name(o->arg, k, name, sizeof name); ++k) {
+        if (strcmp(text, name) == 0) {
+            *v = k;
+            return 0;
+        }
+        used += (size_t)snprintf(names + used, used < sizeof names ? sizeof names - used : 0,
+                                 "%s%s", k ? ", " : "", name);
+    }
+    snprintf(words, sizeof words, "%s", o->name);
+    for (char *c = strchr(words, '-'); c != NULL; c = strchr(c, '-'))
+        *c = ' ';
+    return heat2d_fail(err, "%s '%s' is not one of %s", words, text, names);
+}
+
+void heat2d_option_count_text(const heat2d_option_def *o, size_t v, char *buf, size_t size)
+{
+    (void)o;
     snprintf(buf, size, "%zu", v);
 }
 
-void heat2d_precision_text(size_t v, char *buf, size_t size)
+void heat2d_option_choice_text(const heat2d_option_def *o, size_t v, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s", heat2d_precision_name((heat2d_precision)v));
-}
-
-void heat2d_snapshot_copy_text(size_t v, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s", heat2d_snapshot_copy_name((heat2d_snapshot_copy)v));
+    if (!choice_name(o->arg, v, buf, size))
+        snprintf(buf, size, "%zu", v);
 }
 
 /* Each row's TAKES as a predicate over a method. */
@@ -134,7 +149,7 @@ void heat2d_method_label(char *buf, size_t size, const char *name, const size_t 
             continue;
         char text[32] = "";
         if (o->text != NULL)
-            o->text(kept[k], text, sizeof text);
+            o->text(o, kept[k], text, sizeof text);
         used += snprintf(buf + used, size - (size_t)used, "%s%s", o->label, text);
     }
 }

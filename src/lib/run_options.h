@@ -17,8 +17,9 @@
  *   NAME     --NAME on the command line;
  *   ARG      what its value looks like in a synopsis, NULL for a flag;
  *   FIELD    its heat2d_config member, an lvalue in cfg (HEAT2D_NO_FIELD: none);
- *   PARSE    int (const char *text, const char *what, size_t *v, err);
- *   TEXT     v as typed, void (size_t v, char *buf, size_t size);
+ *   PARSE    text into v: heat2d_option_count (a positive integer) or
+ *            heat2d_option_choice (one of ARG's names, v its place in ARG);
+ *   TEXT     v as typed (heat2d_option_count_text, heat2d_option_choice_text);
  *   TAKES    which methods take a value above PLAIN, an expression in m (a
  *            heat2d_method flag), else the REFUSAL (exit 2): %M the method,
  *            %T the methods that take it;
@@ -67,7 +68,7 @@ extern "C" {
       "--pinned does not apply to %M", 0, NONE, NONE, "-pinned", ARGV, METHOD,                     \
       "  --pinned        page-locked host buffers (methods with a -pinned twin)\n",                \
       HEAT2D_NOT_BENCH)                                                                            \
-    X(HALO_DEPTH, "halo-depth", "K", cfg->halo_depth, heat2d_parse_size, heat2d_count_text,        \
+    X(HALO_DEPTH, "halo-depth", "K", cfg->halo_depth, heat2d_option_count, heat2d_option_count_text,        \
       m->deep_halos, "%M keeps no deep halos (--halo-depth applies to %T)", 1, NONE, RANKS, "-h",  \
       ARGV, HALO_DEPTH,                                                                            \
       "  --halo-depth K  halos K cells deep, exchanged every K steps (mpi-cpu;\n"                  \
@@ -79,7 +80,7 @@ extern "C" {
         "  --halo-depth LIST  with --ranks: comma-separated depths K, e.g. 1,2,4: each\n"          \
         "                  method that keeps deep halos (mpi-cpu) runs once per K, its halos\n"    \
         "                  K cells deep and exchanged every K steps (rows METHOD-hK-pP)\n"))       \
-    X(RANKS, "ranks", "P", HEAT2D_NO_FIELD, heat2d_parse_size, heat2d_count_text,                  \
+    X(RANKS, "ranks", "P", HEAT2D_NO_FIELD, heat2d_option_count, heat2d_option_count_text,                  \
       m->distributed, NULL, 0, NONE, NONE, "-p", MPIRUN, RANKS, NULL,                              \
       HEAT2D_BENCH_LIST("a positive integer, e.g. 1,2,4", NULL, false, true,                       \
         "--ranks needs a distributed method in --methods (e.g. --methods mpi-cpu)",                \
@@ -87,13 +88,13 @@ extern "C" {
         "  --ranks LIST    comma-separated rank counts, e.g. 1,2,4: each distributed method\n"     \
         "                  in --methods runs under mpirun -np P for each P (strong scaling)\n"))   \
     X(PRECISION, "precision", "f64|f32", cfg->precision,                                           \
-      heat2d_parse_precision_option, heat2d_precision_text, true, NULL, HEAT2D_F64, NONE, NONE,    \
+      heat2d_option_choice, heat2d_option_choice_text, true, NULL, HEAT2D_F64, NONE, NONE,    \
       "-", ARGV, PRECISION, "  --precision P   f64 (default) or f32\n",                            \
       HEAT2D_BENCH_LIST("f64 or f32, e.g. f64,f32", NULL, false, false, NULL, "",                  \
         "  --precision LIST  comma-separated from f64, f32 (default f64): each method runs\n"      \
         "                  in each; f32 rows are labelled METHOD-f32\n"))                          \
-    X(OUTPUT_EVERY, "output-every", "K", cfg->output_every, heat2d_parse_size,                     \
-      heat2d_count_text, m->has_snapshots, "%M takes no snapshots (--output-every applies to %T)", \
+    X(OUTPUT_EVERY, "output-every", "K", cfg->output_every, heat2d_option_count,                     \
+      heat2d_option_count_text, m->has_snapshots, "%M takes no snapshots (--output-every applies to %T)", \
       0, NONE, NONE, "-k", ARGV, OUTPUT_EVERY,                                                     \
       "  --output-every K  bring the field to the host every K steps and after the\n"              \
       "                  last (each snapshot checked as the final field is)\n",                    \
@@ -103,8 +104,8 @@ extern "C" {
         "                  every K steps (rows METHOD-kK-COPY), beside its run without\n"          \
         "                  snapshots\n"))                                                          \
     X(SNAPSHOT_COPY, "snapshot-copy", "plain|overlap",                                             \
-      cfg->snapshot_copy, heat2d_parse_snapshot_copy_option,                                       \
-      heat2d_snapshot_copy_text, m->overlapped_snapshots,                                          \
+      cfg->snapshot_copy, heat2d_option_choice,                                       \
+      heat2d_option_choice_text, m->overlapped_snapshots,                                          \
       "%M copies its snapshots plain only (overlapped: %T)", HEAT2D_SNAPSHOT_PLAIN, OUTPUT_EVERY,  \
       OUTPUT_EVERY, "-", ARGV, SNAPSHOT_COPY,                                                      \
       "  --snapshot-copy C  plain (default) or overlap: the copy runs on its own\n"                \
@@ -138,11 +139,12 @@ typedef struct heat2d_bench_list {
     const char *help;
 } heat2d_bench_list;
 
-typedef struct heat2d_option_def {
+typedef struct heat2d_option_def heat2d_option_def;
+struct heat2d_option_def {
     const char *name;
     const char *arg;
-    int (*parse)(const char *text, const char *what, size_t *v, heat2d_error *err);
-    void (*text)(size_t v, char *buf, size_t size);
+    int (*parse)(const heat2d_option_def *o, const char *text, size_t *v, heat2d_error *err);
+    void (*text)(const heat2d_option_def *o, size_t v, char *buf, size_t size);
     bool (*takes)(const heat2d_method *m);
     const char *refusal;
     size_t plain;
@@ -153,18 +155,19 @@ typedef struct heat2d_option_def {
     heat2d_field_id column;
     const char *run_help;
     heat2d_bench_list bench;
-} heat2d_option_def;
+};
 
 /* The table above as data, indexed by heat2d_option_id. */
 extern const heat2d_option_def heat2d_run_options[HEAT2D_N_OPTIONS];
 
-/* The parsers and texts the table names besides heat2d_parse_size. */
-int heat2d_parse_precision_option(const char *text, const char *what, size_t *v, heat2d_error *err);
-int heat2d_parse_snapshot_copy_option(const char *text, const char *what, size_t *v,
-                                      heat2d_error *err);
-void heat2d_count_text(size_t v, char *buf, size_t size);
-void heat2d_precision_text(size_t v, char *buf, size_t size);
-void heat2d_snapshot_copy_text(size_t v, char *buf, size_t size);
+/* The parsers and texts of the table. A count: "--NAME must be a positive
+ * integer, got 'TEXT'" (heat2d_parse_size); a choice: "NAME 'TEXT' is not
+ * one of A, B", NAME in words (snapshot-copy: "snapshot copy"). */
+int heat2d_option_count(const heat2d_option_def *o, const char *text, size_t *v, heat2d_error *err);
+int heat2d_option_choice(const heat2d_option_def *o, const char *text, size_t *v,
+                         heat2d_error *err);
+void heat2d_option_count_text(const heat2d_option_def *o, size_t v, char *buf, size_t size);
+void heat2d_option_choice_text(const heat2d_option_def *o, size_t v, char *buf, size_t size);
 
 /* One value an option, HEAT2D_N_OPTIONS of them, all 0 (plain) to begin. */
 typedef size_t heat2d_option_values[HEAT2D_N_OPTIONS];
