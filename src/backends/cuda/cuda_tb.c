@@ -72,7 +72,7 @@ static int tb_solve_any(const heat2d_config *cfg, void *u, void *v, void **resul
                         heat2d_report *rep, heat2d_error *err)
 {
     tb_state t = {0};
-    t.n_depths = heat2d_cuda_tb_depths(t.depths, kMaxDepths);
+    t.n_depths = heat2d_cuda_tb_depths(cfg->precision, t.depths, kMaxDepths);
 
     /* ENTER_S: the arrays, the upload, and the plans of the passes. */
     heat2d_cuda_resident frame;

@@ -39,12 +39,15 @@
  * (3.5e-18 at most in the checks), not bit-identical. The variants without
  * FMA (the build passes --fmad=false) are bit-identical to cpu.
  *
- * Why FMA: the kernel is latency-bound. Each row is a chain through all T
- * levels, and only 12 warps an SM hide it (the levels' state fills the
- * registers). FMA shortens each level's chain from five dependent FP64 operations to
- * three and frees registers, which buys a seventh level at the same 12 warps.
- * Measurements: docs/performance.md, "cuda-tb".
- */
+ * Why FMA: the kernel is bound by its instructions and their latency. Each
+ * row is a chain through all T levels, and the levels' state in registers
+ * limits the warps that hide it. FMA shortens each level's chain from five
+ * dependent FP64 operations to three and frees registers.
+ *
+ * Rows in the middle of an item, where every level computes and every
+ * output row is written, run without row tests or selects, two rows a loop
+ * trip so that the centre rows alternate between two register sets without
+ * moves; only the first and last 2T or so rows of an item carry the tests. */
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -244,8 +247,10 @@ __device__ __forceinline__ void write_output(const Item<Real> &it, int y, const 
 /* One input row (stream index rr): every level advances by one row; level
  * T's row, stream index rr - T, is written when it belongs to the segment.
  * c_old holds each level's centre row, c_new receives the next. Level t+1
- * needs level t's new row of the same call: a chain through all levels. */
-template <typename Real, int T, bool EDGE, bool FMA>
+ * needs level t's new row of the same call: a chain through all levels.
+ * STEADY: a row where every level computes and the output is written (the
+ * caller knows), so that the row carries no row tests and no selects. */
+template <typename Real, int T, bool EDGE, bool FMA, bool STEADY>
 __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T][kCells],
                                            Real (&c_new)[T][kCells], Real (&part)[T][kCells],
                                            int rr)
@@ -257,22 +262,36 @@ __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T
 #pragma unroll
     for (int t = 0; t < T - 1; ++t) {
         const int y = rr - t - 1;
-        const bool compute = y >= it.top && y <= it.bottom && y >= t + 1;
+        const bool compute = STEADY || (y >= it.top && y <= it.bottom && y >= t + 1);
         level_step<Real, EDGE, FMA>(c_old[t], c_new[t], part[t], c_new[t + 1], compute, it.interior,
                                     it.alpha);
     }
     const int y = rr - T;
-    const bool compute = y >= it.top && y <= it.bottom && y >= T;
+    const bool compute = STEADY || (y >= it.top && y <= it.bottom && y >= T);
     Real out[kCells];
     level_step<Real, EDGE, FMA>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute, it.interior,
                                 it.alpha);
-    if (y >= T && y < it.out_end)
+    if (STEADY || (y >= T && y < it.out_end))
         write_output(it, y, out);
 }
 
-/* ROT: two rows per loop trip, so that the centre rows alternate between c0
- * and c1 without register moves (more registers); otherwise one row a trip
- * and c1 is copied into c0 after it (fewer registers, 2 moves a cell). */
+/* The centre rows move from c1 back into c0 after a row (2 moves a cell). */
+template <typename Real, int T>
+__device__ __forceinline__ void move_rows(Real (&c0)[T][kCells], const Real (&c1)[T][kCells])
+{
+#pragma unroll
+    for (int t = 0; t < T; ++t)
+#pragma unroll
+        for (int k = 0; k < kCells; ++k)
+            c0[t][k] = c1[t][k];
+}
+
+/* The rows of an item in three runs: the first and last rows, where levels
+ * start and stop, with every row test; between them the steady rows, where
+ * every level computes and every output row is written, without tests.
+ * ROT: the steady rows two a loop trip, so that the centre rows alternate
+ * between c0 and c1 without register moves; otherwise c1 is moved into c0
+ * after each row. */
 template <typename Real, int T, bool EDGE, bool ROT, bool FMA>
 __device__ __forceinline__ void run_item(const Item<Real> &it)
 {
@@ -290,24 +309,30 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
 
     for (int d = 0; d < kRing - 1; ++d)
         issue_row(it, d);
+    /* Steady rows: level t+1 computes row rr-t-1, which must lie in
+     * top..bottom and be >= t+1 for every t, and the output row rr-T must
+     * be one of T..out_end-1. */
+    const int steady_first = max(it.top + T, 2 * T);
+    const int steady_last = min(it.bottom + 1, it.out_end + T - 1);
+    int rr = 0;
+    for (; rr <= it.last && rr < steady_first; ++rr) {
+        stream_row<Real, T, EDGE, FMA, false>(it, c0, c1, part, rr);
+        move_rows<Real, T>(c0, c1);
+    }
     if (ROT) {
-        for (int rr = 0;;) {
-            stream_row<Real, T, EDGE, FMA>(it, c0, c1, part, rr);
-            if (++rr > it.last)
-                break;
-            stream_row<Real, T, EDGE, FMA>(it, c1, c0, part, rr);
-            if (++rr > it.last)
-                break;
+        for (; rr + 1 <= steady_last; rr += 2) {
+            stream_row<Real, T, EDGE, FMA, true>(it, c0, c1, part, rr);
+            stream_row<Real, T, EDGE, FMA, true>(it, c1, c0, part, rr + 1);
         }
     } else {
-        for (int rr = 0; rr <= it.last; ++rr) {
-            stream_row<Real, T, EDGE, FMA>(it, c0, c1, part, rr);
-#pragma unroll
-            for (int t = 0; t < T; ++t)
-#pragma unroll
-                for (int k = 0; k < kCells; ++k)
-                    c0[t][k] = c1[t][k];
+        for (; rr <= steady_last; ++rr) {
+            stream_row<Real, T, EDGE, FMA, true>(it, c0, c1, part, rr);
+            move_rows<Real, T>(c0, c1);
         }
+    }
+    for (; rr <= it.last; ++rr) {
+        stream_row<Real, T, EDGE, FMA, false>(it, c0, c1, part, rr);
+        move_rows<Real, T>(c0, c1);
     }
     wait_copies<0>();
 }
@@ -315,7 +340,7 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
  * thread, 6 blocks 168. */
-template <typename Real, int T, bool ROT, int MINB, bool FMA = false>
+template <typename Real, int T, bool ROT, int MINB, bool FMA>
 __global__ void __launch_bounds__(kThreads, MINB)
     tb_kernel(const Real *__restrict__ src, Real *__restrict__ dst, long long nx, long long ny,
               Real alpha, long long strips, long long seg_rows, long long items)
@@ -393,36 +418,46 @@ struct Variant {
         }                                                                                          \
     }
 
-/* The main variant first, then the shallower passes for the remainder.
- * Names: depth, m (moves) or r (rotation), blocks an SM holds, f for FMA.
- * 7m6f is the fastest variant measured; the 12 warps an SM of the m6
- * variants beat every 8-warp variant, and 8m6f spills at their 168-register
- * cap.
- * Measurements: docs/performance.md, "cuda-tb". */
+/* The main variant of each precision, the bit-identical one, then the
+ * shallower passes for the remainder. Names: depth, r (rotation, two rows a
+ * trip) or m (register moves), thread blocks an SM holds, f for FMA, s for
+ * steady rows without tests. A variant that spills loses more than depth
+ * gains: 8r4fs keeps its 240 registers at 8 warps an SM, where the 12-warp
+ * variants of depth 6 and more spill at their 168. 10r6fs is f32's (its
+ * state is half as large). Measurements: docs/performance.md, "cuda-tb". */
 const Variant kVariants[] = {
-    HEAT2D_TB_VARIANT("7m6f", 7, false, 6, true), HEAT2D_TB_VARIANT("6m6f", 6, false, 6, true),
-    HEAT2D_TB_VARIANT("6m6", 6, false, 6, false), HEAT2D_TB_VARIANT("8r4f", 8, true, 4, true),
-    HEAT2D_TB_VARIANT("8r4", 8, true, 4, false),  HEAT2D_TB_VARIANT("4r4", 4, true, 4, false),
-    HEAT2D_TB_VARIANT("2r4", 2, true, 4, false),
+    HEAT2D_TB_VARIANT("8r4fs", 8, true, 4, true), HEAT2D_TB_VARIANT("10r6fs", 10, true, 6, true),
+    HEAT2D_TB_VARIANT("8r4s", 8, true, 4, false), HEAT2D_TB_VARIANT("4r4s", 4, true, 4, false),
+    HEAT2D_TB_VARIANT("2r4s", 2, true, 4, false),
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
-/* The variant that runs passes of a depth: the main one from
- * HEAT2D_CUDA_TB_VARIANT (a tuning knob), else the first of that depth. */
-int main_variant()
+/* The main variant of each precision (by heat2d_precision: HEAT2D_F64,
+ * HEAT2D_F32), the fastest measured. */
+const char *const kMainVariant[2] = {"8r4fs", "10r6fs"};
+
+int find_variant(const char *name)
 {
-    const char *name = getenv("HEAT2D_CUDA_TB_VARIANT");
-    if (name != nullptr)
-        for (int k = 0; k < kVariantCount; ++k)
-            if (strcmp(kVariants[k].name, name) == 0)
-                return k;
-    return 0;
+    for (int k = 0; k < kVariantCount; ++k)
+        if (strcmp(kVariants[k].name, name) == 0)
+            return k;
+    return -1;
 }
 
-int variant_for(unsigned depth)
+/* The variant that runs passes of a depth: the main one from
+ * HEAT2D_CUDA_TB_VARIANT (a tuning knob), else the precision's, or the
+ * first of that depth. */
+int main_variant(heat2d_precision precision)
 {
-    const int main = main_variant();
-    if (kVariants[main].depth == depth)
+    const char *name = getenv("HEAT2D_CUDA_TB_VARIANT");
+    const int chosen = name != nullptr ? find_variant(name) : -1;
+    return chosen >= 0 ? chosen : find_variant(kMainVariant[precision == HEAT2D_F32 ? 1 : 0]);
+}
+
+int variant_for(heat2d_precision precision, unsigned depth)
+{
+    const int main = main_variant(precision);
+    if (main >= 0 && kVariants[main].depth == depth)
         return main;
     for (int k = 0; k < kVariantCount; ++k)
         if (kVariants[k].depth == depth)
@@ -432,10 +467,12 @@ int variant_for(unsigned depth)
 
 } // namespace
 
-extern "C" unsigned heat2d_cuda_tb_depths(unsigned *depths, unsigned capacity)
+extern "C" unsigned heat2d_cuda_tb_depths(heat2d_precision precision, unsigned *depths,
+                                          unsigned capacity)
 {
     /* Descending: the main depth, then 4 and 2 for the remainder. */
-    const unsigned wanted[] = {kVariants[main_variant()].depth, 4, 2};
+    const int main = main_variant(precision);
+    const unsigned wanted[] = {main >= 0 ? kVariants[main].depth : 4, 4, 2};
     unsigned n = 0;
     for (unsigned d : wanted)
         if (n < capacity && (n == 0 || d < depths[n - 1]))
@@ -458,7 +495,7 @@ extern "C" cudaError_t heat2d_cuda_tb_load_kernels(void)
 extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size_t nx, size_t ny,
                                                 unsigned depth, heat2d_cuda_tb_plan *plan)
 {
-    const int variant = variant_for(depth);
+    const int variant = variant_for(precision, depth);
     if (variant < 0 || plan == nullptr || nx == 0 || ny == 0 || nx > (size_t)LLONG_MAX / 16 ||
         ny > (size_t)LLONG_MAX / 16)
         return cudaErrorInvalidValue;

@@ -31,11 +31,11 @@ typedef struct heat2d_cuda_tb_plan {
 /* The pass depths there are, deepest (the main one) first, into depths;
  * returns how many. A run does as many passes of the first as fit, then
  * of the next ones, and a last single step with heat2d_cuda_step. The main
- * pass is 7 steps deep (variant 7m6f); HEAT2D_CUDA_TB_VARIANT (a tuning
- * knob) selects another main variant by name, e.g. 6m6, the bit-identical
- * 6-deep kernel without FMA (docs/performance.md, "cuda-tb", compares
- * them). */
-unsigned heat2d_cuda_tb_depths(unsigned *depths, unsigned capacity);
+ * pass is 8 steps deep in f64 (variant 8r4fs), 10 in f32 (10r6fs);
+ * HEAT2D_CUDA_TB_VARIANT (a tuning knob) selects another main variant by
+ * name, e.g. 8r4s, the bit-identical 8-deep kernel without FMA
+ * (docs/performance.md, "cuda-tb", compares them). */
+unsigned heat2d_cuda_tb_depths(heat2d_precision precision, unsigned *depths, unsigned capacity);
 
 /* Loads the temporal-blocking kernels into the current context now rather
  * than at their first launch. */
