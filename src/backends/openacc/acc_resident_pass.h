@@ -27,55 +27,91 @@ static void PASS(args_gang_vector)(int gangs)
  * keeping the row below and its own cell in registers from one row to the
  * next, so that each row is read about once instead of three times. No
  * num_gangs clause: the gangs are as many as libgomp fits to the device,
- * the launch that was measured (docs/performance.md, "acc-resident"). */
+ * the launch that was measured (docs/performance.md, "acc-resident").
+ * One lane's column of the block at strip (rows) and column i. */
+#define PASS_COLUMN(strip, i)                                                                      \
+    do {                                                                                           \
+        const REAL *restrict u = FN(resident_args).array[PASS_FROM];                               \
+        REAL *restrict v = FN(resident_args).array[PASS_TO];                                       \
+        const size_t nx = FN(resident_args).nx;                                                    \
+        const size_t ny = FN(resident_args).ny;                                                    \
+        const REAL alpha = FN(resident_args).alpha;                                                \
+        const size_t j0 = 1 + (strip)*ACC_COLUMN_ROWS;                                             \
+        if ((i) < nx - 1) {                                                                        \
+            size_t k = j0 * nx + (i);                                                              \
+            REAL below = u[k - nx];                                                                \
+            REAL here = u[k];                                                                      \
+            if (j0 + ACC_COLUMN_ROWS <= ny - 1) {                                                  \
+                /* A whole block: every load first, then every store, in loops                     \
+                 * of a constant trip count that the compiler unrolls into                         \
+                 * registers; interleaved with the stores (which the GPU                           \
+                 * cannot prove do not alias them) the loads would wait. */                        \
+                REAL column[ACC_COLUMN_ROWS + 2], west[ACC_COLUMN_ROWS], east[ACC_COLUMN_ROWS];    \
+                column[0] = below;                                                                 \
+                column[1] = here;                                                                  \
+                for (size_t r = 0; r < ACC_COLUMN_ROWS; ++r) {                                     \
+                    column[r + 2] = u[k + (r + 1) * nx];                                           \
+                    west[r] = u[k + r * nx - 1];                                                   \
+                    east[r] = u[k + r * nx + 1];                                                   \
+                }                                                                                  \
+                for (size_t r = 0; r < ACC_COLUMN_ROWS; ++r)                                       \
+                    v[k + r * nx] = FN(heat2d_acc_update)(column[r + 1], west[r], east[r],         \
+                                                          column[r], column[r + 2], alpha);        \
+            } else {                                                                               \
+                for (size_t j = j0; j < ny - 1; ++j, k += nx) {                                    \
+                    const REAL above = u[k + nx];                                                  \
+                    v[k] = FN(heat2d_acc_update)(here, u[k - 1], u[k + 1], below, above, alpha);   \
+                    below = here;                                                                  \
+                    here = above;                                                                  \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* A block of 128 columns a gang, over 128 vector lanes. */
 static void PASS(args_columns)(void)
 {
 #pragma acc parallel loop gang collapse(2) vector_length(ACC_COLUMN_WIDTH) async(HEAT2D_ACC_QUEUE)
     for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
         for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
 #pragma acc loop vector
-            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane) {
-                const REAL *restrict u = FN(resident_args).array[PASS_FROM];
-                REAL *restrict v = FN(resident_args).array[PASS_TO];
-                const size_t nx = FN(resident_args).nx;
-                const size_t ny = FN(resident_args).ny;
-                const REAL alpha = FN(resident_args).alpha;
-                const size_t i = 1 + block * ACC_COLUMN_WIDTH + lane;
-                const size_t j0 = 1 + strip * ACC_COLUMN_ROWS;
-                if (i < nx - 1) {
-                    size_t k = j0 * nx + i;
-                    REAL below = u[k - nx];
-                    REAL here = u[k];
-                    if (j0 + ACC_COLUMN_ROWS <= ny - 1) {
-                        /* A whole block: every load first, then every store.
-                         * Loops of a constant trip count, which the compiler
-                         * unrolls into registers; the loads are all in flight
-                         * together, where interleaved with the stores (which
-                         * the GPU cannot prove do not alias them) they would
-                         * wait for one another. */
-                        REAL column[ACC_COLUMN_ROWS + 2], west[ACC_COLUMN_ROWS],
-                            east[ACC_COLUMN_ROWS];
-                        column[0] = below;
-                        column[1] = here;
-                        for (size_t r = 0; r < ACC_COLUMN_ROWS; ++r) {
-                            column[r + 2] = u[k + (r + 1) * nx];
-                            west[r] = u[k + r * nx - 1];
-                            east[r] = u[k + r * nx + 1];
-                        }
-                        for (size_t r = 0; r < ACC_COLUMN_ROWS; ++r)
-                            v[k + r * nx] = FN(heat2d_acc_update)(column[r + 1], west[r], east[r],
-                                                                  column[r], column[r + 2], alpha);
-                    } else {
-                        for (size_t j = j0; j < ny - 1; ++j, k += nx) {
-                            const REAL above = u[k + nx];
-                            v[k] = FN(heat2d_acc_update)(here, u[k - 1], u[k + 1], below, above,
-                                                         alpha);
-                            below = here;
-                            here = above;
-                        }
-                    }
-                }
+            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
+                PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane);
+        }
+    }
+}
+
+/* The same blocks over 4 workers of 32 lanes (one warp each): with
+ * vector_length(32), GCC hands the gang's values to the lanes by warp
+ * shuffles rather than through shared memory behind a block barrier. */
+static void PASS(args_worker_columns)(void)
+{
+#pragma acc parallel loop gang collapse(2) num_workers(ACC_COLUMN_WIDTH / 32) vector_length(32)    \
+    async(HEAT2D_ACC_QUEUE)
+    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
+        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
+#pragma acc loop worker
+            for (size_t warp = 0; warp < ACC_COLUMN_WIDTH / 32; ++warp) {
+#pragma acc loop vector
+                for (size_t lane = 0; lane < 32; ++lane)
+                    PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + warp * 32 + lane);
             }
         }
     }
 }
+
+/* Blocks of 32 columns, a gang each of one warp (vector_length(32)). */
+static void PASS(args_warp_columns)(void)
+{
+#pragma acc parallel loop gang collapse(2) vector_length(32) async(HEAT2D_ACC_QUEUE)
+    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
+        for (size_t block = 0; block < FN(resident_args).blocks * (ACC_COLUMN_WIDTH / 32);
+             ++block) {
+#pragma acc loop vector
+            for (size_t lane = 0; lane < 32; ++lane)
+                PASS_COLUMN(strip, 1 + block * 32 + lane);
+        }
+    }
+}
+
+#undef PASS_COLUMN

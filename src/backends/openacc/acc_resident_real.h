@@ -114,6 +114,18 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         else
             FN(args_gang_vector_backward)(gangs_for(ny - 2, 1));
         break;
+    case SCHEDULE_WORKER_COLUMNS:
+        if (step % 2 == 0)
+            FN(args_worker_columns_forward)();
+        else
+            FN(args_worker_columns_backward)();
+        break;
+    case SCHEDULE_WARP_COLUMNS:
+        if (step % 2 == 0)
+            FN(args_warp_columns_forward)();
+        else
+            FN(args_warp_columns_backward)();
+        break;
     case SCHEDULE_COLUMNS:
     case SCHEDULE_COUNT:
         if (step % 2 == 0)
