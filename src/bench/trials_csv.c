@@ -191,7 +191,8 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
     heat2d_option_values values = {0};
     for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
         const heat2d_option_def *o = &heat2d_run_options[k];
-        const char *text = o->column != HEAT2D_FIELD_METHOD ? field_of(fields, pos, o->column) : "";
+        const bool own = o->column != HEAT2D_FIELD_METHOD && o->column < HEAT2D_N_FIELDS;
+        const char *text = own ? field_of(fields, pos, o->column) : "";
         if (text[0] != '\0' && o->parse(o, text, &values[k], NULL) != 0)
             values[k] = 0;
     }

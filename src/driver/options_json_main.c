@@ -13,7 +13,9 @@ int main(void)
     bool first = true;
     for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
         const heat2d_option_def *o = &heat2d_run_options[k];
-        if (o->column == HEAT2D_FIELD_METHOD) /* NAME-pinned: the method column's own */
+        /* NAME-pinned is the method column's own; an option in no column
+         * is in no label either. */
+        if (o->column == HEAT2D_FIELD_METHOD || o->column >= HEAT2D_N_FIELDS || o->label == NULL)
             continue;
         /* The texts of the values that add nothing to the label. */
         printf("%s  {\"name\": \"%s\", \"column\": \"%s\", \"label\": \"%s\", \"plain\": [",

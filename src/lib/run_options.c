@@ -145,7 +145,8 @@ void heat2d_method_label(char *buf, size_t size, const char *name, const size_t 
     int used = snprintf(buf, size, "%s", name);
     for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
         const heat2d_option_def *o = &heat2d_run_options[k];
-        if (!heat2d_option_shown(kept, (heat2d_option_id)k) || used < 0 || (size_t)used >= size)
+        if (o->label == NULL || !heat2d_option_shown(kept, (heat2d_option_id)k) || used < 0 ||
+            (size_t)used >= size)
             continue;
         char text[32] = "";
         if (o->text != NULL)

@@ -27,9 +27,11 @@
  *            label part, not passed on, refused by no method;
  *   WITH     an option whose label part this one's always follows, or NONE;
  *   NEEDS    an option this one is meaningless without, or NONE;
- *   LABEL    what the label adds before the value's text;
+ *   LABEL    what the label adds before the value's text, NULL: nothing (an
+ *            option no bench list varies, recorded nowhere: NO_COLUMN);
  *   PASS     ARGV (on the child's command line) or MPIRUN (mpirun -np);
- *   COLUMN   the trial_schema.h field that records it (METHOD: as NAME-pinned);
+ *   COLUMN   the trial_schema.h field that records it (METHOD: as NAME-pinned,
+ *            NO_COLUMN: none);
  *   RUN_HELP run's usage line, NULL: not an option of run;
  *   BENCH    HEAT2D_BENCH_LIST(...) for a bench list option, else
  *            HEAT2D_NOT_BENCH. */
@@ -57,6 +59,9 @@ extern "C" {
     {                                                                                              \
         false, NULL, NULL, false, false, NULL, NULL, NULL                                          \
     }
+
+/* COLUMN NO_COLUMN: the option is in no column of trials.csv. */
+#define HEAT2D_FIELD_NO_COLUMN HEAT2D_N_FIELDS
 
 /* A row's FIELD when heat2d_config has none (mpirun -np sets the ranks):
  * an object of its own, which takes a value and gives 0. */

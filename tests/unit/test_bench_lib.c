@@ -351,6 +351,21 @@ static void test_labels(void)
     check(strcmp(buf, "cuda-resident-pinned") == 0, "pinned alone: got %s", buf);
     heat2d_method_label(buf, sizeof buf, "mpi-cpu", every, 1u << HEAT2D_OPTION_OUTPUT_EVERY);
     check(strcmp(buf, "mpi-cpu-h3-p4-f32") == 0, "without snapshots: got %s", buf);
+    /* Every row as the plot script needs it: a label part exactly where a
+     * column records it, a bench list always labelled; each choice's names
+     * read back as themselves. */
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_def *o = &heat2d_run_options[k];
+        check((o->column >= HEAT2D_N_FIELDS) == (o->label == NULL), "--%s: label and column",
+              o->name);
+        check(!o->bench.is_list || o->label != NULL, "--%s: a bench list is labelled", o->name);
+        for (size_t v = 0; o->parse == heat2d_option_choice && v < 2; ++v) {
+            size_t back = 99;
+            o->text(o, v, buf, sizeof buf);
+            check(o->parse(o, buf, &back, NULL) == 0 && back == v, "--%s %s reads back as %zu",
+                  o->name, buf, back);
+        }
+    }
 }
 
 int main(void)
