@@ -3,8 +3,9 @@
  * it come run's getopt entries, refusals and usage lines, the bench's list
  * options, their expansion into targets and their usage lines, a trial's
  * command line, the method label and run_options.json, from which the plot
- * script builds labels. An axis is its row here, its parser (one of those
- * below, or a new one) and the code that uses its heat2d_config field.
+ * script builds labels. An axis is its row here, its heat2d_config field
+ * and the code that uses it: a count or a choice of names needs no parser
+ * of its own.
  *
  * Not here, written by hand where they are used: run's --method, --nx,
  * --ny, --steps, --alpha, --save, --save-every (cmd_run.c, usage.c) and the
@@ -19,6 +20,7 @@
  *   FIELD    its heat2d_config member, an lvalue in cfg (HEAT2D_NO_FIELD: none);
  *   PARSE    text into v: heat2d_option_count (a positive integer) or
  *            heat2d_option_choice (one of ARG's names, v its place in ARG);
+ *            NULL for a flag, 1 when given;
  *   TEXT     v as typed (heat2d_option_count_text, heat2d_option_choice_text);
  *   TAKES    which methods take a value above PLAIN, an expression in m (a
  *            heat2d_method flag), else the REFUSAL (exit 2): %M the method,
