@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 {
     heat2d_process_start();
     heat2d_report_quiet(heat2d_process_rank() != 0);
+    heat2d_cleanup_quiet(heat2d_process_count() > 1);
     static const struct {
         const char *name;
         int (*run)(int, char **);

@@ -35,6 +35,7 @@ static volatile pid_t doomed_group;
 
 /* What the handler says was kept, written with its line; "" for nothing. */
 static char kept[PATH_MAX + 128];
+static volatile sig_atomic_t quiet;
 
 /* Every catchable signal whose default action ends the process. SIGPIPE
  * and SIGXFSZ are ignored instead (heat2d_process_start). */
@@ -104,6 +105,11 @@ char *heat2d_cleanup_mkdtemp(char *tmpl, int *slot)
     sigprocmask(SIG_SETMASK, &old, NULL);
     errno = e;
     return dir;
+}
+
+void heat2d_cleanup_quiet(bool on)
+{
+    quiet = on;
 }
 
 void heat2d_cleanup_kept(const char *text)
@@ -182,7 +188,8 @@ static void clean_up_and_die(int sig)
         else if (slots[k].kind == SLOT_FOLDER)
             heat2d_remove_folder(slots[k].path);
     }
-    say_interrupted(sig);
+    if (!quiet)
+        say_interrupted(sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }

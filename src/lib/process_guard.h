@@ -40,6 +40,9 @@ char *heat2d_cleanup_mkdtemp(char *tmpl, int *slot);
 /* What a fatal signal's line, "heat2d: interrupted by signal N: TEXT",
  * says was kept (the text is copied; "" for none). */
 void heat2d_cleanup_kept(const char *text);
+/* No such line at all: a rank of an MPI job, which its launcher ends (and
+ * reports) as a whole. */
+void heat2d_cleanup_quiet(bool on);
 
 /* Removes a folder's files, then the folder (one level, as above); the
  * fatal-signal handler's own removal, for the normal exit too. */
