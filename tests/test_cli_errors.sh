@@ -435,8 +435,11 @@ expect_failure 2 "heat2d: run: snapshot copy 'fast' is not one of plain, overlap
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --snapshot-copy fast
 expect_failure 2 "heat2d: run: --save-every needs --output-every" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --save-every "$s"
-expect_failure 1 "heat2d: run: --save-every: cannot use '$s/none': No such file or directory" \
-  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --save-every "$s/none"
+: >"$s/plain"
+expect_failure 1 "heat2d: run: --save-every: cannot create '$s/plain/x': Not a directory" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --save-every "$s/plain/x"
+expect_failure 1 "heat2d: run: --save-every: '$s/plain' is not a directory" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --save-every "$s/plain"
 run "$h" run --method omp --nx 8 --ny 8 --steps 3 --output-every 1
 if "$h" methods | grep -q '^omp '; then
   expect_rc 2 "omp takes no snapshots"

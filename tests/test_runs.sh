@@ -113,7 +113,7 @@ for m in cpu acc-resident; do
   run "$bin/heat2d" run --method "$m" --nx 37 --ny 23 --steps 17 --output-every 5 --save-every "$d"
   expect_rc 0 "$m --output-every 5 --save-every"
   expect_eq "$(key OUTPUT_EVERY) $(key SNAPSHOT_COPY) $(key SNAPSHOTS)" "5 plain 4" "$m: 4 snapshots of 17 steps"
-  expect_eq "$(ls "$d" | paste -sd' ')" "step_05.dat step_10.dat step_15.dat step_17.dat" \
+  expect_eq "$(ls "$d" | paste -sd' ')" "heat2d_series.txt step_05.dat step_10.dat step_15.dat step_17.dat" \
     "$m: snapshot files by step"
   for s in 5 10 15 17; do
     "$bin/heat2d" run --method cpu --nx 37 --ny 23 --steps "$s" --save "$w/ref.dat" >/dev/null

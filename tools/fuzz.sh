@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs each libFuzzer target of a HEAT2D_FUZZ build for a bounded time.
-# usage: tools/fuzz.sh BUILD_DIR SECONDS [TARGET...]   (targets: field real args csv)
+# usage: tools/fuzz.sh BUILD_DIR SECONDS [TARGET...]   (targets: field real args series csv)
 #
 # Seeds come from tests/fuzz/corpus/<target> and are never written to; what
 # the fuzzer learns goes to BUILD_DIR/fuzz-corpus/<target>, kept between
@@ -14,7 +14,7 @@ build=$1
 seconds=$2
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(field real args csv)
+[ ${#targets[@]} -gt 0 ] || targets=(field real args series csv)
 status=0
 for t in "${targets[@]}"; do
   work=$build/fuzz-corpus/$t

@@ -1,6 +1,7 @@
 /* heat2d run: one method, one size, the seed's KEY=VALUE protocol. */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "series_folder.h"
 #include "snapshot_sink.h"
 
 #include <getopt.h>
@@ -127,6 +128,13 @@ int heat2d_cmd_run(int argc, char **argv)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs --output-every");
     if (save_path != NULL && heat2d_field_check_writable(save_path, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    /* The step files' folder, and every file written there, before the run. */
+    if (save_every != NULL) {
+        const int claimed = heat2d_series_claim(save_every, &cfg, method->name, save_path, &err);
+        if (claimed != 0)
+            return heat2d_report_error(claimed == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
+                                       "run: %s", err.message);
+    }
     /* Snapshots: checked as the final field is, written with --save-every. */
     heat2d_snapshot_sink sink = {0};
     if (cfg.output_every > 0) {

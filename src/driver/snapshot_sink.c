@@ -7,13 +7,11 @@
 #include "snapshot_sink.h"
 #include "process_guard.h"
 
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 enum { kMaxThreads = 32 };
@@ -151,15 +149,9 @@ int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *c
     sink->threads = cores < 1 ? 1 : cores > kMaxThreads ? kMaxThreads : (size_t)cores;
     for (size_t s = cfg->steps; s > 0; s /= 10)
         sink->width++;
+    /* The folder was readied by heat2d_series_claim (series_folder.c). */
     if (dir == NULL)
         return 0;
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return heat2d_fail(err, "--save-every: cannot use '%s': %s", dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return heat2d_fail(err, "--save-every: '%s' is not a directory", dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return heat2d_fail(err, "--save-every: cannot write into '%s': %s", dir, strerror(errno));
     if (cfg->precision == HEAT2D_F32) {
         sink->widened = malloc(cfg->nx * cfg->ny * sizeof(double));
         if (sink->widened == NULL)

@@ -14,8 +14,8 @@ typedef struct heat2d_snapshot_sink {
     size_t handled;
 } heat2d_snapshot_sink;
 
-/* Ready to handle cfg's snapshots; dir (NULL for none) must be a folder
- * this user can write into. */
+/* Ready to handle cfg's snapshots; dir (NULL for none) is the folder that
+ * heat2d_series_claim (series_folder.h) readied for them. */
 int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *cfg, const char *dir,
                               heat2d_error *err);
 

@@ -1,0 +1,25 @@
+/* The folder of a --save-every run: made when missing, and taken only when
+ * its step files are this run's kind (its manifest, heat2d_series.txt,
+ * says so), every file the run will write there checked before the run. */
+#ifndef HEAT2D_SERIES_FOLDER_H
+#define HEAT2D_SERIES_FOLDER_H
+
+#include "heat2d.h"
+
+/* Readies dir for the step files of cfg's run of method: creates it (and
+ * its parents) when missing; refuses a folder whose manifest records
+ * another grid, alpha, method or precision, or that holds step files and
+ * no manifest; refuses a step file the run would replace that is
+ * read-only or not a regular file; then writes the manifest. save_path
+ * (NULL for none) may not name one of the files written there. Returns 0,
+ * -1 with err (exit 1), or -2 with err when save_path names such a file
+ * (a command line at odds with itself: exit 2). */
+int heat2d_series_claim(const char *dir, const heat2d_config *cfg, const char *method,
+                        const char *save_path, heat2d_error *err);
+
+/* Whether name is "step_NNN.dat" (width digits) for a step that a run of
+ * steps steps, snapshots every `every`, writes (every K-th and the last),
+ * with the step in *step. */
+bool heat2d_series_step_name(const char *name, size_t steps, size_t every, int width, size_t *step);
+
+#endif
