@@ -141,7 +141,7 @@ for c in run compare check info methods bench; do
   expect_eq "$(head -n 1 <<<"$out" | cut -d' ' -f1-3)" "usage: heat2d $c" "heat2d $c --help: its usage"
 done
 run "$bin/heat2d" run --help
-for o in --method --nx --ny --steps --alpha --precision --pinned --save --output-every --snapshot-copy --save-every --halo-depth; do
+for o in --method --nx --ny --steps --alpha --precision --pinned --save --output-every --snapshot-copy --snapshot-writer --save-every --halo-depth; do
   expect_out_has "$o" "run --help names $o"
 done
 run "$bin/heat2d" bench --help
@@ -153,5 +153,28 @@ expect_rc 0 "heat2d --help"
 for o in --precision --ranks --weak --version --budget --full --output-every --snapshot-copy --save-every --halo-depth; do
   expect_out_has "$o" "heat2d --help names $o"
 done
+
+# --snapshot-writer text: step files into a scratch folder under $TMPDIR,
+# gone afterwards; a file-size limit shows they are written, and that a
+# failed write leaves nothing behind either.
+scratch_root=$(mktemp -d)
+run env TMPDIR="$scratch_root" "$bin/heat2d" run --method cpu --nx 40 --ny 30 --steps 20 --output-every 5 --snapshot-writer text
+expect_rc 0 "--snapshot-writer text"
+expect_eq "$(key SNAPSHOTS)" 4 "--snapshot-writer text: snapshots"
+expect_eq "$(ls -A "$scratch_root")" "" "--snapshot-writer text leaves no scratch folder"
+run bash -c "ulimit -f 1; TMPDIR='$scratch_root' '$bin/heat2d' run --method cpu --nx 40 --ny 30 --steps 20 --output-every 5 --snapshot-writer text"
+expect_rc 1 "--snapshot-writer text under a 1 KiB file limit"
+expect_err_has "$scratch_root/heat2d-snapshots-" "--snapshot-writer text writes into its scratch folder"
+expect_err_has "/step_05.dat': File too large" "--snapshot-writer text writes the step files"
+expect_eq "$(ls -A "$scratch_root")" "" "a failed --snapshot-writer text leaves no scratch folder"
+run bash -c "ulimit -f 1; TMPDIR='$scratch_root' '$bin/heat2d' run --method cpu --nx 40 --ny 30 --steps 20 --output-every 5"
+expect_rc 0 "without --snapshot-writer no step file is written"
+expect_failure 1 "heat2d: run: --snapshot-writer text: cannot make a scratch folder in $scratch_root/none: No such file or directory" \
+  env TMPDIR="$scratch_root/none" "$bin/heat2d" run --method cpu --nx 40 --ny 30 --steps 20 --output-every 5 --snapshot-writer text
+expect_failure 2 "heat2d: run: --snapshot-writer needs --output-every" \
+  "$bin/heat2d" run --method cpu --nx 40 --ny 30 --steps 20 --snapshot-writer text
+expect_failure 2 "heat2d: run: snapshot writer 'csv' is not one of none, text" \
+  "$bin/heat2d" run --method cpu --nx 40 --ny 30 --steps 20 --output-every 5 --snapshot-writer csv
+rmdir "$scratch_root"
 
 finish

@@ -1,12 +1,25 @@
 /* heat2d run: one method, one size, the seed's KEY=VALUE protocol. */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "process_guard.h"
 #include "series_folder.h"
 #include "snapshot_sink.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The scratch folder of --snapshot-writer text, removed on every way out
+ * once made (slot >= 0), with the step files in it. */
+static void drop_scratch(const char *path, int *slot)
+{
+    if (*slot >= 0) {
+        heat2d_remove_folder(path);
+        heat2d_cleanup_forget(*slot);
+        *slot = -1;
+    }
+}
 
 /* One table option's value (a flag: 1) into values. */
 static int parse_run_option(heat2d_option_id id, const char *text, size_t *values,
@@ -128,18 +141,38 @@ int heat2d_cmd_run(int argc, char **argv)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs --output-every");
     if (save_path != NULL && heat2d_field_check_writable(save_path, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    /* --snapshot-writer text alone: step files in a scratch folder, claimed
+     * and written as --save-every's, removed once the sink is closed. */
+    char scratch[4096] = "";
+    int scratch_slot = -1;
+    if (save_every == NULL && cfg.snapshot_writer != 0) {
+        const char *tmp = getenv("TMPDIR");
+        if (tmp == NULL || tmp[0] == '\0')
+            tmp = "/tmp";
+        snprintf(scratch, sizeof scratch, "%s/heat2d-snapshots-XXXXXX", tmp);
+        if (heat2d_cleanup_mkdtemp(scratch, &scratch_slot) == NULL)
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                       "run: --snapshot-writer text: cannot make a scratch folder "
+                                       "in %s: %s",
+                                       tmp, strerror(errno));
+        save_every = scratch;
+    }
     /* The step files' folder, and every file written there, before the run. */
     if (save_every != NULL) {
         const int claimed = heat2d_series_claim(save_every, &cfg, method->name, save_path, &err);
-        if (claimed != 0)
+        if (claimed != 0) {
+            drop_scratch(scratch, &scratch_slot);
             return heat2d_report_error(claimed == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                        "run: %s", err.message);
+        }
     }
     /* Snapshots: checked as the final field is, written with --save-every. */
     heat2d_snapshot_sink sink = {0};
     if (cfg.output_every > 0) {
-        if (heat2d_snapshot_sink_open(&sink, &cfg, save_every, &err) != 0)
+        if (heat2d_snapshot_sink_open(&sink, &cfg, save_every, &err) != 0) {
+            drop_scratch(scratch, &scratch_slot);
             return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+        }
         cfg.snapshot = heat2d_snapshot_sink_handle;
         cfg.snapshot_ctx = &sink;
     }
@@ -149,6 +182,7 @@ int heat2d_cmd_run(int argc, char **argv)
     const double *field = NULL;
     const int ran = heat2d_run_method(method, &cfg, &outcome, storage, &field, &err);
     heat2d_snapshot_sink_close(&sink);
+    drop_scratch(scratch, &scratch_slot);
     if (ran != 0) {
         if (outcome.report.abort_peers) {
             /* One rank failed inside a distributed loop, where the others

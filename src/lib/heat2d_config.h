@@ -66,6 +66,10 @@ typedef struct heat2d_config {
      * 0: only the final field, as the original. */
     size_t output_every;
     heat2d_snapshot_copy snapshot_copy;
+    /* What a run writes each snapshot as when --save-every names no place:
+     * 0 nothing (checked only), 1 step files in a scratch folder removed at
+     * the end (what writing costs, kept nowhere: --snapshot-writer text). */
+    size_t snapshot_writer;
     heat2d_snapshot_fn snapshot;
     void *snapshot_ctx;
     /* Distributed methods with deep_halos: halos this many cells deep,

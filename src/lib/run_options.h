@@ -119,7 +119,15 @@ extern "C" {
       "                  stream while the next steps compute (resident CUDA methods)\n",           \
       HEAT2D_BENCH_LIST("plain or overlap", "plain,overlap", false, false, NULL, "",               \
         "  --snapshot-copy LIST  from plain, overlap (default both): how snapshots are\n"          \
-        "                  copied, where the method has both\n"))
+        "                  copied, where the method has both\n"))                                  \
+    X(SNAPSHOT_WRITER, "snapshot-writer", "none|text", cfg->snapshot_writer,                       \
+      heat2d_option_choice, heat2d_option_choice_text, m->has_snapshots,                           \
+      "%M takes no snapshots (--snapshot-writer applies to %T)", 0, NONE, OUTPUT_EVERY, NULL,      \
+      ARGV, NO_COLUMN,                                                                             \
+      "  --snapshot-writer W  without --save-every: none (default, each snapshot\n"                \
+      "                  checked only) or text (step files written to a scratch folder\n"        \
+      "                  under $TMPDIR and removed at the end: what writing costs)\n",           \
+      HEAT2D_NOT_BENCH)
 /* clang-format on */
 
 typedef enum heat2d_option_id {
