@@ -7,6 +7,7 @@
 #include "file_replace.h"
 #include "options.h"
 #include "plan.h"
+#include "process.h"
 #include "run_state.h"
 #include "summary.h"
 #include "trials_csv.h"
@@ -304,6 +305,12 @@ int bench_command(int argc, char **argv)
     int status = bench_parse_options(argc, argv, &opt);
     if (status >= 0)
         return status;
+    /* Under mpirun every rank would run the whole bench, into one folder;
+     * each refuses alike, and rank 0 alone says so. */
+    if (heat2d_process_count() > 1)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "bench: runs as one process (it starts mpirun itself for "
+                                   "--ranks); start it without mpirun");
     /* Every process below the bench, mpirun's ranks included, dies with it
      * (heat2d_die_with_bench); set before mpirun's environment is copied. */
     char bench_pid[32];

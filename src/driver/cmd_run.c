@@ -141,6 +141,16 @@ int heat2d_cmd_run(int argc, char **argv)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs --output-every");
     if (save_path != NULL && heat2d_field_check_writable(save_path, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    /* Under mpirun a method of one process would run once a rank, each
+     * printing; part of an MPMD launch beside mpi-cpu it would leave that
+     * one waiting in MPI. Every rank joins, agrees, and refuses alike. */
+    if (!method->distributed && heat2d_process_count() > 1) {
+        if (heat2d_process_join(method->name, &cfg, &err) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "run: %s runs as one process: start it without mpirun",
+                                   method->name);
+    }
     /* --snapshot-writer text alone: step files in a scratch folder, claimed
      * and written as --save-every's, removed once the sink is closed. */
     char scratch[4096] = "";

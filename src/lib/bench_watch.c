@@ -5,6 +5,7 @@
  * HEAT2D_BENCH_PID; a process below it asks the kernel for SIGKILL when its
  * own parent dies, so that the death runs down the chain. */
 #define _GNU_SOURCE
+#include "ancestry.h"
 #include "process_guard.h"
 
 #include <errno.h>
@@ -15,38 +16,6 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
-
-/* The parent of pid, from /proc/PID/stat, or 0. */
-static pid_t parent_of(pid_t pid)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return 0;
-    char line[1024];
-    size_t n = fread(line, 1, sizeof line - 1, f);
-    fclose(f);
-    line[n] = '\0';
-    /* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
-    char *close = NULL;
-    for (char *p = line; *p != '\0'; ++p)
-        if (*p == ')')
-            close = p;
-    long ppid = 0;
-    if (close == NULL || sscanf(close + 1, " %*c %ld", &ppid) != 1)
-        return 0;
-    return (pid_t)ppid;
-}
-
-static bool is_ancestor(pid_t who)
-{
-    pid_t p = getppid();
-    for (int depth = 0; depth < 64 && p > 1; ++depth, p = parent_of(p))
-        if (p == who)
-            return true;
-    return false;
-}
 
 void heat2d_die_with_bench(void)
 {
@@ -69,7 +38,7 @@ void heat2d_die_with_bench(void)
     /* Set first, looked at second: a parent that died in between has
      * already left us to another, and the look sees that. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (is_ancestor((pid_t)bench))
+    if (heat2d_has_ancestor((pid_t)bench))
         return;
     if (kill((pid_t)bench, 0) != 0 && errno == ESRCH) {
         fprintf(stderr, "heat2d: the bench that started this trial (pid %ld) is gone\n", bench);

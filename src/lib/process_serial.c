@@ -17,3 +17,12 @@ void heat2d_process_abort(int status)
 {
     (void)status;
 }
+
+int heat2d_process_join(const char *method, const struct heat2d_config *cfg,
+                        struct heat2d_error *err)
+{
+    (void)method;
+    (void)cfg;
+    (void)err;
+    return 0;
+}

@@ -44,6 +44,12 @@ enum {
  * codes instead of aborting, so that they become one-line messages. */
 int heat2d_mpi_start(const char *who, heat2d_error *err);
 
+/* Right after heat2d_mpi_start, on every rank: refuses, on every rank
+ * alike, a job whose ranks were started with different settings (grid,
+ * steps, alpha, method, precision, halo depth, snapshots), naming the
+ * first difference (mpi_settings.c). */
+int heat2d_mpi_settings_agree(const char *who, const heat2d_config *cfg, heat2d_error *err);
+
 /* Chooses PX x PY = ranks for an nx x ny grid: among the factorisations
  * with PX <= nx and PY <= ny (every block at least one cell) the one that
  * cuts the fewest cells, (PX-1)*ny + (PY-1)*nx, since that is the halo

@@ -154,8 +154,7 @@ static size_t band_rows(size_t lx)
 
 static int mpi_cpu_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)cfg;
-    if (heat2d_mpi_start(WHO, err) != 0)
+    if (heat2d_mpi_start(WHO, err) != 0 || heat2d_mpi_settings_agree(WHO, cfg, err) != 0)
         return -1;
     int ranks = 1;
     HEAT2D_MPI_CHECK(err, MPI_Comm_size(MPI_COMM_WORLD, &ranks));

@@ -69,8 +69,7 @@ static int open_device(int local_rank, int local_ranks, int *node_gpus, heat2d_r
 
 int heat2d_mpi_cuda_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
-    (void)cfg;
-    if (heat2d_mpi_start(WHO, err) != 0)
+    if (heat2d_mpi_start(WHO, err) != 0 || heat2d_mpi_settings_agree(WHO, cfg, err) != 0)
         return -1;
     MPI_Comm node = MPI_COMM_NULL;
     int local_rank = 0;

@@ -1,5 +1,6 @@
 /* The process hooks of an MPI build (process.h): starting and ending MPI,
  * this process's rank and the job's size, and ending the whole job. */
+#include "ancestry.h"
 #include "mpi_common.h"
 #include "process.h"
 
@@ -58,10 +59,30 @@ int heat2d_mpi_start(const char *who, heat2d_error *err)
     return 0;
 }
 
+/* Whether an MPI launcher is above us: the launchers' variables are
+ * inherited by whatever starts below a shell that has them (a user's
+ * exported PMI_RANK, a script copied from a job), and there they must not
+ * silence a serial run's error line or make check refuse to run. Asked
+ * once; a few levels up allows a wrapper script between. */
+static bool under_launcher(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        static const char *const launchers[] = {
+            "mpirun", "mpiexec", "orterun",    "orted",           "prterun",   "prted",
+            "prte",   "srun",    "slurmstepd", "hydra_pmi_proxy", "pmi_proxy", NULL};
+        known = heat2d_ancestor_named(launchers, 8);
+    }
+    return known != 0;
+}
+
 /* The first of the launchers' variables that holds a number: OpenMPI's
- * mpirun sets OMPI_COMM_WORLD_*, MPICH's hydra (and Slurm's PMI) PMI_*. */
+ * mpirun sets OMPI_COMM_WORLD_*, MPICH's hydra (and Slurm's PMI) PMI_*;
+ * only under a launcher. */
 static int launcher_value(const char *const names[], int fallback)
 {
+    if (!under_launcher())
+        return fallback;
     for (size_t k = 0; names[k] != NULL; ++k) {
         const char *text = getenv(names[k]);
         if (text == NULL || text[0] == '\0')
@@ -104,4 +125,13 @@ void heat2d_process_abort(int status)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size > 1)
         MPI_Abort(MPI_COMM_WORLD, status);
+}
+
+int heat2d_process_join(const char *method, const heat2d_config *cfg, heat2d_error *err)
+{
+    if (heat2d_process_count() <= 1)
+        return 0;
+    if (heat2d_mpi_start(method, err) != 0)
+        return -1;
+    return heat2d_mpi_settings_agree(method, cfg, err);
 }

@@ -1,0 +1,20 @@
+/* The processes above this one, as Linux's /proc shows them: whom a trial
+ * belongs to (bench_watch.c), and whether an MPI launcher started us
+ * (mpi_process.c). Elsewhere nothing is known: no parent, no ancestor. */
+#ifndef HEAT2D_ANCESTRY_H
+#define HEAT2D_ANCESTRY_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* The parent of pid, or 0 when it cannot be told. */
+pid_t heat2d_parent_of(pid_t pid);
+
+/* Whether who is among this process's ancestors (at most 64 up). */
+bool heat2d_has_ancestor(pid_t who);
+
+/* Whether a process among this one's ancestors (at most depth up) runs a
+ * program named one of names (its command name, as ps shows it). */
+bool heat2d_ancestor_named(const char *const names[], int depth);
+
+#endif

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Ranks agree: ranks started with different settings (an MPMD launch,
+# PROG A : PROG B) refuse together at start, with one line naming the first
+# difference, instead of waiting for each other forever; a method of one
+# process is refused under mpirun, and so are bench and check, on every
+# rank with one line; the launchers' variables count only under a launcher.
+# usage: test_ranks.sh BIN_DIR [MPIEXEC]
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+h=$bin/heat2d
+mpiexec=${2:-mpirun}
+if ! "$h" methods | grep -q '^mpi-cpu '; then
+  echo "SKIP: this build has no mpi-cpu (configure with -DHEAT2D_MPI=ON)"; exit 77
+fi
+if ! command -v "$mpiexec" >/dev/null || ! "$mpiexec" --version 2>&1 | grep -qE 'Open MPI|OpenRTE'; then
+  echo "SKIP: no Open MPI launcher '$mpiexec' (its MPMD syntax and -q are used here)"; exit 77
+fi
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+cd "$w"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+launch=(timeout 60 "$mpiexec" -q --oversubscribe)
+base=(run --method mpi-cpu --nx 20 --ny 20 --steps 10)
+r() { echo "heat2d: run: $*"; }
+disagree() { echo "$1: the ranks were started with different settings: rank $2 has $3, rank 0 $4 (every rank must run the same command)"; }
+
+# ---- MPMD: the first difference, named on rank 0, every rank refusing ------------------------
+# mpmd WHAT WANT ARGS-OF-RANK-1...: rank 0 runs base, rank 1 base + ARGS
+mpmd() {
+  local what=$1 want=$2
+  shift 2
+  run "${launch[@]}" -np 1 "$h" "${base[@]}" : -np 1 "$h" "$@"
+  expect_rc 1 "$what: refused, no deadlock"
+  expect_eq "$err" "$want" "$what: one line naming the difference"
+  expect_eq "$out" "" "$what: nothing run"
+}
+mpmd "--steps 7 on rank 1" "$(r "$(disagree mpi-cpu 1 "--steps 7" "--steps 10")")" "${base[@]}" --steps 7
+mpmd "another grid on rank 1" "$(r "$(disagree mpi-cpu 1 "--nx 21" "--nx 20")")" "${base[@]}" --nx 21
+mpmd "another alpha on rank 1" "$(r "$(disagree mpi-cpu 1 "--alpha 0.2" "--alpha 0.1")")" "${base[@]}" --alpha 0.2
+mpmd "another precision on rank 1" "$(r "$(disagree mpi-cpu 1 "--precision f32" "--precision f64")")" \
+  "${base[@]}" --precision f32
+mpmd "another halo depth on rank 1" "$(r "$(disagree mpi-cpu 1 "--halo-depth 2" "--halo-depth 1")")" \
+  "${base[@]}" --halo-depth 2
+mpmd "snapshots on rank 1 only" "$(r "$(disagree mpi-cpu 1 "--output-every 5" "no --output-every")")" \
+  "${base[@]}" --output-every 5
+mpmd "two differences: the first is named" "$(r "$(disagree mpi-cpu 1 "--ny 30" "--ny 20")")" \
+  "${base[@]}" --ny 30 --steps 3
+mpmd "cpu on rank 1" "$(r "$(disagree mpi-cpu 1 "--method cpu" "--method mpi-cpu")")" \
+  run --method cpu --nx 20 --ny 20 --steps 10
+# Three ranks, the odd one last: named by its rank.
+run "${launch[@]}" -np 2 "$h" "${base[@]}" : -np 1 "$h" "${base[@]}" --steps 11
+expect_rc 1 "rank 2 of 3 differs"
+expect_eq "$err" "$(r "$(disagree mpi-cpu 2 "--steps 11" "--steps 10")")" "rank 2 of 3 differs: named"
+# Agreeing ranks run as before.
+run "${launch[@]}" -np 1 "$h" "${base[@]}" : -np 1 "$h" "${base[@]}"
+expect_rc 0 "an MPMD launch of one command twice: it runs"
+expect_eq "$(key NX)/$(key STEPS)" "20/10" "an MPMD launch of one command twice: one report"
+
+# ---- what runs as one process is refused under mpirun ----------------------------------------
+expect_failure 1 "$(r "cpu runs as one process: start it without mpirun")" \
+  "${launch[@]}" -np 2 "$h" run --method cpu --nx 20 --ny 20 --steps 10
+run "${launch[@]}" -np 2 "$h" bench --methods cpu --sizes 8x8:1 --repeats 1 --warmups 0 --out "$w/bench"
+expect_rc 1 "bench under mpirun -np 2"
+expect_eq "$err" "heat2d: bench: runs as one process (it starts mpirun itself for --ranks); start it without mpirun" \
+  "bench under mpirun: one line for both ranks"
+expect_eq "$(ls -d "$w/bench" 2>/dev/null || echo none)" none "bench under mpirun: no folder made"
+run "${launch[@]}" -np 3 "$h" bench --methods cpu --sizes 8x8:1 --repeats 1 --warmups 0 --out "$w/bench"
+# (Open MPI's own "[warn] Epoll ..." when a job ends early is not heat2d's:
+# tests/test_mpi.sh sets it aside too.)
+expect_eq "$rc/$(grep -v '^\[warn\] Epoll ' <<<"$err" || true)" \
+  "1/heat2d: bench: runs as one process (it starts mpirun itself for --ranks); start it without mpirun" \
+  "bench under mpirun -np 3: refused, one line"
+expect_failure 1 "heat2d: check: runs as one process; start it without mpirun" "${launch[@]}" -np 2 "$h" check
+
+# ---- the launchers' variables count only under a launcher ------------------------------------
+for vars in "PMI_RANK=1 PMI_SIZE=2" "OMPI_COMM_WORLD_RANK=3 OMPI_COMM_WORLD_SIZE=4" "PMIX_RANK=1"; do
+  # shellcheck disable=SC2086 # one word a variable
+  run env $vars "$h" run --method cpu --nx 4 --ny 5 --steps 1
+  expect_eq "$rc/$err" "2/$(r "nx and ny must be >= 5")" "$vars inherited: a serial run's error line is printed"
+  # shellcheck disable=SC2086
+  run env $vars "$h" run --method cpu --nx 5 --ny 5 --steps 1
+  expect_eq "$rc/$(key NX)" "0/5" "$vars inherited: a serial run runs and reports"
+done
+run env OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_RANK=0 HEAT2D_PYTHON=false "$h" bench --methods cpu \
+  --sizes 8x8:1 --repeats 1 --warmups 0 --out "$w/inherited"
+expect_rc 0 "OMPI_COMM_WORLD_SIZE=4 inherited: bench runs"
+# check goes on past its mpirun refusal, to the next thing it checks.
+expect_failure 1 "heat2d: check: cannot write to '$w/no/such': No such file or directory" \
+  env OMPI_COMM_WORLD_SIZE=4 PMI_SIZE=3 "$h" check --keep "$w/no/such"
+
+finish
