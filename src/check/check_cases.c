@@ -4,7 +4,6 @@
 #include "check.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +14,6 @@
 static double f32_slack(const check_target *t, size_t steps)
 {
     return heat2d_precision_slack(t->precision, steps);
-}
-
-void check_fail(check_state *st, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    fflush(stdout);
-    fputs("heat2d: check: ", stderr);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
-    va_end(args);
-    st->failures++;
 }
 
 /* Run one target from the standard initial state; write its field to
@@ -52,32 +39,6 @@ static int run_to_file(check_state *st, const check_target *t, size_t nx, size_t
     }
     *rep = out.report;
     return 0;
-}
-
-void check_transfers(check_state *st, const check_target *t, const heat2d_config *cfg,
-                     const heat2d_report *rep)
-{
-    uint64_t h2d_count, h2d_bytes, d2h_count, d2h_bytes;
-    heat2d_transfer_model(t->method, cfg, &h2d_count, &h2d_bytes, &d2h_count, &d2h_bytes);
-    bool on_host = heat2d_device_is_host(rep->device);
-    if (on_host) {
-        /* Nothing crosses when the kernels run on the host. */
-        h2d_count = h2d_bytes = d2h_count = d2h_bytes = 0;
-    }
-    bool ok = rep->transfers_measured || t->method->style == HEAT2D_STYLE_HOST;
-    ok = ok && rep->h2d_count == h2d_count && rep->h2d_bytes == h2d_bytes &&
-         rep->d2h_count == d2h_count && rep->d2h_bytes == d2h_bytes;
-    printf("TRANSFERS method=%s steps=%zu H2D_COUNT=%llu H2D_BYTES=%llu D2H_COUNT=%llu "
-           "D2H_BYTES=%llu MODEL=%llu/%llu/%llu/%llu OTHER=%llu/%llu/%llu/%llu %s\n",
-           t->label, cfg->steps, (unsigned long long)rep->h2d_count,
-           (unsigned long long)rep->h2d_bytes, (unsigned long long)rep->d2h_count,
-           (unsigned long long)rep->d2h_bytes, (unsigned long long)h2d_count,
-           (unsigned long long)h2d_bytes, (unsigned long long)d2h_count,
-           (unsigned long long)d2h_bytes, (unsigned long long)rep->h2d_other_count,
-           (unsigned long long)rep->h2d_other_bytes, (unsigned long long)rep->d2h_other_count,
-           (unsigned long long)rep->d2h_other_bytes, ok ? "PASS" : "FAIL");
-    if (!ok)
-        check_fail(st, "%s: measured transfers differ from the model", t->label);
 }
 
 /* The original's check: every target's full field against cpu's (f64).

@@ -8,7 +8,7 @@
 #define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE, where there are */
 
 #include "heat2d.h"
-#include "real_scan.h"
+#include "real_parse.h"
 
 #include <errno.h>
 #include <fcntl.h>

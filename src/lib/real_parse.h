@@ -1,8 +1,8 @@
 /* The number scanner heat2d_parse_real and the field reader share: a fast
  * path for the one shape field files hold, the rest out of line in
  * real_parse.c. Internal; inline because the field reader runs it per value. */
-#ifndef HEAT2D_REAL_SCAN_H
-#define HEAT2D_REAL_SCAN_H
+#ifndef HEAT2D_REAL_PARSE_H
+#define HEAT2D_REAL_PARSE_H
 
 #include <stdbool.h>
 #include <stdint.h>
