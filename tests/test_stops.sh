@@ -62,6 +62,37 @@ expect_eq "$torn" 0 "a signal at 50 moments: every step file left is whole"
 expect_eq "$bad_line" 0 "a signal at 50 moments: the one line names what was kept"
 expect_eq "$([ "$killed" -ge 25 ] && echo most)" most "most of the 50 signals landed in the run ($killed)"
 
+# ---- run and check end within a second of SIGTERM, and say so -------------------------------
+env --default-signal "$h" run --method cpu --nx 2000 --ny 2000 --steps 100000 >/dev/null 2>"$w/run.err" &
+pid=$!
+sleep 0.5
+start=$(date +%s%N)
+kill -TERM "$pid"
+set +e; wait "$pid"; rc=$?; set -e
+ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "$rc/$(cat "$w/run.err")" "143/heat2d: interrupted by signal 15" "SIGTERM to a long run: 143, the one line"
+expect_eq "$([ "$ms" -lt 1000 ] && echo fast)" fast "SIGTERM to a long run: ended within a second ($ms ms)"
+# check, at moments through its run (its MPI probe runs in a child): the
+# children it had go with it.
+left=0 bad=0
+for t in 0.02 0.1 0.2 0.4; do
+  env --default-signal "$h" check >/dev/null 2>"$w/check.err" &
+  pid=$!
+  sleep "$t"
+  kids=$(pgrep -P "$pid" || true)
+  kill -TERM "$pid" 2>/dev/null || true
+  set +e; wait "$pid"; rc=$?; set -e
+  sleep 0.3
+  for c in $kids; do
+    [ "$(ps -o stat= -p "$c" 2>/dev/null | grep -vc '^Z' || true)" = 0 ] || left=$((left + 1))
+  done
+  case "$rc/$(cat "$w/check.err")" in
+    "143/heat2d: interrupted by signal 15" | 0/*) ;;
+    *) bad=$((bad + 1)); echo "check: exit $rc: $(cat "$w/check.err")" >&2 ;;
+  esac
+done
+expect_eq "$left/$bad" 0/0 "SIGTERM to check at four moments: no child left, the one line"
+
 # ---- a bench ends at once wherever a stop lands ---------------------------------------------
 # child_running PID PATTERN: waits until a child of PID runs a command line
 # matching PATTERN; prints its pid.

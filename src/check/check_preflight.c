@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 /* How long MPI may take to start on a tiny grid before the probe gives up
  * on it: a healthy singleton start takes well under a second. */
@@ -170,6 +173,7 @@ int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err)
     if (pipe(fds) != 0)
         return heat2d_fail(err, "MPI could not be probed: pipe: %s", strerror(errno));
     fflush(NULL); /* nothing buffered here is written twice by the child */
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -178,6 +182,14 @@ int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err)
         return heat2d_fail(err, "MPI could not be probed: fork: %s", strerror(e));
     }
     if (pid == 0) {
+        setpgid(0, 0);
+#ifdef __linux__
+        /* check killed before it registered the group below: the probe
+         * dies with it all the same. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
+#endif
         close(fds[0]);
         dup2(fds[1], STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
@@ -185,12 +197,17 @@ int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err)
         probe_child(m);
     }
     close(fds[1]);
+    /* A group of its own (and the daemon MPI may start from it), which a
+     * signal that ends check ends too: no probe outlives it. */
+    setpgid(pid, pid);
+    heat2d_cleanup_process_group(pid);
     (void)fcntl(fds[0], F_SETFL, O_NONBLOCK);
     char *buf = malloc(PROBE_KEEP);
     if (buf == NULL) {
         close(fds[0]);
         kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
+        heat2d_cleanup_process_group(0);
         return heat2d_fail(err, "MPI could not be probed: out of memory");
     }
     size_t used = 0;
@@ -224,6 +241,7 @@ int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err)
         if (poll(&p, 1, 50) > 0)
             open_end = drain(fds[0], buf, &used);
     }
+    heat2d_cleanup_process_group(0);
     close(fds[0]);
     buf[used] = '\0';
 
