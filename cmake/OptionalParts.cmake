@@ -173,3 +173,56 @@ else()
     endif()
   endif()
 endif()
+
+# ---- NetCDF: .nc fields and series (--save, --save-every, compare) ---------
+# Found with pkg-config's netcdf.pc, else nc-config (a NetCDF built by hand
+# often has only that). Sets HEAT2D_WITH_NETCDF and, when found, the
+# imported target heat2d_netcdf and HEAT2D_NETCDF_VERSION.
+macro(heat2d_netcdf_part)
+  heat2d_part_mode(HEAT2D_NETCDF)
+  set(HEAT2D_WITH_NETCDF OFF)
+  if(HEAT2D_NETCDF_MODE STREQUAL "OFF")
+    heat2d_part_off("NetCDF" ".nc files" HEAT2D_NETCDF)
+  else()
+    heat2d_find_netcdf()
+    if(TARGET heat2d_netcdf)
+      set(HEAT2D_WITH_NETCDF ON)
+    else()
+      heat2d_part_missing(HEAT2D_NETCDF "NetCDF" ".nc files"
+                          "no NetCDF-C library found (neither pkg-config netcdf nor nc-config)"
+                          "install it (Debian and Ubuntu: libnetcdf-dev)")
+    endif()
+  endif()
+endmacro()
+
+function(heat2d_find_netcdf)
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(HEAT2D_NC QUIET IMPORTED_TARGET GLOBAL netcdf)
+    if(HEAT2D_NC_FOUND)
+      add_library(heat2d_netcdf ALIAS PkgConfig::HEAT2D_NC)
+      set(HEAT2D_NETCDF_VERSION "${HEAT2D_NC_VERSION}" CACHE INTERNAL "")
+      return()
+    endif()
+  endif()
+  find_program(HEAT2D_NC_CONFIG nc-config)
+  if(NOT HEAT2D_NC_CONFIG)
+    return()
+  endif()
+  execute_process(COMMAND ${HEAT2D_NC_CONFIG} --cflags OUTPUT_VARIABLE cflags
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  execute_process(COMMAND ${HEAT2D_NC_CONFIG} --libs OUTPUT_VARIABLE libs
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  execute_process(COMMAND ${HEAT2D_NC_CONFIG} --version OUTPUT_VARIABLE version
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(NOT libs)
+    return()
+  endif()
+  separate_arguments(cflags UNIX_COMMAND "${cflags}")
+  separate_arguments(libs UNIX_COMMAND "${libs}")
+  add_library(heat2d_netcdf INTERFACE IMPORTED GLOBAL)
+  target_compile_options(heat2d_netcdf INTERFACE ${cflags})
+  target_link_libraries(heat2d_netcdf INTERFACE ${libs})
+  string(REGEX REPLACE "^netCDF " "" version "${version}")
+  set(HEAT2D_NETCDF_VERSION "${version}" CACHE INTERNAL "")
+endfunction()

@@ -10,7 +10,8 @@
 #   tools/setup.sh format and clang-format, for `make format-check`
 #   tools/setup.sh offload  and GCC's nvptx offload compiler even with no GPU
 #                         visible (an image built for GPU hosts: Dockerfile)
-#   tools/setup.sh test   and the offload compiler, which the tests build with
+#   tools/setup.sh test   and the offload compiler, which the tests build with, and
+#                         ncdump and Python's netCDF4, which test_netcdf reads with
 set -uo pipefail
 
 need=()
@@ -18,18 +19,27 @@ command -v cmake >/dev/null || need+=(cmake)
 command -v cc >/dev/null || need+=(gcc)
 command -v gfortran >/dev/null || need+=(gfortran)       # the original, for the bit-exact tests
 command -v python3 >/dev/null || need+=(python3)         # the original's tools
-# plots: any python3 on PATH, or Debian's, with matplotlib (the bench's search)
-has_matplotlib() {
+# has_python_module M: any python3 on PATH, or Debian's, imports M (the
+# bench's search for matplotlib, the tests' for netCDF4)
+has_python_module() {
   local IFS=: dir
   for dir in $PATH /usr/bin; do
-    [ -x "$dir/python3" ] && "$dir/python3" -c 'import matplotlib' 2>/dev/null && return 0
+    [ -x "$dir/python3" ] && "$dir/python3" -c "import $1" 2>/dev/null && return 0
   done
   return 1
 }
-has_matplotlib || need+=(python3-matplotlib)
+has_python_module matplotlib || need+=(python3-matplotlib) # plots
 command -v valgrind >/dev/null || need+=(valgrind)       # the valgrind_cli test
 command -v mpicc >/dev/null || need+=(libopenmpi-dev)    # mpi-cpu (MPI headers, library)
 command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launcher
+# .nc fields and series (HEAT2D_NETCDF): the NetCDF-C library, found by
+# pkg-config or its own nc-config; for the tests also ncdump and Python's
+# netCDF4, so that test_netcdf runs rather than skips.
+command -v nc-config >/dev/null || pkg-config --exists netcdf 2>/dev/null || need+=(libnetcdf-dev)
+if [ "${1:-}" = test ]; then
+  command -v ncdump >/dev/null || need+=(netcdf-bin)
+  has_python_module netCDF4 || need+=(python3-netcdf4)
+fi
 command -v docker-compose >/dev/null || [ "${1:-}" = offload ] ||
   need+=(docker-compose)                                 # the container recipe's test
 
