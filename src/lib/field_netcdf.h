@@ -1,0 +1,80 @@
+/* NetCDF fields and series (CF-1.8) through the NetCDF-C library: a final
+ * field, a series of snapshots appended as they come, and reading either
+ * back. In a build without NetCDF (HEAT2D_HAVE_NETCDF undefined) every call
+ * fails with one line naming the fix (field_netcdf_absent.c). */
+#ifndef HEAT2D_FIELD_NETCDF_H
+#define HEAT2D_FIELD_NETCDF_H
+
+#include "heat2d.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Deflate level of the field variable when none is asked for: the choice
+ * docs/performance.md "Field files" measured (0: chunked, not compressed). */
+#define HEAT2D_NETCDF_DEFAULT_DEFLATE 1
+
+/* What a file says about the run that wrote it. */
+typedef struct heat2d_netcdf_meta {
+    size_t nx, ny;
+    size_t steps; /* of the run (a field: the steps done) */
+    double alpha;
+    heat2d_precision precision; /* f32: NC_FLOAT variables, f64: NC_DOUBLE */
+    const char *method;
+    const char *command_line; /* for history */
+    const char *version;      /* heat2d's, for history and source */
+    int deflate;              /* 0 to 9, or -1 for the default */
+} heat2d_netcdf_meta;
+
+/* Whether this build reads and writes NetCDF. */
+bool heat2d_netcdf_built(void);
+
+/* Whether path names a NetCDF file: it ends in ".nc". */
+bool heat2d_netcdf_path(const char *path);
+
+/* Whether spec is "FILE.nc:STEP" (STEP decimal digits), with the step in
+ * *step and, unless file is NULL, the file's name (up to the colon) in
+ * file[size] (false when it does not fit). */
+bool heat2d_netcdf_record_spec(const char *spec, char *file, size_t size, size_t *step);
+
+/* 0 when this build writes NetCDF, else -1 with "OPTION FILE: this heat2d
+ * was built without NetCDF; ..." (its fix). */
+int heat2d_netcdf_check_built(const char *option, const char *path, heat2d_error *err);
+
+/* Writes the final field (nx*ny doubles, i fastest; an f32 run's widened
+ * values narrow back exactly) to path, replaced whole as a text field file
+ * is (file_replace.c): built in memory, then written out. */
+int heat2d_netcdf_write_field(const char *path, const heat2d_netcdf_meta *meta, const double *field,
+                              heat2d_error *err);
+
+/* A series: one file, an unlimited time dimension, a record a snapshot.
+ * Attribute complete is "false" until heat2d_netcdf_series_close(.., true);
+ * each append ends in nc_sync, so a killed run leaves whole records. */
+typedef struct heat2d_netcdf_series heat2d_netcdf_series;
+
+int heat2d_netcdf_series_open(heat2d_netcdf_series **series, const char *path,
+                              const heat2d_netcdf_meta *meta, heat2d_error *err);
+/* values: nx*ny cells of meta's precision (float or double). */
+int heat2d_netcdf_series_append(heat2d_netcdf_series *series, size_t step, const void *values,
+                                heat2d_error *err);
+/* Closes and frees (NULL: nothing); complete marks the series whole. A
+ * failure to close is an error only when complete was asked for. */
+int heat2d_netcdf_series_close(heat2d_netcdf_series *series, bool complete, heat2d_error *err);
+
+/* Reads a field file "FILE.nc", or record STEP of a series "FILE.nc:STEP",
+ * into doubles, with the text reader's checks (shape >= 5x5, every value
+ * finite). A series without a STEP is refused, naming its steps. */
+int heat2d_netcdf_read(const char *spec, heat2d_field *field, heat2d_error *err);
+
+/* Whether spec names a NetCDF field or record (FILE.nc, FILE.nc:STEP). */
+bool heat2d_field_is_netcdf(const char *spec);
+
+/* A field from a text field file, a .nc field or a FILE.nc:STEP record. */
+int heat2d_field_load(const char *spec, heat2d_field *field, heat2d_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAT2D_FIELD_NETCDF_H */

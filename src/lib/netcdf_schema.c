@@ -1,0 +1,190 @@
+/* The layout of heat2d's NetCDF files (netcdf_schema.h), CF-1.8: the grid's
+ * cell indices as coordinates (the problem has no physical length), the
+ * field with long_name and units, the run's parameters as attributes. */
+#define _POSIX_C_SOURCE 200809L
+#include "netcdf_schema.h"
+
+#include <errno.h>
+#include <netcdf.h>
+#include <netcdf_meta.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Rows a chunk: about 1 MiB of them, so that a reader of a slab (ncview,
+ * a plot of a window) decompresses little beyond it. */
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+static pthread_mutex_t library = PTHREAD_MUTEX_INITIALIZER;
+
+void heat2d_nc_lock(void)
+{
+    pthread_mutex_lock(&library);
+}
+
+void heat2d_nc_unlock(void)
+{
+    pthread_mutex_unlock(&library);
+}
+
+int heat2d_nc_format(void)
+{
+#if NC_HAS_NC4 && NC_HAS_HDF5
+    return NC_NETCDF4;
+#elif defined(NC_64BIT_DATA) && NC_HAS_CDF5
+    return NC_64BIT_DATA;
+#else
+    return NC_64BIT_OFFSET;
+#endif
+}
+
+int heat2d_nc_fail(heat2d_error *err, const char *what, const char *path, int status,
+                   int saved_errno)
+{
+    /* HDF5 reports a failed write as "HDF error": the write's errno names
+     * the cause. Only the causes a user can act on, which no library call
+     * leaves behind by accident. */
+    const bool system = saved_errno == ENOSPC || saved_errno == EDQUOT || saved_errno == EFBIG ||
+                        saved_errno == EIO || saved_errno == EROFS;
+    return heat2d_fail(err, "cannot write %s '%s': %s", what, path,
+                       system ? strerror(saved_errno) : nc_strerror(status));
+}
+
+typedef struct definer {
+    int ncid;
+    const char *what, *path;
+    heat2d_error *err;
+    int status;
+} definer;
+
+/* One NetCDF call's status: false (and err set, once) on failure. */
+static bool ok(definer *d, int status)
+{
+    if (d->status != NC_NOERR)
+        return false;
+    if (status == NC_NOERR)
+        return true;
+    d->status = status;
+    heat2d_nc_fail(d->err, d->what, d->path, status, errno);
+    return false;
+}
+
+static bool text_att(definer *d, int var, const char *name, const char *value)
+{
+    return ok(d, nc_put_att_text(d->ncid, var, name, strlen(value), value));
+}
+
+/* A coordinate of cell indices 0..n-1 along dim. */
+static bool coordinate(definer *d, const char *name, int dim, const char *axis, int *var)
+{
+    if (!ok(d, nc_def_var(d->ncid, name, NC_DOUBLE, 1, &dim, var)))
+        return false;
+    char long_name[96];
+    snprintf(long_name, sizeof long_name, "cell index along %s (cell centres, spacing 1)", name);
+    return text_att(d, *var, "long_name", long_name) && text_att(d, *var, "units", "1") &&
+           text_att(d, *var, "axis", axis);
+}
+
+static bool write_coordinate(definer *d, int var, size_t n)
+{
+    double *index = malloc((n ? n : 1) * sizeof *index);
+    if (index == NULL)
+        return ok(d, NC_ENOMEM);
+    for (size_t k = 0; k < n; ++k)
+        index[k] = (double)k;
+    bool done = ok(d, nc_put_var_double(d->ncid, var, index));
+    free(index);
+    return done;
+}
+
+/* A count as an attribute: 64-bit where the format has it. */
+static bool count_att(definer *d, bool int64, const char *name, size_t value)
+{
+    if (int64) {
+        long long v = (long long)value;
+        return ok(d, nc_put_att_longlong(d->ncid, NC_GLOBAL, name, NC_INT64, 1, &v));
+    }
+    double v = (double)value;
+    return ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, name, NC_DOUBLE, 1, &v));
+}
+
+static bool global_atts(definer *d, const heat2d_netcdf_meta *meta, bool series, bool int64)
+{
+    char history[4600], source[160], title[160];
+    time_t now = time(NULL);
+    struct tm utc;
+    char when[32] = "";
+    if (gmtime_r(&now, &utc) != NULL)
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    snprintf(history, sizeof history, "%s: heat2d %s: %s", when, meta->version,
+             meta->command_line ? meta->command_line : "");
+    snprintf(source, sizeof source, "heat2d %s, method %s, %s", meta->version, meta->method,
+             heat2d_precision_name(meta->precision));
+    snprintf(title, sizeof title, "heat2d 2-D heat diffusion, %zux%zu cells: %s", meta->nx,
+             meta->ny, series ? "snapshots" : "final field");
+    const double alpha = meta->alpha;
+    return text_att(d, NC_GLOBAL, "Conventions", "CF-1.8") &&
+           text_att(d, NC_GLOBAL, "title", title) && text_att(d, NC_GLOBAL, "history", history) &&
+           text_att(d, NC_GLOBAL, "source", source) &&
+           text_att(d, NC_GLOBAL, "method", meta->method) &&
+           text_att(d, NC_GLOBAL, "precision", heat2d_precision_name(meta->precision)) &&
+           ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, "alpha", NC_DOUBLE, 1, &alpha)) &&
+           count_att(d, int64, "steps", meta->steps) && count_att(d, int64, "nx", meta->nx) &&
+           count_att(d, int64, "ny", meta->ny) &&
+           (!series || text_att(d, NC_GLOBAL, "complete", "false"));
+}
+
+static bool field_var(definer *d, netcdf_ids *ids, const heat2d_netcdf_meta *meta, const int *dims,
+                      int ndims)
+{
+    const nc_type type = meta->precision == HEAT2D_F32 ? NC_FLOAT : NC_DOUBLE;
+    if (!ok(d, nc_def_var(d->ncid, HEAT2D_NC_FIELD, type, ndims, dims, &ids->field)))
+        return false;
+    if (heat2d_nc_format() == NC_NETCDF4) {
+        const size_t row = meta->nx * heat2d_precision_bytes(meta->precision);
+        size_t rows = row >= CHUNK_BYTES ? 1 : CHUNK_BYTES / row;
+        rows = rows > meta->ny ? meta->ny : rows;
+        size_t chunks[3] = {1, rows, meta->nx};
+        const size_t *chunk = ndims == 3 ? chunks : chunks + 1;
+        const int level = meta->deflate < 0 ? HEAT2D_NETCDF_DEFAULT_DEFLATE : meta->deflate;
+        if (!ok(d, nc_def_var_chunking(d->ncid, ids->field, NC_CHUNKED, chunk)) ||
+            (level > 0 && !ok(d, nc_def_var_deflate(d->ncid, ids->field, 1, 1, level))))
+            return false;
+    }
+    return text_att(d, ids->field, "long_name", "temperature") &&
+           text_att(d, ids->field, "units", "1") &&
+           (ndims != 3 || text_att(d, ids->field, "coordinates", HEAT2D_NC_STEP));
+}
+
+int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool series, const char *path,
+                     heat2d_error *err)
+{
+    definer d = {.ncid = ids->ncid,
+                 .what = series ? "series" : "field file",
+                 .path = path,
+                 .err = err,
+                 .status = NC_NOERR};
+    ids->int64 = heat2d_nc_format() != NC_64BIT_OFFSET;
+    int dim_t = -1, dim_y, dim_x, var_y, var_x;
+    bool good = (!series || ok(&d, nc_def_dim(d.ncid, HEAT2D_NC_TIME, NC_UNLIMITED, &dim_t))) &&
+                ok(&d, nc_def_dim(d.ncid, "y", meta->ny, &dim_y)) &&
+                ok(&d, nc_def_dim(d.ncid, "x", meta->nx, &dim_x)) &&
+                coordinate(&d, "y", dim_y, "Y", &var_y) && coordinate(&d, "x", dim_x, "X", &var_x);
+    if (good && series) {
+        good = ok(&d, nc_def_var(d.ncid, HEAT2D_NC_TIME, NC_DOUBLE, 1, &dim_t, &ids->time)) &&
+               text_att(&d, ids->time, "long_name", "time in steps (dt = 1)") &&
+               text_att(&d, ids->time, "units", "1") && text_att(&d, ids->time, "axis", "T") &&
+               ok(&d, nc_def_var(d.ncid, HEAT2D_NC_STEP, ids->int64 ? NC_INT64 : NC_DOUBLE, 1,
+                                 &dim_t, &ids->step)) &&
+               text_att(&d, ids->step, "long_name", "steps done") &&
+               text_att(&d, ids->step, "units", "1");
+    }
+    const int dims[3] = {dim_t, dim_y, dim_x};
+    good = good && field_var(&d, ids, meta, series ? dims : dims + 1, series ? 3 : 2) &&
+           global_atts(&d, meta, series, ids->int64) &&
+           /* Room in a classic header for complete's "true" and more. */
+           ok(&d, nc__enddef(d.ncid, 1024, 4, 0, 4)) && write_coordinate(&d, var_y, meta->ny) &&
+           write_coordinate(&d, var_x, meta->nx);
+    return good ? 0 : -1;
+}

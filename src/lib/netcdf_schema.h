@@ -1,0 +1,43 @@
+/* What heat2d's field files and series hold in NetCDF, shared by their
+ * writers (field_netcdf.c, field_netcdf_series.c) and checked by the reader:
+ * dimensions, coordinates, the field variable and the attributes. */
+#ifndef HEAT2D_NETCDF_SCHEMA_H
+#define HEAT2D_NETCDF_SCHEMA_H
+
+#include "field_netcdf.h"
+
+#define HEAT2D_NC_FIELD "u"
+#define HEAT2D_NC_STEP  "step"
+#define HEAT2D_NC_TIME  "time"
+
+/* The ids a definition hands back. */
+typedef struct netcdf_ids {
+    int ncid;
+    int field;  /* u(y, x), or u(time, y, x) in a series */
+    int step;   /* step(time), a series only */
+    int time;   /* time(time), a series only */
+    bool int64; /* the format has 64-bit integers */
+} netcdf_ids;
+
+/* The NetCDF-C library is not thread-safe: every entry of field_netcdf.h
+ * holds this lock (compare reads its files on two threads). */
+void heat2d_nc_lock(void);
+void heat2d_nc_unlock(void);
+
+/* The create mode: NetCDF-4 where the library has HDF5, else CDF5, else
+ * the 64-bit-offset classic format. */
+int heat2d_nc_format(void);
+
+/* Defines dimensions, coordinates (written too), the field variable and
+ * the attributes in an ncid just created, and leaves define mode. series:
+ * with the unlimited time dimension. what: "field file" or "series". */
+int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool series, const char *path,
+                     heat2d_error *err);
+
+/* After a failed NetCDF call status: "cannot write WHAT 'PATH': REASON",
+ * REASON the system's error where the call left one that says more than
+ * the library's (a full disk is "No space left on device"). Returns -1. */
+int heat2d_nc_fail(heat2d_error *err, const char *what, const char *path, int status,
+                   int saved_errno);
+
+#endif
