@@ -2,6 +2,7 @@
  * with the original tool's semantics and output. */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "field_netcdf.h"
 
 #include <getopt.h>
 #include <pthread.h>
@@ -18,7 +19,7 @@ typedef struct field_job {
 static void *read_job(void *arg)
 {
     field_job *job = arg;
-    job->rc = heat2d_field_read(job->path, &job->field, &job->err);
+    job->rc = heat2d_field_load(job->path, &job->field, &job->err);
     return NULL;
 }
 
@@ -58,7 +59,11 @@ int heat2d_cmd_compare(int argc, char **argv)
     field_job ref_job = {.path = argv[optind]};
     field_job first_job = {.path = argv[optind + 1]};
     pthread_t ref_thread;
-    bool threaded = pthread_create(&ref_thread, NULL, read_job, &ref_job) == 0;
+    /* Not for NetCDF: HDF5 keeps per-thread state that NetCDF readies on
+     * the first thread alone, and the reading is cheap anyway. */
+    const bool netcdf =
+        heat2d_field_is_netcdf(ref_job.path) || heat2d_field_is_netcdf(first_job.path);
+    bool threaded = !netcdf && pthread_create(&ref_thread, NULL, read_job, &ref_job) == 0;
     if (!threaded)
         read_job(&ref_job);
     read_job(&first_job);
@@ -78,7 +83,7 @@ int heat2d_cmd_compare(int argc, char **argv)
     bool failed = false;
     for (int k = optind + 1; k < argc; ++k) {
         heat2d_field candidate = first_job.field;
-        if (k > optind + 1 && heat2d_field_read(argv[k], &candidate, &err) != 0) {
+        if (k > optind + 1 && heat2d_field_load(argv[k], &candidate, &err) != 0) {
             heat2d_field_free(&reference);
             return heat2d_report_error(HEAT2D_EXIT_FAILURE, "compare: %s", err.message);
         }

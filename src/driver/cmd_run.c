@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "process_guard.h"
+#include "run_netcdf.h"
 #include "series_folder.h"
 #include "snapshot_sink.h"
 
@@ -68,6 +69,9 @@ int heat2d_cmd_run(int argc, char **argv)
     const char *save_path = NULL;
     const char *save_every = NULL;
     heat2d_error err = {{0}};
+    /* Before getopt permutes argv: the history of a .nc file. */
+    char command_line[2048];
+    heat2d_run_command_line(argc, argv, command_line, sizeof command_line);
 
     opterr = 0;
     int opt;
@@ -141,6 +145,16 @@ int heat2d_cmd_run(int argc, char **argv)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs --output-every");
     if (save_path != NULL && heat2d_field_check_writable(save_path, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    /* .nc files: this build's NetCDF, the series file, their metadata. */
+    const bool nc_series = save_every != NULL && heat2d_netcdf_path(save_every);
+    heat2d_netcdf_meta meta;
+    const int nc_checked = heat2d_run_netcdf_check(save_path, save_every, &err);
+    if (nc_checked != 0)
+        return heat2d_report_error(nc_checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
+                                   "run: %s", err.message);
+    if ((nc_series || (save_path != NULL && heat2d_netcdf_path(save_path))) &&
+        heat2d_run_netcdf_meta(&meta, &cfg, method->name, command_line, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
     /* Under mpirun a method of one process would run once a rank, each
      * printing; part of an MPMD launch beside mpi-cpu it would leave that
      * one waiting in MPI. Every rank joins, agrees, and refuses alike. */
@@ -168,7 +182,7 @@ int heat2d_cmd_run(int argc, char **argv)
         save_every = scratch;
     }
     /* The step files' folder, and every file written there, before the run. */
-    if (save_every != NULL) {
+    if (save_every != NULL && !nc_series) {
         const int claimed = heat2d_series_claim(save_every, &cfg, method->name, save_path, &err);
         if (claimed != 0) {
             drop_scratch(scratch, &scratch_slot);
@@ -179,7 +193,10 @@ int heat2d_cmd_run(int argc, char **argv)
     /* Snapshots: checked as the final field is, written with --save-every. */
     heat2d_snapshot_sink sink = {0};
     if (cfg.output_every > 0) {
-        if (heat2d_snapshot_sink_open(&sink, &cfg, save_every, &err) != 0) {
+        if (heat2d_snapshot_sink_open(&sink, &cfg, nc_series ? NULL : save_every, &err) != 0 ||
+            /* Rank 0 alone is handed snapshots, and alone writes them. */
+            (nc_series && heat2d_process_rank() == 0 &&
+             heat2d_snapshot_sink_open_series(&sink, save_every, &meta, &err) != 0)) {
             drop_scratch(scratch, &scratch_slot);
             return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
         }
@@ -191,8 +208,12 @@ int heat2d_cmd_run(int argc, char **argv)
     double *storage[2] = {NULL, NULL};
     const double *field = NULL;
     const int ran = heat2d_run_method(method, &cfg, &outcome, storage, &field, &err);
-    heat2d_snapshot_sink_close(&sink);
+    /* A series is marked complete only when the run is. */
+    heat2d_error unmarked = {{0}};
+    const int finished = heat2d_snapshot_sink_finish(&sink, ran == 0, &unmarked);
     drop_scratch(scratch, &scratch_slot);
+    if (ran == 0 && finished != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", unmarked.message);
     if (ran != 0) {
         if (outcome.report.abort_peers) {
             /* One rank failed inside a distributed loop, where the others
@@ -213,7 +234,10 @@ int heat2d_cmd_run(int argc, char **argv)
     fflush(stdout);
     int status = EXIT_SUCCESS;
     if (save_path != NULL) {
-        if (heat2d_field_write(save_path, cfg.nx, cfg.ny, field, &err) != 0)
+        const int wrote = heat2d_netcdf_path(save_path)
+                              ? heat2d_netcdf_write_field(save_path, &meta, field, &err)
+                              : heat2d_field_write(save_path, cfg.nx, cfg.ny, field, &err);
+        if (wrote != 0)
             status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
         else
             printf("FIELD_FILE=%s\n", save_path);

@@ -1,8 +1,9 @@
 /* heat2d's own snapshot handler (heat2d run --output-every): every snapshot
  * is held to the final field's invariants and, given a folder, written as a
  * field file in the original's format, named by its step so that the files
- * sort by it. The check runs on every core, in row blocks, so that it keeps
- * pace with the GPU between snapshots. */
+ * sort by it, or given a .nc file appended to its series as a record. The
+ * check runs on every core, in row blocks, so that it keeps pace with the
+ * GPU between snapshots. */
 #define _POSIX_C_SOURCE 200809L
 #include "snapshot_sink.h"
 #include "process_guard.h"
@@ -129,14 +130,13 @@ static int check_snapshot(const heat2d_snapshot_sink *sink, size_t step, const v
     if (bad != SIZE_MAX)
         return heat2d_fail(err, "snapshot after step %zu: non-finite value at cell (%zu, %zu)",
                            step, bad % cfg->nx, bad / cfg->nx);
-    const double slack = heat2d_precision_slack(cfg->precision, step);
-    const double mass_slack = slack * (double)n;
-    if (lo < -1.0e-12 - slack || hi > 1.0 + 1.0e-12 + slack)
+    const int out = heat2d_check_bounds(cfg, step, lo, hi, mass);
+    if (out == 1)
         return heat2d_fail(err,
                            "snapshot after step %zu: value outside physically expected bounds: "
                            "min %.17g, max %.17g",
                            step, lo, hi);
-    if (mass < -1.0e-12 - mass_slack || mass > 1.0 + 1.0e-10 + mass_slack)
+    if (out == 2)
         return heat2d_fail(err, "snapshot after step %zu: unexpected mass %.17g", step, mass);
     return 0;
 }
@@ -167,6 +167,15 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field, heat2
     if (check_snapshot(sink, step, field, err) != 0)
         return -1;
     sink->handled++;
+    heat2d_error kept = {{0}};
+    if (sink->series != NULL) {
+        /* A record in the run's own precision: no widening. */
+        if (heat2d_netcdf_series_append(sink->series, step, field, err) != 0)
+            return -1;
+        heat2d_fail(&kept, "%s keeps the records up to step %zu", sink->series_path, step);
+        heat2d_cleanup_kept(kept.message);
+        return 0;
+    }
     if (sink->dir == NULL)
         return 0;
     const heat2d_config *cfg = sink->cfg;
@@ -181,14 +190,28 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field, heat2
     if (heat2d_field_write(path, cfg->nx, cfg->ny, values, err) != 0)
         return -1;
     /* A stop signal's line says what stays (escaped as every message). */
-    heat2d_error kept = {{0}};
     heat2d_fail(&kept, "%s keeps the step files up to step %zu", sink->dir, step);
     heat2d_cleanup_kept(kept.message);
     return 0;
 }
 
-void heat2d_snapshot_sink_close(heat2d_snapshot_sink *sink)
+int heat2d_snapshot_sink_open_series(heat2d_snapshot_sink *sink, const char *path,
+                                     const heat2d_netcdf_meta *meta, heat2d_error *err)
+{
+    sink->series_path = path;
+    return heat2d_netcdf_series_open(&sink->series, path, meta, err);
+}
+
+int heat2d_snapshot_sink_finish(heat2d_snapshot_sink *sink, bool complete, heat2d_error *err)
 {
     free(sink->widened);
     sink->widened = NULL;
+    const int rc = heat2d_netcdf_series_close(sink->series, complete, err);
+    sink->series = NULL;
+    return rc;
+}
+
+void heat2d_snapshot_sink_close(heat2d_snapshot_sink *sink)
+{
+    heat2d_snapshot_sink_finish(sink, false, NULL);
 }

@@ -1,0 +1,79 @@
+/* heat2d run's NetCDF files (run_netcdf.h): their metadata and the checks
+ * that refuse, before any step, what could only fail at the end. */
+#define _POSIX_C_SOURCE 200809L
+#include "run_netcdf.h"
+#include "build_info.h"
+#include "file_replace.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void heat2d_run_command_line(int argc, char **argv, char *line, size_t size)
+{
+    size_t used = (size_t)snprintf(line, size, "heat2d");
+    for (int k = 0; k < argc && used < size; ++k) {
+        const char *word = argv[k];
+        const bool plain = word[0] != '\0' && strspn(word, "abcdefghijklmnopqrstuvwxyz"
+                                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789-_=./,:+@%") == strlen(word);
+        int n = plain ? snprintf(line + used, size - used, " %s", word)
+                      : snprintf(line + used, size - used, " '%s'", word);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used >= size && size > 4)
+        strcpy(line + size - 4, "...");
+}
+
+int heat2d_run_netcdf_meta(heat2d_netcdf_meta *meta, const heat2d_config *cfg, const char *method,
+                           const char *command_line, heat2d_error *err)
+{
+    static char version[96];
+    snprintf(version, sizeof version, "%s (%s)", heat2d_build_version(), heat2d_build_revision());
+    *meta = (heat2d_netcdf_meta){.nx = cfg->nx,
+                                 .ny = cfg->ny,
+                                 .steps = cfg->steps,
+                                 .alpha = cfg->alpha,
+                                 .precision = cfg->precision,
+                                 .method = method,
+                                 .command_line = command_line,
+                                 .version = version,
+                                 .deflate = -1};
+    /* A tuning knob for tools/tuning/field_format_speed.sh, not an option. */
+    const char *level = getenv("HEAT2D_NETCDF_DEFLATE");
+    if (level != NULL && level[0] != '\0') {
+        if (level[1] != '\0' || level[0] < '0' || level[0] > '9')
+            return heat2d_fail(err, "HEAT2D_NETCDF_DEFLATE=%s: want a deflate level 0 to 9", level);
+        meta->deflate = level[0] - '0';
+    }
+    return 0;
+}
+
+/* Whether a and b name one file (the same name, or one inode). */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+                                 sa.st_ino == sb.st_ino);
+}
+
+int heat2d_run_netcdf_check(const char *save_path, const char *save_every, heat2d_error *err)
+{
+    if (save_path != NULL && heat2d_netcdf_path(save_path) &&
+        heat2d_netcdf_check_built("--save", save_path, err) != 0)
+        return -1;
+    if (save_every == NULL || !heat2d_netcdf_path(save_every))
+        return 0;
+    if (heat2d_netcdf_check_built("--save-every", save_every, err) != 0)
+        return -1;
+    if (save_path != NULL && same_file(save_path, save_every)) {
+        heat2d_fail(err, "--save %s is the series that --save-every writes; choose another name",
+                    save_path);
+        return -2;
+    }
+    heat2d_error why = {{0}};
+    if (heat2d_file_check_regular(save_every, &why) != 0 ||
+        heat2d_file_check_replaceable(save_every, "series", &why) != 0)
+        return heat2d_fail(err, "--save-every: %s", why.message);
+    return 0;
+}

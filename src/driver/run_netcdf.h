@@ -1,0 +1,25 @@
+/* heat2d run's NetCDF files: what they record of the run, and the checks
+ * made before it of a .nc --save or --save-every. */
+#ifndef HEAT2D_RUN_NETCDF_H
+#define HEAT2D_RUN_NETCDF_H
+
+#include "field_netcdf.h"
+#include "heat2d.h"
+
+/* The command line as a shell would read it back, for history: argv[0..argc)
+ * after "heat2d", each word quoted when it needs it; cut short (with
+ * "...") when longer than size. */
+void heat2d_run_command_line(int argc, char **argv, char *line, size_t size);
+
+/* The meta of a run of method on cfg; the deflate level from
+ * HEAT2D_NETCDF_DEFLATE (0-9) when set. 0, or -1 with err (exit 2). */
+int heat2d_run_netcdf_meta(heat2d_netcdf_meta *meta, const heat2d_config *cfg, const char *method,
+                           const char *command_line, heat2d_error *err);
+
+/* Before the run: a .nc save_path or save_every needs a build with NetCDF,
+ * a .nc save_every a file it may replace, and the two may not be one file.
+ * 0, -1 with err (exit 1), or -2 with err (exit 2: the command line is at
+ * odds with itself). */
+int heat2d_run_netcdf_check(const char *save_path, const char *save_every, heat2d_error *err);
+
+#endif
