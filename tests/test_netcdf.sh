@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# NetCDF output: on odd and uneven grids, in f64 and f32, for K = 1, a K
+# that does not divide the steps and K = steps, every record of a
+# --save-every FILE.nc series equals the text snapshot of its step and cpu's
+# field at that step, bit for bit; a .nc final field equals the text one;
+# ncdump -h shows the CF attributes; Python's netCDF4 reads the same numbers;
+# a run killed part-way leaves whole records marked incomplete; a full disk
+# is one line and exit 1 with the records so far readable; the refusals'
+# exact lines. A build without NetCDF: its refusals, then a stated skip.
+# usage: test_netcdf.sh BIN_DIR
+set -e
+bin=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+w=$(mktemp -d)
+trap 'umount "$w/tiny" 2>/dev/null || true; rm -rf "$w"' EXIT
+h=$bin/heat2d
+cd "$w"
+exact=(--atol 0 --rtol 0)
+
+if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
+  fix="this heat2d was built without NetCDF (install libnetcdf-dev, or run tools/setup.sh, and build again)"
+  expect_failure 1 "heat2d: run: --save f.nc: $fix" "$h" run --method cpu --nx 8 --ny 8 --steps 2 --save f.nc
+  expect_failure 1 "heat2d: run: --save-every s.nc: $fix" \
+    "$h" run --method cpu --nx 8 --ny 8 --steps 2 --output-every 1 --save-every s.nc
+  "$h" run --method cpu --nx 8 --ny 8 --steps 2 --save t.dat >/dev/null
+  expect_failure 1 "heat2d: compare: cannot read field file 'f.nc:3': $fix" "$h" compare t.dat f.nc:3
+  finish >&2
+  echo "test_netcdf: skipped: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
+  exit 77
+fi
+# The python with netCDF4: the one on PATH, else the distribution's.
+py=""
+for p in python3 /usr/bin/python3; do
+  if command -v "$p" >/dev/null && "$p" -c 'import netCDF4, numpy' 2>/dev/null; then py=$p; break; fi
+done
+method=cpu
+
+# ---- every record equals its text snapshot and cpu's field at its step -----------------------
+steps=20
+for grid in 37x23 101x64; do
+  nx=${grid%x*} ny=${grid#*x}
+  for prec in f64 f32; do
+    base=(--nx "$nx" --ny "$ny" --precision "$prec")
+    for k in 1 7 20; do
+      tag=$grid-$prec-$k
+      run "$h" run "${base[@]}" --method "$method" --steps $steps --output-every $k --save-every "s-$tag.nc" --save "f-$tag.nc"
+      expect_rc 0 "$tag: the .nc series and field"
+      run "$h" run "${base[@]}" --method "$method" --steps $steps --output-every $k --save-every "d-$tag" --save "f-$tag.dat"
+      expect_rc 0 "$tag: the text series and field"
+      records=$(cd "d-$tag" && ls step_*.dat | sed 's/step_0*//; s/\.dat//' | paste -sd' ')
+      want=$(seq $k $k $steps | paste -sd' ')
+      [ $((steps % k)) -eq 0 ] || want="$want $steps"
+      expect_eq "$records" "$want" "$tag: the text snapshots' steps"
+      bad=0
+      for s in $records; do
+        "$h" run "${base[@]}" --method cpu --steps "$s" --save "cpu-$s.dat" >/dev/null
+        text=$(printf 'd-%s/step_%02d.dat' "$tag" "$s")
+        "$h" compare "$text" "s-$tag.nc:$s" "${exact[@]}" >/dev/null || { bad=1; ko "$tag: record $s differs from its text snapshot"; }
+        "$h" compare "cpu-$s.dat" "s-$tag.nc:$s" "${exact[@]}" >/dev/null || { bad=1; ko "$tag: record $s differs from cpu's field"; }
+      done
+      [ $bad = 1 ] || ok
+      run "$h" compare "f-$tag.dat" "f-$tag.nc" "s-$tag.nc:$steps" "cpu-$steps.dat" "${exact[@]}"
+      expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "$tag: the .nc final field, the last record, cpu's and the text field"
+      n=$(ncdump -h "s-$tag.nc" | sed -n 's/.*time = UNLIMITED ; \/\/ (\([0-9]*\) currently)/\1/p')
+      expect_eq "$n" "$(wc -w <<<"$records" | tr -d ' ')" "$tag: the series' record count"
+    done
+  done
+done
+
+# ---- the file's own words: ncdump -h, complete, types -----------------------------------------
+run ncdump -h s-37x23-f32-7.nc
+expect_rc 0 "ncdump -h reads the series"
+for line in 'time = UNLIMITED ; // (3 currently)' 'y = 23 ;' 'x = 37 ;' 'float u(time, y, x) ;' \
+  'int64 step(time) ;' 'u:long_name = "temperature" ;' 'u:units = "1" ;' ':Conventions = "CF-1.8" ;' \
+  ':title = "heat2d 2-D heat diffusion, 37x23 cells: snapshots" ;' ":method = \"$method\" ;" \
+  ':precision = "f32" ;' ':alpha = 0.1 ;' ':steps = 20LL ;' ':nx = 37LL ;' ':ny = 23LL ;' \
+  ':complete = "true" ;' 'x:units = "1" ;' 'double x(x) ;' 'double y(y) ;'; do
+  expect_out_has "$line" "ncdump -h of the series"
+done
+expect_out_has "--save-every s-37x23-f32-7.nc --save f-37x23-f32-7.nc\" ;" "history holds the command line"
+expect_out_has ":source = \"heat2d " "source names heat2d"
+run ncdump -h f-101x64-f64-1.nc
+expect_out_has 'double u(y, x) ;' "an f64 field is NC_DOUBLE"
+expect_out_lacks 'complete' "a field has no complete attribute"
+expect_out_has ':steps = 20LL ;' "the field's steps"
+run ncdump -v step s-101x64-f64-7.nc
+expect_out_has ' step = 7, 14, 20 ;' "the step coordinate"
+
+# ---- Python's netCDF4 reads the same numbers ---------------------------------------------------
+if [ -n "$py" ]; then
+  run "$py" - f-101x64-f64-1.dat f-101x64-f64-1.nc s-37x23-f32-7.nc d-37x23-f32-7/step_14.dat <<'EOF'
+import sys, numpy as np, netCDF4
+def text(path):
+    with open(path) as f:
+        nx, ny = map(int, f.readline().split())
+        return np.array([float(l) for l in f]).reshape(ny, nx)
+t, d = text(sys.argv[1]), netCDF4.Dataset(sys.argv[2])
+u = d["u"][:].filled()
+print("FIELD_EQUAL=%s" % np.array_equal(t, u))
+print("CELLS=%r %r %r" % (u[32, 50] == t[32, 50], u[0, 0] == t[0, 0], u[63, 100] == t[63, 100]))
+print("SUM_EQUAL=%s SUM=%.17g" % (np.sum(u) == np.sum(t), np.sum(u)))
+s = netCDF4.Dataset(sys.argv[3])
+r = list(s["step"][:]).index(14)
+rec = s["u"][r].filled()
+print("RECORD=%s %s %s" % (rec.dtype, np.array_equal(rec.astype(np.float64), text(sys.argv[4])), s.complete))
+EOF
+  expect_rc 0 "python3 netCDF4 reads the files (stderr: $err)"
+  expect_out_has "FIELD_EQUAL=True" "netCDF4: the field equals the text one"
+  expect_out_has "CELLS=True True True" "netCDF4: a few cells"
+  expect_out_has "SUM_EQUAL=True SUM=1" "netCDF4: the sum"
+  expect_out_has "RECORD=float32 True true" "netCDF4: an f32 record, its values, complete"
+else
+  echo "test_netcdf: python3 has no netCDF4 (python3-netcdf4): that part not run" >&2
+fi
+
+# ---- a run killed part-way: whole records, complete = "false" ---------------------------------
+long=(run --method cpu --nx 300 --ny 200 --steps 100000 --output-every 50)
+"$h" "${long[@]}" --save-every k.nc >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ "$(stat -c %s k.nc 2>/dev/null || echo 0)" -gt 2000000 ] && break; sleep 0.05; done
+kill -KILL $pid
+wait $pid 2>/dev/null || true
+run ncdump -h k.nc
+expect_rc 0 "ncdump -h opens the killed run's series"
+expect_out_has ':complete = "false" ;' "the killed run's series is marked incomplete"
+last=$(ncdump -v step k.nc | sed -n 's/^ *step = \(.*\) ;$/\1/p' | tr -d ' ' | tr ',' '\n' | grep -E '^[0-9]+$' | tail -n 1)
+if [ -n "$last" ] && [ "$last" -ge 50 ]; then
+  ok
+  "$h" run --method cpu --nx 300 --ny 200 --steps "$last" --save kcpu.dat >/dev/null
+  run "$h" compare kcpu.dat "k.nc:$last" k.nc:50 "${exact[@]}"
+  expect_out_has "FILE=k.nc:$last MAX_ABS_DIFF=0.000000e+00 WORST_INDEX=0 FAILURES=0" "the last whole record ($last) is cpu's field"
+else
+  ko "the killed run left no whole record (last step '$last')"
+fi
+
+# ---- a full disk: one line, exit 1, the records so far readable --------------------------------
+mkdir tiny
+if mount -t tmpfs -o size=256k tmpfs tiny 2>/dev/null; then
+  run "$h" run --method cpu --nx 101 --ny 64 --steps 400 --output-every 10 --save-every tiny/s.nc
+  expect_rc 1 "a series onto a full disk"
+  expect_eq "$err" "heat2d: run: cannot write series 'tiny/s.nc': No space left on device" "a full disk's one line"
+  "$h" run --method cpu --nx 101 --ny 64 --steps 10 --save t10.dat >/dev/null
+  run "$h" compare t10.dat tiny/s.nc:10 "${exact[@]}"
+  expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "the full disk's series: its first record readable, cpu's"
+  run ncdump -h tiny/s.nc
+  expect_out_has ':complete = "false" ;' "the full disk's series is marked incomplete"
+  rm -f tiny/s.nc
+  run env HEAT2D_NETCDF_DEFLATE=0 "$h" run --method cpu --nx 300 --ny 300 --steps 10 --save tiny/f.nc
+  expect_rc 1 "a field onto a full disk"
+  expect_eq "$err" "heat2d: run: cannot write field file 'tiny/f.nc': No space left on device" "a full disk's one line (field)"
+  expect_eq "$(ls tiny)" "" "a field that did not fit leaves nothing"
+  umount tiny
+else
+  echo "test_netcdf: cannot mount a tmpfs (not root?): the full-disk part not run" >&2
+fi
+
+# ---- refusals ----------------------------------------------------------------------------------
+expect_failure 1 "heat2d: compare: s-37x23-f64-7.nc holds no record of step 8 (3 records, steps 7 to 20)" \
+  "$h" compare f-37x23-f64-7.dat s-37x23-f64-7.nc:8
+expect_failure 1 "heat2d: compare: s-37x23-f64-7.nc is a series of 3 records: name one as s-37x23-f64-7.nc:STEP" \
+  "$h" compare f-37x23-f64-7.dat s-37x23-f64-7.nc
+expect_failure 1 "heat2d: compare: f-37x23-f64-7.nc is a field, not a series: name it without :20" \
+  "$h" compare f-37x23-f64-7.dat f-37x23-f64-7.nc:20
+expect_failure 1 "heat2d: compare: cannot open field file 'none.nc': No such file or directory" \
+  "$h" compare f-37x23-f64-7.dat none.nc
+expect_failure 2 "heat2d: run: --save x.nc is the series that --save-every writes; choose another name" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 4 --output-every 2 --save-every x.nc --save x.nc
+echo 'not netcdf' >bad.nc
+expect_failure 1 "heat2d: compare: cannot read field file 'bad.nc': NetCDF: Unknown file format" \
+  "$h" compare f-37x23-f64-7.dat bad.nc
+expect_failure 2 "heat2d: run: HEAT2D_NETCDF_DEFLATE=12: want a deflate level 0 to 9" \
+  env HEAT2D_NETCDF_DEFLATE=12 "$h" run --method cpu --nx 8 --ny 8 --steps 2 --save z.nc
+mkdir ro.nc
+expect_failure 1 "heat2d: run: --save-every: ro.nc is not a regular file (a directory)" \
+  "$h" run --method cpu --nx 8 --ny 8 --steps 4 --output-every 2 --save-every ro.nc
+finish
