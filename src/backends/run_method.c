@@ -134,11 +134,16 @@ int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg_in, heat2
     if (heat2d_config_check(cfg, err) != 0 || heat2d_method_takes(m, values, err) != 0 ||
         read_fault_hook(m, &run, err) != 0)
         return -1;
+    if (m->distributed && cfg->initial != NULL)
+        return heat2d_fail(err,
+                           "%s starts from the standard initial state (--initial applies to the "
+                           "methods of one process)",
+                           m->name);
     if (m->distributed)
         return run_distributed(m, cfg, out, storage, field, err);
     if (heat2d_alloc_pair(cfg, &u, &v, err) != 0)
         return -1;
-    heat2d_initial_state(cfg->nx, cfg->ny, u, v);
+    heat2d_initial_state_of(cfg, u, v);
 
     RANGE_PUSH("heat2d prepare");
     int prepared = m->prepare != NULL ? m->prepare(cfg, &out->report, err) : 0;

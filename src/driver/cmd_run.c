@@ -47,6 +47,7 @@ int heat2d_cmd_run(int argc, char **argv)
     };
     static const struct option after[] = {
         {"save-every", required_argument, NULL, 'S'},
+        {"initial", required_argument, NULL, 'i'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -68,6 +69,8 @@ int heat2d_cmd_run(int argc, char **argv)
     const char *method_name = NULL;
     const char *save_path = NULL;
     const char *save_every = NULL;
+    const char *initial_path = NULL;
+    bool shape_given = false;
     heat2d_error err = {{0}};
     /* Before getopt permutes argv: the history of a .nc file. */
     char command_line[2048];
@@ -83,9 +86,11 @@ int heat2d_cmd_run(int argc, char **argv)
             break;
         case 'x':
             rc = heat2d_parse_size(optarg, "--nx", &cfg.nx, &err);
+            shape_given = true;
             break;
         case 'y':
             rc = heat2d_parse_size(optarg, "--ny", &cfg.ny, &err);
+            shape_given = true;
             break;
         case 's':
             rc = heat2d_parse_size(optarg, "--steps", &cfg.steps, &err);
@@ -102,6 +107,11 @@ int heat2d_cmd_run(int argc, char **argv)
             if (optarg[0] == '\0')
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs a folder");
             save_every = optarg;
+            break;
+        case 'i':
+            if (optarg[0] == '\0')
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --initial needs a file name");
+            initial_path = optarg;
             break;
         case 'h':
             heat2d_usage("run", stdout);
@@ -137,6 +147,33 @@ int heat2d_cmd_run(int argc, char **argv)
                                        heat2d_run_options[k].name, heat2d_run_options[needs].name);
     }
     heat2d_options_to_config(values, &cfg);
+    /* --initial FILE: the run starts from that field, of the run's shape
+     * (the file's, when --nx and --ny are not given), refused up front. */
+    heat2d_field initial_field = {0};
+    heat2d_initial initial;
+    if (initial_path != NULL) {
+        if (method->distributed)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                       "run: %s starts from the standard initial state (--initial "
+                                       "applies to the methods of one process)",
+                                       method->name);
+        if (heat2d_field_load(initial_path, &initial_field, &err) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: --initial: %s", err.message);
+        if (!shape_given) {
+            cfg.nx = initial_field.nx;
+            cfg.ny = initial_field.ny;
+        }
+        if (initial_field.nx != cfg.nx || initial_field.ny != cfg.ny ||
+            heat2d_initial_from(&initial, cfg.nx, cfg.ny, initial_field.values, &err) != 0) {
+            if (initial_field.nx != cfg.nx || initial_field.ny != cfg.ny)
+                heat2d_fail(&err, "the field is %zux%zu, the run %zux%zu", initial_field.nx,
+                            initial_field.ny, cfg.nx, cfg.ny);
+            heat2d_field_free(&initial_field);
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: --initial %s: %s", initial_path,
+                                       err.message);
+        }
+        cfg.initial = &initial;
+    }
     if (cfg.nx < HEAT2D_MIN_SIDE || cfg.ny < HEAT2D_MIN_SIDE)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: nx and ny must be >= %d",
                                    HEAT2D_MIN_SIDE);
@@ -243,5 +280,6 @@ int heat2d_cmd_run(int argc, char **argv)
             printf("FIELD_FILE=%s\n", save_path);
     }
     heat2d_free_pair(storage[0], storage[1]);
+    heat2d_field_free(&initial_field);
     return status;
 }

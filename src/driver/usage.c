@@ -40,7 +40,7 @@ static void run_usage(FILE *stream)
 {
     static const char lead[] =
         "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "                  [--save FILE] [--save-every DIR]";
+        "                  [--initial FILE] [--save FILE] [--save-every DIR]";
     fputs(lead, stream);
     heat2d_options_synopsis(stream, false, strlen(strrchr(lead, '\n') + 1), 18);
     fputs("\n\n"
@@ -51,6 +51,10 @@ static void run_usage(FILE *stream)
           "  --nx, --ny N    grid sides, >= 5 (default 256)\n"
           "  --steps N       time steps, >= 1 (default 80)\n"
           "  --alpha A       diffusion number D*dt/dx^2, 0 < A <= 0.25 (default 0.1)\n"
+          "  --initial FILE  start from this field instead of a unit of heat in the\n"
+          "                  centre cell: a field file or FILE.nc (another run's --save),\n"
+          "                  or FILE.nc:STEP (a record of a series); its shape unless\n"
+          "                  --nx/--ny are given; 0 on the boundary\n"
           "  --save FILE     write the final field in the original's format\n"
           "  --save-every DIR  with --output-every: write each snapshot as\n"
           "                  DIR/step_NNN.dat\n",
@@ -77,7 +81,7 @@ int heat2d_usage(const char *command, FILE *stream)
 void heat2d_usage_main(FILE *stream)
 {
     static const char run[] = "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-                              "           [--save FILE] [--save-every DIR]";
+                              "           [--initial FILE] [--save FILE] [--save-every DIR]";
     static const char bench[] =
         "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
         "           [--out DIR] [--pinned-too] [--weak NXxNY:STEPS] [--budget S | --full]";

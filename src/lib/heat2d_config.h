@@ -51,6 +51,17 @@ typedef enum heat2d_snapshot_copy {
 /* "plain" or "overlap" (--snapshot-copy parses them: run_options.h). */
 const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c);
 
+/* A state to start from instead of the unit heat at the centre (--initial),
+ * and the bounds every later state keeps: the scheme (alpha <= 1/4, 0 on
+ * the boundary) keeps each cell within [min(u0, 0), max(u0, 0)] and the
+ * masses of the positive and of the negative part from growing. */
+typedef struct heat2d_initial {
+    const double *values;    /* nx*ny doubles, i fastest, 0 on the boundary */
+    double lo, hi;           /* min(min u0, 0), max(max u0, 0) */
+    double mass_lo, mass_hi; /* minus the negative cells' sum, the positive cells' sum */
+    double scale;            /* max |u0|: what the rounding bounds scale with */
+} heat2d_initial;
+
 typedef struct heat2d_config {
     size_t nx;
     size_t ny;
@@ -76,6 +87,8 @@ typedef struct heat2d_config {
      * exchanged once every halo_depth steps (fewer messages, some cells
      * computed twice); 0 or 1: one-cell halos exchanged every step. */
     size_t halo_depth;
+    /* NULL: the standard initial state (heat2d_initial_state). */
+    const heat2d_initial *initial;
     /* Test hook, set from HEAT2D_FAULT_NAN_AT_STEP by heat2d_run_method:
      * methods with checks_each_step write a NaN into cell (nx-2, ny-2) of the
      * field after this step, to prove that the run stops there. 0: never. */
@@ -116,6 +129,12 @@ void heat2d_free_pair(double *u, double *v);
 
 /* All zero but the centre cell (0-based ((nx+1)/2-1, (ny+1)/2-1)) = 1. */
 void heat2d_initial_state(size_t nx, size_t ny, double *u, double *v);
+/* u and v set to cfg's initial state: cfg->initial's, else the standard. */
+void heat2d_initial_state_of(const heat2d_config *cfg, double *u, double *v);
+/* values (nx x ny) as an initial state: refused with the first cell that
+ * is not finite or, on the boundary, not 0; init->values is values. */
+int heat2d_initial_from(heat2d_initial *init, size_t nx, size_t ny, const double *values,
+                        heat2d_error *err);
 
 size_t heat2d_centre_index(size_t nx, size_t ny);
 

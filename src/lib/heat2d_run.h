@@ -52,10 +52,18 @@ int heat2d_summarise(size_t nx, size_t ny, const double *field, heat2d_summary *
  * rounding error. */
 int heat2d_summarise_within(size_t nx, size_t ny, const double *field, double slack,
                             heat2d_summary *sum, heat2d_error *err);
-/* The check of a run of the standard initial state in cfg->precision: no
- * slack for f64, heat2d_f32_error_bound(steps, 1) for f32. */
+/* The check of a run in cfg->precision from its initial state: the bounds
+ * of heat2d_check_bounds after cfg->steps. */
 int heat2d_summarise_run(const heat2d_config *cfg, const double *field, heat2d_summary *sum,
                          heat2d_error *err);
+
+/* Whether a state after step steps, of minimum lo, maximum hi and sum
+ * mass, keeps the bounds of cfg's initial state: for the standard one the
+ * original's (-1e-12 <= lo, hi <= 1 + 1e-12, -1e-12 <= mass <= 1 +
+ * 1e-10); for cfg->initial its own, each widened alike in proportion to
+ * max |u0|; in f32 also by the precision's slack. 0, else 1 for a value
+ * out of bounds, 2 for the mass. */
+int heat2d_check_bounds(const heat2d_config *cfg, size_t step, double lo, double hi, double mass);
 
 typedef struct heat2d_outcome {
     heat2d_summary summary;
