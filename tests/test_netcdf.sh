@@ -83,6 +83,12 @@ run ncdump -h f-101x64-f64-1.nc
 expect_out_has 'double u(y, x) ;' "an f64 field is NC_DOUBLE"
 expect_out_lacks 'complete' "a field has no complete attribute"
 expect_out_has ':steps = 20LL ;' "the field's steps"
+# Deflate (HEAT2D_NETCDF_DEFLATE, off by default): the same numbers.
+HEAT2D_NETCDF_DEFLATE=1 "$h" run --method cpu --nx 101 --ny 64 --steps 20 --output-every 7 --save z.nc --save-every zs.nc >/dev/null
+run "$h" compare f-101x64-f64-7.dat z.nc zs.nc:20 "${exact[@]}"
+expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "deflated: the same field"
+expect_eq "$(ncdump -hs z.nc | grep -cE 'u:_DeflateLevel = 1 ;|u:_Shuffle = "true" ;')" 2 "deflated: level 1, shuffled"
+expect_eq "$(ncdump -hs f-101x64-f64-7.nc | grep -c 'u:_Storage = "contiguous" ;')" 1 "by default one contiguous field"
 run ncdump -v step s-101x64-f64-7.nc
 expect_out_has ' step = 7, 14, 20 ;' "the step coordinate"
 
@@ -123,7 +129,9 @@ wait $pid 2>/dev/null || true
 run ncdump -h k.nc
 expect_rc 0 "ncdump -h opens the killed run's series"
 expect_out_has ':complete = "false" ;' "the killed run's series is marked incomplete"
-last=$(ncdump -v step k.nc | sed -n 's/^ *step = \(.*\) ;$/\1/p' | tr -d ' ' | tr ',' '\n' | grep -E '^[0-9]+$' | tail -n 1)
+# The steps as ncdump lists them (over several lines; "_" for one unset).
+last=$(ncdump -v step k.nc | sed -n '/^ step = /,/;/p' | tr -d ' \n;' | sed 's/^step=//' | tr ',' '\n' |
+  grep -E '^[0-9]+$' | tail -n 1)
 if [ -n "$last" ] && [ "$last" -ge 50 ]; then
   ok
   "$h" run --method cpu --nx 300 --ny 200 --steps "$last" --save kcpu.dat >/dev/null

@@ -13,7 +13,7 @@ extern "C" {
 
 /* Deflate level of the field variable when none is asked for: the choice
  * docs/performance.md "Field files" measured (0: chunked, not compressed). */
-#define HEAT2D_NETCDF_DEFAULT_DEFLATE 1
+#define HEAT2D_NETCDF_DEFAULT_DEFLATE 0
 
 /* What a file says about the run that wrote it. */
 typedef struct heat2d_netcdf_meta {

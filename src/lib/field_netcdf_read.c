@@ -101,6 +101,7 @@ static int read_values(int ncid, int var, const char *name, int ndims, size_t re
     field->values = malloc(n * sizeof(double));
     if (field->values == NULL)
         return heat2d_fail(err, "%s: cannot allocate %zux%zu values", name, field->nx, field->ny);
+    heat2d_advise_huge_pages(field->values, n * sizeof(double));
     const size_t start[3] = {record, 0, 0};
     const size_t count[3] = {1, field->ny, field->nx};
     const int off = ndims == 3 ? 0 : 1;

@@ -100,24 +100,6 @@ typedef struct field_scan {
     const char *limit_source;
 } field_scan;
 
-/* Filling a fresh array of tens of megabytes costs a page fault per 4 KiB
- * page, a good part of reading a large field; huge pages cut that 500-fold
- * where the kernel grants them on request. Only advice: nothing depends on
- * it. */
-static void advise_huge_pages(void *start, size_t bytes)
-{
-#if defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)1 << 21;
-    uintptr_t first = ((uintptr_t)start + huge - 1) & ~(huge - 1);
-    uintptr_t last = ((uintptr_t)start + bytes) & ~(huge - 1);
-    if (last > first)
-        (void)madvise((void *)first, last - first, MADV_HUGEPAGE);
-#else
-    (void)start;
-    (void)bytes;
-#endif
-}
-
 /* Room for `cells` values, refused when more than this process may hold
  * (the field needs them all in the end, so this is refused as early as it
  * is known). */
@@ -138,7 +120,7 @@ static int reserve(field_scan *fs, size_t cells, heat2d_error *err)
     if (bigger == NULL)
         return heat2d_fail(err, "%s: cannot allocate %zux%zu values", fs->name, fs->nx, fs->ny);
     if (fs->values == NULL)
-        advise_huge_pages(bigger, cells * sizeof(double));
+        heat2d_advise_huge_pages(bigger, cells * sizeof(double));
     fs->values = bigger;
     fs->capacity = cells;
     return 0;

@@ -35,6 +35,11 @@ uint64_t heat2d_memory_limit_under(const char *root, const char **source);
  * (ulimit -v) allows". Writes buf (size bytes) and returns it. */
 const char *heat2d_memory_limit_text(char *buf, size_t size, uint64_t limit, const char *source);
 
+/* Advice that [start, start+bytes), freshly allocated for a whole field,
+ * be backed by huge pages where the kernel grants them on request: filling
+ * it then costs a fault per 2 MiB, not per 4 KiB. Nothing depends on it. */
+void heat2d_advise_huge_pages(void *start, size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -148,7 +148,11 @@ static bool field_var(definer *d, netcdf_ids *ids, const heat2d_netcdf_meta *met
         size_t chunks[3] = {1, rows, meta->nx};
         const size_t *chunk = ndims == 3 ? chunks : chunks + 1;
         const int level = meta->deflate < 0 ? HEAT2D_NETCDF_DEFAULT_DEFLATE : meta->deflate;
-        if (!ok(d, nc_def_var_chunking(d->ncid, ids->field, NC_CHUNKED, chunk)) ||
+        /* A field not compressed is one contiguous write; a series'
+         * records need chunks (its time dimension is unlimited). */
+        const bool contiguous = ndims == 2 && level == 0;
+        if (!ok(d, nc_def_var_chunking(d->ncid, ids->field, contiguous ? NC_CONTIGUOUS : NC_CHUNKED,
+                                       contiguous ? NULL : chunk)) ||
             (level > 0 && !ok(d, nc_def_var_deflate(d->ncid, ids->field, 1, 1, level))))
             return false;
     }
