@@ -161,7 +161,7 @@ static void test_methods_against_cpu(void)
     };
     const char *const schedules[] = {"seed",           "collapse",         "gang-vector",
                                      "gang-worker",    "args-gang-vector", "columns",
-                                     "worker-columns", "warp-columns"};
+                                     "columns-fitted", "worker-columns",   "warp-columns"};
     const char *const stores[] = {"plain", "stream"};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const heat2d_config *cfg = &cases[c];
@@ -231,8 +231,8 @@ static void test_bad_settings(void)
         check(acc->prepare(&cfg, &rep, &err) != 0 &&
                   strcmp(err.message, "acc-resident: HEAT2D_ACC_SCHEDULE=fastest is not a "
                                       "schedule (seed, collapse, gang-vector, gang-worker, "
-                                      "args-gang-vector, columns, worker-columns, "
-                                      "warp-columns)") == 0,
+                                      "args-gang-vector, columns, columns-fitted, "
+                                      "worker-columns, warp-columns)") == 0,
               "acc-resident refuses HEAT2D_ACC_SCHEDULE=fastest: '%s'", err.message);
         unsetenv("HEAT2D_ACC_SCHEDULE");
     }

@@ -59,18 +59,20 @@ typedef enum acc_schedule {
     SCHEDULE_GANG_WORKER,      /* a row per worker (a warp), 8 per gang, cells over 32 lanes */
     SCHEDULE_ARGS_GANG_VECTOR, /* gang-vector, its arguments in device memory */
     SCHEDULE_COLUMNS,          /* arguments in device memory; a block of rows by
-                                  128 columns per gang, a column per lane */
+                                  128 columns per gang, a column per lane, one
+                                  gang a block */
+    SCHEDULE_COLUMNS_FITTED,   /* columns, as many gangs as libgomp fits */
     SCHEDULE_WORKER_COLUMNS,   /* columns over 4 workers of 32 lanes */
     SCHEDULE_WARP_COLUMNS,     /* columns, 32 a gang of one warp */
     SCHEDULE_COUNT
 } acc_schedule;
 
 static const char *const schedule_names[SCHEDULE_COUNT] = {
-    "seed",    "collapse",       "gang-vector", "gang-worker", "args-gang-vector",
-    "columns", "worker-columns", "warp-columns"};
+    "seed",    "collapse",       "gang-vector",    "gang-worker", "args-gang-vector",
+    "columns", "columns-fitted", "worker-columns", "warp-columns"};
 
-/* columns is the fastest schedule on a GPU, and 8 rows a lane beat 16
- * (fewer gangs to hide latency); the row schedules, collapse and the seed's
+/* columns, one gang a block, is the fastest schedule on a GPU, and 8 rows a
+ * lane beat 16 (fewer gangs to hide latency); the row schedules, collapse and the seed's
  * kernel stay selectable for comparison. A tile(32,4) schedule was dropped:
  * it computed a wrong field at 25x21/7.
  * Measurements: docs/performance.md, "acc-resident". */
@@ -110,8 +112,8 @@ static int choose_schedule(bool on_host, heat2d_error *err)
     }
     return heat2d_fail(err,
                        "acc-resident: HEAT2D_ACC_SCHEDULE=%s is not a schedule (seed, collapse, "
-                       "gang-vector, gang-worker, args-gang-vector, columns, worker-columns, "
-                       "warp-columns)",
+                       "gang-vector, gang-worker, args-gang-vector, columns, columns-fitted, "
+                       "worker-columns, warp-columns)",
                        text);
 }
 

@@ -72,6 +72,13 @@ static FN(acc_resident_args) FN(resident_args);
 #undef PASS_TO
 #undef PASS
 
+/* The columns schedule's blocks (gang iterations) for nx x ny. */
+static size_t FN(column_blocks)(size_t nx, size_t ny)
+{
+    return ((ny - 2 + ACC_COLUMN_ROWS - 1) / ACC_COLUMN_ROWS) *
+           ((nx - 2 + ACC_COLUMN_WIDTH - 1) / ACC_COLUMN_WIDTH);
+}
+
 /* The four edges of v set to 0, on the same queue. */
 static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
 {
@@ -114,6 +121,12 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         else
             FN(args_gang_vector_backward)(gangs_for(ny - 2, 1));
         break;
+    case SCHEDULE_COLUMNS_FITTED:
+        if (step % 2 == 0)
+            FN(args_columns_fitted_forward)();
+        else
+            FN(args_columns_fitted_backward)();
+        break;
     case SCHEDULE_WORKER_COLUMNS:
         if (step % 2 == 0)
             FN(args_worker_columns_forward)();
@@ -129,9 +142,9 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
     case SCHEDULE_COLUMNS:
     case SCHEDULE_COUNT:
         if (step % 2 == 0)
-            FN(args_columns_forward)();
+            FN(args_columns_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
         else
-            FN(args_columns_backward)();
+            FN(args_columns_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
         break;
     }
     if (step < 2)
