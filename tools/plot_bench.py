@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
-"""Plots of one heat2d bench folder.
+"""Plots of one heat2d bench folder, and of fields and series (heat2d plot).
 
 usage: plot_bench.py DIR [FIELD]
+       plot_bench.py --field SPEC OUT.png
+       plot_bench.py --series SOURCE OUT.gif OUT.png
+       plot_bench.py --auto SPEC STEM (heat2d plot: a series as --series into
+                     STEM.gif and STEM.png, anything else as --field into STEM.png)
+
+--field draws one field (a field file, FILE.nc, or FILE.nc:STEP) as a heat
+map; --series draws every record of a series (a FILE.nc with a time
+dimension, or a --save-every folder of step files) into an animated GIF,
+one record at a time, and the last record as a PNG.
 
 Reads DIR/trials.csv (and the field file FIELD, else DIR/field_256.dat when
 present) and writes
@@ -641,23 +650,267 @@ def plot_field(plt, folder: Path, path: Path) -> Path | None:
     return save(plt, fig, folder, "field.png")
 
 
+FIELD_VAR, STEP_VAR = "u", "step"  # heat2d's NetCDF names (src/lib/netcdf_schema.h)
+MAX_FRAMES = 200  # an animation's frames: more records are sampled evenly
+
+
+def open_netcdf(path: Path):
+    try:
+        import netCDF4
+    except ImportError as exc:
+        raise PlotError(f"{path}: reading NetCDF needs Python's netCDF4: apt-get install "
+                        "python3-netcdf4") from exc
+    try:
+        data = netCDF4.Dataset(str(path), "r")
+    except OSError as exc:
+        raise PlotError(f"cannot open {path}: {exc}") from exc
+    if FIELD_VAR not in data.variables:
+        data.close()
+        raise PlotError(f"{path} holds no variable '{FIELD_VAR}': not a heat2d field")
+    return data
+
+
+def netcdf_meta(data, path: Path) -> dict:
+    meta = {"name": path.name}
+    for key in ("method", "precision"):
+        if key in data.ncattrs():
+            meta[key] = str(data.getncattr(key))
+    return meta
+
+
+class Series:
+    """The records of a series, read one at a time: (step, field, meta)."""
+
+    def __init__(self, source: Path):
+        self.source = source
+        if source.is_dir():
+            self.files = sorted(source.glob("step_*.dat"),
+                                key=lambda f: int(f.stem.split("_")[1]))
+            if not self.files:
+                raise PlotError(f"{source} holds no step_*.dat files")
+            self.steps = [int(f.stem.split("_")[1]) for f in self.files]
+            self.data = None
+        else:
+            self.data = open_netcdf(source)
+            var = self.data.variables[FIELD_VAR]
+            if var.ndim != 3:
+                self.data.close()
+                raise PlotError(f"{source} is one field, not a series: heat2d plot draws it "
+                                "as a field")
+            self.steps = [int(x) for x in self.data.variables[STEP_VAR][:]]
+            if not self.steps:
+                self.data.close()
+                raise PlotError(f"{source} holds no records")
+
+    def record(self, k: int):
+        import numpy as np
+
+        if self.data is None:
+            field, _, _ = read_field(self.files[k])
+            meta = {"name": self.source.name}
+        else:
+            field = np.asarray(self.data.variables[FIELD_VAR][k, :, :], dtype=float)
+            meta = netcdf_meta(self.data, self.source)
+        return self.steps[k], field, meta
+
+    def close(self):
+        if self.data is not None:
+            self.data.close()
+
+
+def read_spec(spec: str):
+    """A field and what its title says, from a field file, FILE.nc or
+    FILE.nc:STEP."""
+    import numpy as np
+
+    name, _, step = spec.rpartition(":") if spec.rpartition(":")[0].endswith(".nc") else (spec, "", "")
+    path = Path(name)
+    if path.suffix != ".nc":
+        field, _, _ = read_field(path)
+        return field, {"name": path.name}
+    data = open_netcdf(path)
+    try:
+        var = data.variables[FIELD_VAR]
+        meta = netcdf_meta(data, path)
+        if var.ndim == 2:
+            if step:
+                raise PlotError(f"{path} is one field, not a series: no record {step}")
+            field = np.asarray(var[:, :], dtype=float)
+            if "steps" in data.ncattrs():
+                meta["step"] = int(data.getncattr("steps"))
+            return field, meta
+        steps = [int(x) for x in data.variables[STEP_VAR][:]]
+        if not step:
+            raise PlotError(f"{path} is a series of {len(steps)} records: name one as "
+                            f"{path}:STEP, or heat2d plot draws them all")
+        if not step.isdigit() or int(step) not in steps:
+            raise PlotError(f"{path} has no record at step {step} (its steps: "
+                            f"{', '.join(map(str, steps[:8]))}{', ...' if len(steps) > 8 else ''})")
+        meta["step"] = int(step)
+        return np.asarray(var[steps.index(int(step)), :, :], dtype=float), meta
+    finally:
+        data.close()
+
+
+def field_title(field, meta: dict, step=None) -> str:
+    ny, nx = field.shape
+    step = meta.get("step") if step is None else step
+    words = [meta["name"], f"{nx}x{ny}"]
+    if step is not None:
+        words.append(f"step {step}")
+    words += [meta[k] for k in ("method", "precision") if k in meta]
+    return ", ".join(words) + f"\nmax {field.max():.3g}, min {field.min():.3g}, sum {field.sum():.6g}"
+
+
+def field_norm(field):
+    """Log scale for a field of one sign (heat spans many decades), linear
+    and symmetric for one with both signs."""
+    from matplotlib.colors import LogNorm, Normalize
+    import numpy as np
+
+    if field.min() < 0:
+        top = float(np.abs(field).max()) or 1.0
+        return Normalize(vmin=-top, vmax=top), "coolwarm", field
+    top = max(float(field.max()), FIELD_FLOOR * 10)
+    return LogNorm(vmin=FIELD_FLOOR, vmax=top), "inferno", np.clip(field, FIELD_FLOOR, None)
+
+
+def draw_field(plt, field, title: str, norm_of=None):
+    fig, ax = plt.subplots(figsize=(6.8, 5.6))
+    norm, cmap, shown = field_norm(field) if norm_of is None else norm_of(field)
+    image = ax.imshow(shown, origin="lower", cmap=cmap, norm=norm, interpolation="nearest")
+    fig.colorbar(image, ax=ax).set_label("u")
+    ax.set_xlabel("i (cell index)")
+    ax.set_ylabel("j (cell index)")
+    ax.set_title(title, fontsize=10)
+    return fig, ax, image
+
+
+def plot_one_field(plt, spec: str, out: Path) -> Path:
+    field, meta = read_spec(spec)
+    fig, _, _ = draw_field(plt, field, field_title(field, meta))
+    return save(plt, fig, out.parent, out.name)
+
+
+def plot_series(plt, source: Path, gif: Path, png: Path) -> list[Path]:
+    """Every record into gif, one read and drawn at a time (at most
+    MAX_FRAMES, sampled evenly), the colour scale of the first; the last
+    record into png."""
+    from matplotlib.animation import PillowWriter
+
+    series = Series(source)
+    try:
+        n = len(series.steps)
+        picks = sorted({round(k * (n - 1) / (MAX_FRAMES - 1)) for k in range(MAX_FRAMES)}) \
+            if n > MAX_FRAMES else list(range(n))
+        step, field, meta = series.record(picks[0])
+        scale = field_norm(field)[:2]
+        norm_of = lambda f: (scale[0], scale[1], field_norm(f)[2] if scale[1] == "inferno" else f)
+        fig, ax, image = draw_field(plt, field, field_title(field, meta, step), norm_of)
+        writer = PillowWriter(fps=10)
+        def write_gif(tmp):
+            # Pillow takes the format from the name: write NAME.gif, then
+            # move it onto replace_file's temporary name.
+            named = f"{tmp}.gif"
+            try:
+                with writer.saving(fig, named, dpi=72):
+                    for k in picks:
+                        step, field, meta = series.record(k)
+                        image.set_data(norm_of(field)[2])
+                        ax.set_title(field_title(field, meta, step), fontsize=10)
+                        writer.grab_frame()
+                os.replace(named, tmp)
+            finally:
+                if os.path.exists(named):
+                    os.unlink(named)
+        replace_file(gif, write_gif)
+        plt.close(fig)
+        step, field, meta = series.record(n - 1)
+        fig, _, _ = draw_field(plt, field, field_title(field, meta, step))
+        return [gif, save(plt, fig, png.parent, png.name)]
+    finally:
+        series.close()
+
+
+def is_series(spec: str) -> bool:
+    """A --save-every folder, or a .nc file whose field has a time dimension."""
+    path = Path(spec)
+    if path.is_dir():
+        return True
+    if path.suffix != ".nc" or not path.is_file():
+        return False
+    data = open_netcdf(path)
+    try:
+        return data.variables[FIELD_VAR].ndim == 3
+    finally:
+        data.close()
+
+
+def pyplot():
+    try:
+        import matplotlib
+    except ImportError as exc:
+        raise PlotError("matplotlib is not installed: apt-get install python3-matplotlib") from exc
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def reported(work) -> int:
+    """Runs work(), which prints its PLOT= lines; any failure is one line on
+    stderr and exit 1, never a traceback."""
+    try:
+        work()
+    except PlotError as exc:
+        print(f"plot_bench: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        print(f"plot_bench: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def plot_command(argv: list[str]) -> int:
+    """heat2d plot's modes: --field SPEC OUT.png, --series SOURCE OUT.gif OUT.png,
+    --auto SPEC STEM."""
+    if not ((argv[1] in ("--field", "--auto") and len(argv) == 4) or
+            (argv[1] == "--series" and len(argv) == 5)):
+        print("usage: plot_bench.py --field SPEC OUT.png | --series SOURCE OUT.gif OUT.png "
+              "| --auto SPEC STEM", file=sys.stderr)
+        return 2
+
+    def work():
+        plt = pyplot()
+        if argv[1] == "--auto" and is_series(argv[2]):
+            stem = argv[3]
+            outputs = plot_series(plt, Path(argv[2]), Path(stem + ".gif"), Path(stem + ".png"))
+        elif argv[1] == "--auto":
+            outputs = [plot_one_field(plt, argv[2], Path(argv[3] + ".png"))]
+        elif argv[1] == "--field":
+            outputs = [plot_one_field(plt, argv[2], Path(argv[3]))]
+        else:
+            outputs = plot_series(plt, Path(argv[2]), Path(argv[3]), Path(argv[4]))
+        for out in outputs:
+            print(f"PLOT={out}")
+
+    return reported(work)
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) > 1 and argv[1] in ("--field", "--series", "--auto"):
+        return plot_command(argv)
     if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
         print("usage: plot_bench.py DIR [FIELD] (a heat2d bench folder, a field file)",
               file=sys.stderr)
         return 2 if len(argv) not in (2, 3) else 0
     folder = Path(argv[1])
     field_path = Path(argv[2]) if len(argv) == 3 else folder / FIELD_FILE
-    try:
+
+    def work():
         if not folder.is_dir():
             raise PlotError(f"{folder} is not a folder")
-        try:
-            import matplotlib
-        except ImportError as exc:
-            raise PlotError("matplotlib is not installed: apt-get install python3-matplotlib") from exc
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot()
         rows = read_trials(folder)
         outputs = [plot_time_per_step(plt, rows, folder), plot_headline(plt, rows, folder),
                    plot_phases(plt, rows, folder)]
@@ -671,13 +924,8 @@ def main(argv: list[str]) -> int:
             print(f"PLOT={field}")
         elif not (folder / "field.png").exists():
             print(f"plot_bench: no {field_path}: field.png not made", file=sys.stderr)
-    except PlotError as exc:
-        print(f"plot_bench: {exc}", file=sys.stderr)
-        return 1
-    except Exception as exc:  # one line, never a traceback
-        print(f"plot_bench: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
-    return 0
+
+    return reported(work)
 
 
 def stop(signo, _frame):

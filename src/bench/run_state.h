@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "child.h"
+#include "plot_helper.h"
 
 #include <stdio.h>
 
@@ -95,9 +96,5 @@ void bench_drop_field(void);
  * lines. Without matplotlib or the script, a note says how to get them;
  * a probe or script past its time limit is killed and the plots skipped. */
 void bench_make_plots(bench_state *st, bool have_field, const char *field_path, char **plot_out);
-
-/* HEAT2D_PLOT_TIMEOUT, when set, is a positive number of seconds; checked
- * before anything is created, as the command line is. */
-int bench_check_plot_env(heat2d_error *err);
 
 #endif /* HEAT2D_BENCH_RUN_STATE_H */

@@ -13,6 +13,7 @@ int heat2d_cmd_check(int argc, char **argv);
 int heat2d_cmd_info(int argc, char **argv);
 int heat2d_cmd_bench(int argc, char **argv);
 int heat2d_cmd_methods(int argc, char **argv);
+int heat2d_cmd_plot(int argc, char **argv);
 
 /* A command's usage text into stream; -1 for a command that has none here
  * (bench keeps its own). */

@@ -43,6 +43,7 @@ int main(int argc, char **argv)
         {"run", heat2d_cmd_run},     {"compare", heat2d_cmd_compare},
         {"check", heat2d_cmd_check}, {"methods", heat2d_cmd_methods},
         {"info", heat2d_cmd_info},   {"bench", heat2d_cmd_bench},
+        {"plot", heat2d_cmd_plot},
     };
     if (argc < 2) {
         heat2d_usage_main(stderr);

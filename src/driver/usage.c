@@ -10,7 +10,8 @@ static const struct {
 } usages[] = {
     {"compare", "usage: heat2d compare REF CAND... [--atol A] [--rtol R]\n"
                 "\n"
-                "Compares each candidate field file with the reference, cell by cell:\n"
+                "Compares each candidate field with the reference, cell by cell: each a\n"
+                "field file, FILE.nc or a record FILE.nc:STEP of a series (NetCDF).\n"
                 "|ref - cand| <= atol + rtol*|ref| (default atol 2e-12, rtol 2e-10).\n"
                 "Prints MAX_ABS_DIFF, WORST_INDEX, FAILURES per file and COMPARE=PASS, or\n"
                 "exits 1.\n"},
@@ -30,6 +31,16 @@ static const struct {
              "How this build was made and the machine it runs on, as KEY=VALUE lines.\n"
              "  --bandwidth     also measure the limits: host copy bandwidth and, with a\n"
              "                  GPU, device copy and host<->device bandwidths\n"},
+    {"plot", "usage: heat2d plot FIELD|SERIES [--out NAME]\n"
+             "\n"
+             "Draws a field (a field file, FILE.nc, or a record FILE.nc:STEP) as a heat map,\n"
+             "NAME.png; a series (a FILE.nc of snapshots, or a --save-every folder) as an\n"
+             "animation of its records, NAME.gif (at most 200 frames, sampled evenly), and\n"
+             "its last record, NAME.png. NAME: the input's name without its extension, in\n"
+             "the working directory. Needs a python with matplotlib (and netCDF4 for .nc).\n"
+             "Prints PLOT=FILE per picture.\n"
+             "\n"
+             "  --out NAME      the pictures' name, without .png or .gif\n"},
     {"methods", "usage: heat2d methods\n"
                 "\n"
                 "Lists the methods of this build: name, the original's METHOD name, style.\n"},
@@ -40,7 +51,7 @@ static void run_usage(FILE *stream)
 {
     static const char lead[] =
         "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "                  [--initial FILE] [--save FILE] [--save-every DIR]";
+        "                  [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc]";
     fputs(lead, stream);
     heat2d_options_synopsis(stream, false, strlen(strrchr(lead, '\n') + 1), 18);
     fputs("\n\n"
@@ -55,9 +66,11 @@ static void run_usage(FILE *stream)
           "                  centre cell: a field file or FILE.nc (another run's --save),\n"
           "                  or FILE.nc:STEP (a record of a series); its shape unless\n"
           "                  --nx/--ny are given; 0 on the boundary\n"
-          "  --save FILE     write the final field in the original's format\n"
+          "  --save FILE     write the final field in the original's format, or as\n"
+          "                  NetCDF when FILE ends in .nc\n"
           "  --save-every DIR  with --output-every: write each snapshot as\n"
-          "                  DIR/step_NNN.dat\n",
+          "                  DIR/step_NNN.dat, or with FILE.nc append each to one\n"
+          "                  NetCDF series (complete=\"true\" once the run ends well)\n",
           stream);
     for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
         if (heat2d_run_options[k].run_help != NULL)
@@ -80,8 +93,9 @@ int heat2d_usage(const char *command, FILE *stream)
 
 void heat2d_usage_main(FILE *stream)
 {
-    static const char run[] = "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-                              "           [--initial FILE] [--save FILE] [--save-every DIR]";
+    static const char run[] =
+        "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
+        "           [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc]";
     static const char bench[] =
         "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
         "           [--out DIR] [--pinned-too] [--weak NXxNY:STEPS] [--budget S | --full]";
@@ -93,7 +107,8 @@ void heat2d_usage_main(FILE *stream)
     heat2d_options_synopsis(stream, false, strlen(strrchr(run, '\n') + 1), 11);
     fputs("\n"
           "  compare  REF CAND... [--atol A] [--rtol R]\n"
-          "  check    [--gpu] [--precision f64|f32] [--keep DIR]\n",
+          "  check    [--gpu] [--precision f64|f32] [--keep DIR]\n"
+          "  plot     FIELD|SERIES [--out NAME]  a field as a heat map, a series animated\n",
           stream);
     fputs(bench, stream);
     heat2d_options_synopsis(stream, true, strlen(strrchr(bench, '\n') + 1), 11);

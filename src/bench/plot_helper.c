@@ -1,0 +1,145 @@
+/* heat2d's plotting helpers: which python has matplotlib, where the
+ * plotting script is, and how long either may take. The bench's plots and
+ * heat2d plot both run plot_bench.py through them. */
+#define _GNU_SOURCE
+#include "plot_helper.h"
+#include "run_state.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* HEAT2D_PLOT_TIMEOUT as bench_check_plot_env read it; 0 when unset. */
+static double plot_timeout_s;
+
+int bench_check_plot_env(heat2d_error *err)
+{
+    const char *text = getenv("HEAT2D_PLOT_TIMEOUT");
+    double limit = 0.0;
+    if (text != NULL &&
+        (heat2d_parse_nonneg_real(text, "HEAT2D_PLOT_TIMEOUT", &limit, NULL) != 0 || limit <= 0.0))
+        return heat2d_fail(
+            err, "HEAT2D_PLOT_TIMEOUT must be a positive number of seconds, got '%s'", text);
+    plot_timeout_s = limit;
+    const char *script = getenv("HEAT2D_PLOT_SCRIPT");
+    if (script != NULL && script[0] != '\0' && access(script, R_OK) != 0)
+        return heat2d_fail(err, "HEAT2D_PLOT_SCRIPT=%s: %s", script, strerror(errno));
+    return 0;
+}
+
+/* A helper's limit: HEAT2D_PLOT_TIMEOUT (read up front by
+ * bench_check_plot_env), else the default. */
+double bench_plot_limit(double fallback)
+{
+    return plot_timeout_s > 0.0 ? plot_timeout_s : fallback;
+}
+
+typedef enum probe_result { PROBE_OK, PROBE_NO, PROBE_TIMED_OUT } probe_result;
+
+static probe_result probe(char *const argv[], double *limit)
+{
+    bench_capture cap;
+    *limit = bench_plot_limit(BENCH_PROBE_TIMEOUT_S);
+    if (bench_spawn_limited(argv, *limit, &cap, NULL) != 0)
+        return PROBE_NO;
+    probe_result result = cap.timed_out            ? PROBE_TIMED_OUT
+                          : bench_capture_ok(&cap) ? PROBE_OK
+                                                   : PROBE_NO;
+    bench_capture_free(&cap);
+    return result;
+}
+
+/* HEAT2D_PYTHON, else each python3 on PATH in turn, then Debian's
+ * /usr/bin/python3: the first with matplotlib. The first python3 on PATH
+ * (pyenv, a venv, the system's) often lacks it where a later one has it.
+ * One whose probe hangs ends the search (*hung, with the limit): a python
+ * that cannot import in half a minute cannot be trusted to plot. */
+const char *bench_find_python(char *tried, size_t tried_size, const char **hung, double *limit)
+{
+    enum { MAX_CANDIDATES = 16 };
+    static char candidates[MAX_CANDIDATES][PATH_MAX];
+    size_t n = 0;
+    const char *env = getenv("HEAT2D_PYTHON");
+    if (env != NULL && env[0] != '\0') {
+        snprintf(candidates[n++], sizeof candidates[0], "%s", env);
+    } else {
+        const char *dirs = getenv("PATH");
+        for (const char *p = dirs != NULL ? dirs : ""; n + 1 < MAX_CANDIDATES;) {
+            size_t len = strcspn(p, ":");
+            if (len > 0 && len + sizeof "/python3" <= sizeof candidates[0]) {
+                snprintf(candidates[n], sizeof candidates[0], "%.*s/python3", (int)len, p);
+                bool seen = access(candidates[n], X_OK) != 0;
+                for (size_t k = 0; k < n && !seen; ++k)
+                    seen = strcmp(candidates[k], candidates[n]) == 0;
+                n += !seen;
+            }
+            if (p[len] == '\0')
+                break;
+            p += len + 1;
+        }
+        bool seen = false;
+        for (size_t k = 0; k < n; ++k)
+            seen = seen || strcmp(candidates[k], "/usr/bin/python3") == 0;
+        if (!seen)
+            snprintf(candidates[n++], sizeof candidates[0], "/usr/bin/python3");
+    }
+    size_t used = 0;
+    tried[0] = '\0';
+    *hung = NULL;
+    for (size_t k = 0; k < n; ++k) {
+        char *argv[] = {candidates[k], "-c", "import matplotlib", NULL};
+        probe_result result = probe(argv, limit);
+        if (result == PROBE_OK)
+            return candidates[k];
+        if (result == PROBE_TIMED_OUT) {
+            *hung = candidates[k];
+            return NULL;
+        }
+        used += (size_t)snprintf(tried + used, used < tried_size ? tried_size - used : 0, "%s%s",
+                                 k ? ", " : "", candidates[k]);
+    }
+    return NULL;
+}
+
+/* An existing, readable file, resolved so that the note telling how to
+ * re-run the script reads well. */
+static bool readable(const char *guess, char *path, size_t size)
+{
+    char resolved[PATH_MAX];
+    if (realpath(guess, resolved) == NULL || access(resolved, R_OK) != 0)
+        return false;
+    snprintf(path, size, "%s", resolved);
+    return true;
+}
+
+/* The plotting script: HEAT2D_PLOT_SCRIPT; else where an installed heat2d
+ * keeps it (PREFIX/bin/heat2d -> PREFIX/share/heat2d); else in the source
+ * tree this build was made from; else under the working directory. */
+bool bench_find_plot_script(char *path, size_t size)
+{
+    /* The label grammar the script reads (run_options.json): this build's,
+     * unless the environment names one; an installed script finds its own
+     * beside it. */
+    if (access(HEAT2D_BINARY_DIR "/share/heat2d/run_options.json", R_OK) == 0)
+        setenv("HEAT2D_RUN_OPTIONS", HEAT2D_BINARY_DIR "/share/heat2d/run_options.json", 0);
+    const char *env = getenv("HEAT2D_PLOT_SCRIPT");
+    if (env != NULL && env[0] != '\0') {
+        snprintf(path, size, "%s", env);
+        return access(path, R_OK) == 0;
+    }
+    char exe[PATH_MAX], guess[PATH_MAX + 64];
+    ssize_t len = readlink(BENCH_SELF_EXE, exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        snprintf(guess, sizeof guess, "%s/" HEAT2D_INSTALL_DATADIR "/plot_bench.py", dirname(exe));
+        if (readable(guess, path, size))
+            return true;
+    }
+    if (readable(HEAT2D_SOURCE_DIR "/tools/plot_bench.py", path, size))
+        return true;
+    snprintf(path, size, "tools/plot_bench.py");
+    return access(path, R_OK) == 0;
+}

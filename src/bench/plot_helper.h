@@ -1,0 +1,34 @@
+/* heat2d's plotting helpers, which the bench's plots and heat2d plot
+ * share: a python with matplotlib, the plotting script, their time limits. */
+#ifndef HEAT2D_BENCH_PLOT_HELPER_H
+#define HEAT2D_BENCH_PLOT_HELPER_H
+
+#include "heat2d.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Time limits of the plotting helpers, in seconds: the matplotlib probe (an
+ * import, under a second when python is well) and the plotting script
+ * (seconds for a folder, minutes for a very large one). Past its limit a
+ * helper's process group is killed and the plots are skipped, not failed.
+ * HEAT2D_PLOT_TIMEOUT (seconds) replaces both, for a slow machine or a
+ * test. */
+#define BENCH_PROBE_TIMEOUT_S 30.0
+#define BENCH_PLOT_TIMEOUT_S  300.0
+
+/* Reads HEAT2D_PLOT_TIMEOUT and checks HEAT2D_PLOT_SCRIPT, up front. */
+int bench_check_plot_env(heat2d_error *err);
+/* A helper's limit: HEAT2D_PLOT_TIMEOUT, else fallback. */
+double bench_plot_limit(double fallback);
+
+/* HEAT2D_PYTHON, else each python3 on PATH in turn, then /usr/bin/python3:
+ * the first with matplotlib, NULL for none (tried lists them). One whose
+ * probe hangs ends the search: *hung names it, *limit the time it had. */
+const char *bench_find_python(char *tried, size_t tried_size, const char **hung, double *limit);
+
+/* The plotting script (HEAT2D_PLOT_SCRIPT, installed, the source tree, the
+ * working directory) into path; false when there is none. */
+bool bench_find_plot_script(char *path, size_t size);
+
+#endif

@@ -1,0 +1,162 @@
+/* heat2d plot: a field, or every record of a series, as pictures, drawn by
+ * the bench's own plotting script (plot_bench.py --auto). */
+#define _GNU_SOURCE
+#include "child.h"
+#include "commands.h"
+#include "plot_helper.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Whether path is a PNG or GIF file, by its first bytes: a plot is reported
+ * only when it is one. */
+static bool is_image(const char *path)
+{
+    unsigned char head[8] = {0};
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return false;
+    const size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    return (got == 8 && memcmp(head, png, 8) == 0) || (got >= 6 && memcmp(head, "GIF89a", 6) == 0);
+}
+
+/* The script's one line, "plot_bench: WHY", as WHY; false when there is
+ * none (then how it ended says why). */
+static bool script_line(const char *err, char *why, size_t size)
+{
+    const char *line = NULL;
+    for (const char *l = err; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
+        if (strncmp(l, "plot_bench: ", 12) == 0)
+            line = l + 12;
+    if (line == NULL)
+        return false;
+    snprintf(why, size, "%.*s", (int)strcspn(line, "\n"), line);
+    return true;
+}
+
+/* The pictures' default name: the input's, its extension and any :STEP
+ * dropped (FILE.nc:40 -> FILE_40), in the working directory. */
+static void default_stem(const char *spec, char *stem, size_t size)
+{
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", spec);
+    size_t n = strlen(copy);
+    while (n > 1 && copy[n - 1] == '/')
+        copy[--n] = '\0';
+    char *name = basename(copy);
+    char *colon = strrchr(name, ':');
+    char step[32] = "";
+    if (colon != NULL) {
+        snprintf(step, sizeof step, "_%s", colon + 1);
+        *colon = '\0';
+    }
+    char *dot = strrchr(name, '.');
+    if (dot != NULL && dot != name)
+        *dot = '\0';
+    snprintf(stem, size, "%s%s", name, step);
+}
+
+int heat2d_cmd_plot(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"out", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL;
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'o':
+            if (optarg[0] == '\0')
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "plot: --out needs a name");
+            out = optarg;
+            break;
+        case 'h':
+            heat2d_usage("plot", stdout);
+            return EXIT_SUCCESS;
+        default:
+            return heat2d_report_bad_option("plot", argc, argv, options, NULL);
+        }
+    }
+    if (optind + 1 != argc)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, optind == argc
+                                                          ? "plot: a field or series is required"
+                                                          : "plot: one field or series at a time");
+    const char *spec = argv[optind];
+    heat2d_error err = {{0}};
+    /* The input, without a record's :STEP, exists before python starts. */
+    char input[PATH_MAX];
+    snprintf(input, sizeof input, "%s", spec);
+    char *colon = strrchr(input, ':');
+    if (colon != NULL && access(input, F_OK) != 0)
+        *colon = '\0';
+    if (access(input, R_OK) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: cannot open '%s': %s", input,
+                                   strerror(errno));
+    if (bench_check_plot_env(&err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
+    char stem[PATH_MAX];
+    if (out != NULL)
+        snprintf(stem, sizeof stem, "%s", out);
+    else
+        default_stem(spec, stem, sizeof stem);
+
+    char script[PATH_MAX + 64], tried[256];
+    const char *hung = NULL;
+    double limit = 0.0;
+    if (!bench_find_plot_script(script, sizeof script))
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "plot: plot_bench.py not found (set HEAT2D_PLOT_SCRIPT)");
+    const char *python = bench_find_python(tried, sizeof tried, &hung, &limit);
+    if (hung != NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "plot: %s -c 'import matplotlib' timed out after %g s", hung,
+                                   limit);
+    if (python == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "plot: no python with matplotlib (tried %s): apt-get install "
+                                   "python3-matplotlib",
+                                   tried);
+    char *child[] = {(char *)python, script, "--auto", (char *)spec, stem, NULL};
+    bench_capture cap;
+    limit = bench_plot_limit(BENCH_PLOT_TIMEOUT_S);
+    if (bench_spawn_limited(child, limit, &cap, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
+    int status = EXIT_SUCCESS;
+    if (cap.timed_out) {
+        status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s %s timed out after %g s",
+                                     python, script, limit);
+    } else if (!bench_capture_ok(&cap)) {
+        char why[HEAT2D_MESSAGE_ROOM];
+        if (!script_line(cap.err, why, sizeof why))
+            bench_capture_why(&cap, why, sizeof why);
+        status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", why);
+    } else {
+        for (const char *l = cap.out; l != NULL && *l != '\0';) {
+            const size_t len = strcspn(l, "\n");
+            char path[PATH_MAX];
+            if (strncmp(l, "PLOT=", 5) == 0 && len - 5 < sizeof path) {
+                snprintf(path, sizeof path, "%.*s", (int)(len - 5), l + 5);
+                if (!is_image(path)) {
+                    status = heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                                 "plot: %s was reported but is not an image", path);
+                    break;
+                }
+                printf("PLOT=%s\n", path);
+            }
+            l = l[len] == '\n' ? l + len + 1 : NULL;
+        }
+    }
+    bench_capture_free(&cap);
+    return status;
+}
