@@ -86,8 +86,12 @@ for t in 0.02 0.1 0.2 0.4; do
   for c in $kids; do
     [ "$(ps -o stat= -p "$c" 2>/dev/null | grep -vc '^Z' || true)" = 0 ] || left=$((left + 1))
   done
-  case "$rc/$(cat "$w/check.err")" in
-    "143/heat2d: interrupted by signal 15" | 0/*) ;;
+  # (Silent only when stopped before its handler was installed: slow to
+  # start under a sanitizer, and with no child yet. Open MPI's own log
+  # lines, "[host:pid] ...", from the daemon of the probe killed with
+  # check, are not heat2d's.)
+  case "$rc/$(grep -v '^\[' "$w/check.err" || true)/${kids:+kids}" in
+    "143/heat2d: interrupted by signal 15/"* | 0/* | "143//") ;;
     *) bad=$((bad + 1)); echo "check: exit $rc: $(cat "$w/check.err")" >&2 ;;
   esac
 done
