@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# What a field file costs: writing and reading an N x N field (4096² by
+# default) as text and as NetCDF (deflate off, and deflate level 1 with
+# shuffle, the default), side by side on this machine; time and size.
+#
+#   tools/tuning/field_format_speed.sh [BIN_DIR]          # default build/bin
+#   N=2048 STEPS=10 REPEATS=5 RECORDS=5 OUT=/tmp/ff.txt tools/tuning/field_format_speed.sh
+#
+# write: the time `heat2d run --method cpu --steps STEPS --save F` spends
+#        outside its loop (wall less TOTAL_S) less that of the same run
+#        without --save (medians of REPEATS runs, interleaved, so that a
+#        noisy machine disturbs every variant alike).
+# read:  median(`heat2d compare F F F`) less median(`heat2d compare F F`):
+#        one read of the file, the third, which compare reads on its own
+#        (the first two are read at once on two threads, for text files).
+# series: RECORDS snapshots every STEPS steps written as text step files and
+#        as one .nc series: SNAPSHOT_CALLBACK_S (check and write), medians.
+# heat2d's field after STEPS steps is the unit heat at the centre, spread a
+# few cells: mostly zeros, which deflate shrinks to nothing. A dense field
+# (every cell a full-precision value, as a model's) is measured too, written
+# by Python's netCDF4 through the same library with the same chunks, where
+# it is installed. The output goes to OUT (results/dev-vm/field_format.txt).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=$(cd "${1:-build/bin}" && pwd)
+h=$bin/heat2d
+N=${N:-4096}
+STEPS=${STEPS:-20}
+REPEATS=${REPEATS:-3}
+OUT=${OUT:-results/dev-vm/field_format.txt}
+scratch=$(mktemp -d "${SCRATCH:-/var/tmp}/field_format.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+"$h" info | grep -q '^NETCDF=NetCDF' || { echo "field_format_speed: $h has no NetCDF" >&2; exit 1; }
+
+now() { date +%s.%N; }
+# wall CMD...: seconds CMD took, its output dropped
+wall() {
+  local t0 t1
+  t0=$(now)
+  "$@" >/dev/null
+  t1=$(now)
+  echo "$t1 - $t0" | bc -l
+}
+# outside CMD...: seconds a run took outside its loop (wall less TOTAL_S):
+# start, set-up, the save, exit; the loop's own noise left out
+outside() {
+  local t0 t1 total
+  t0=$(now)
+  total=$("$@" | sed -n 's/^TOTAL_S= *//p')
+  t1=$(now)
+  echo "$t1 - $t0 - $(printf '%.9f' "$total")" | bc -l
+}
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+run_args=(run --method cpu --nx "$N" --ny "$N" --steps "$STEPS")
+variants=(text nc0 nc1)
+declare -A file env
+file[text]=$scratch/field.dat env[text]=""
+file[nc0]=$scratch/field0.nc env[nc0]=HEAT2D_NETCDF_DEFLATE=0
+file[nc1]=$scratch/field1.nc env[nc1]=HEAT2D_NETCDF_DEFLATE=1
+declare -A wt rt r3
+bare=()
+for _ in $(seq "$REPEATS"); do
+  bare+=("$(outside "$h" "${run_args[@]}")")
+  for v in "${variants[@]}"; do
+    wt[$v]+="$(outside env ${env[$v]} "$h" "${run_args[@]}" --save "${file[$v]}") "
+    sync
+    two=$(wall "$h" compare "${file[$v]}" "${file[$v]}")
+    three=$(wall "$h" compare "${file[$v]}" "${file[$v]}" "${file[$v]}")
+    rt[$v]+="$two "
+    r3[$v]+="$three "
+  done
+done
+# The files hold one field: bit for bit the same values.
+"$h" compare "${file[text]}" "${file[nc0]}" "${file[nc1]}" --atol 0 --rtol 0 >/dev/null
+
+bare_s=$(printf '%s\n' "${bare[@]}" | median)
+{
+  echo "# tools/tuning/field_format_speed.sh: N=$N STEPS=$STEPS REPEATS=$REPEATS"
+  echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores, $("$h" --version)"
+  echo "# $("$h" info | grep '^NETCDF=')"
+  echo "# scratch on: $(df -T "$scratch" | awk 'NR == 2 {print $2}')"
+  echo "# load before: $(cut -d" " -f1-3 /proc/loadavg) (other work on the machine slows every variant alike)"
+  printf "# write_s = median(run --save) - median(run), each its wall less TOTAL_S, the latter %.3f s; read_s = median(compare F F F) - median(compare F F)\n" "$bare_s"
+  printf '%-22s %12s %9s %9s %9s %9s\n' format bytes write_s read_s x_write x_read
+  declare -A ws rs
+  for v in "${variants[@]}"; do
+    ws[$v]=$(echo "$(tr ' ' '\n' <<<"${wt[$v]}" | grep . | median) - $bare_s" | bc -l)
+    rs[$v]=$(echo "$(tr ' ' '\n' <<<"${r3[$v]}" | grep . | median) - $(tr ' ' '\n' <<<"${rt[$v]}" | grep . | median)" | bc -l)
+  done
+  for v in "${variants[@]}"; do
+    case $v in
+    text) name="text (%24.16E)" ;;
+    nc0) name="netcdf4 f64 deflate 0" ;;
+    nc1) name="netcdf4 f64 deflate 1" ;;
+    esac
+    printf '%-22s %12d %9.3f %9.3f %9.1f %9.1f\n' "$name" "$(stat -c %s "${file[$v]}")" "${ws[$v]}" \
+      "${rs[$v]}" "$(echo "${ws[text]} / ${ws[$v]}" | bc -l)" "$(echo "${rs[text]} / ${rs[$v]}" | bc -l)"
+  done
+  echo "# x_write, x_read: the text format's time over this one's"
+} | tee "$OUT.tmp"
+
+# A series: RECORDS snapshots of the same run, as text step files and as
+# one .nc series; SNAPSHOT_CALLBACK_S holds the check and the writing.
+RECORDS=${RECORDS:-5}
+series_args=(run --method cpu --nx "$N" --ny "$N" --steps $((RECORDS * STEPS)) --output-every "$STEPS")
+callback() { printf '%.9f' "$("$@" | sed -n 's/^SNAPSHOT_CALLBACK_S= *//p')"; }
+declare -A cb
+for _ in $(seq "$REPEATS"); do
+  cb[none]+="$(callback "$h" "${series_args[@]}") "
+  rm -rf "$scratch/steps" "$scratch/series.nc"
+  cb[text]+="$(callback "$h" "${series_args[@]}" --save-every "$scratch/steps") "
+  cb[nc]+="$(callback "$h" "${series_args[@]}" --save-every "$scratch/series.nc") "
+done
+{
+  echo "# series of $RECORDS records ($N² every $STEPS steps): SNAPSHOT_CALLBACK_S, medians (check alone: none)"
+  for v in none text nc; do
+    case $v in
+    none) bytes=0 name="check only" ;;
+    text) bytes=$(du -sb "$scratch/steps" | cut -f1) name="text step files" ;;
+    nc) bytes=$(stat -c %s "$scratch/series.nc") name="netcdf4 series" ;;
+    esac
+    printf '%-22s %12d %9.3f s, %.3f s a record\n' "$name" "$bytes" \
+      "$(tr ' ' '\n' <<<"${cb[$v]}" | grep . | median)" \
+      "$(echo "$(tr ' ' '\n' <<<"${cb[$v]}" | grep . | median) / $RECORDS" | bc -l)"
+  done
+} | tee -a "$OUT.tmp"
+rm -rf "$scratch/steps" "$scratch/series.nc"
+
+# A dense field through the same library, chunks and filters.
+py=""
+for p in python3 /usr/bin/python3; do
+  if command -v "$p" >/dev/null && "$p" -c 'import netCDF4, numpy' 2>/dev/null; then py=$p; break; fi
+done
+if [ -n "$py" ]; then
+  "$py" - "$N" "$REPEATS" "$scratch" <<'EOF' | tee -a "$OUT.tmp"
+import os, sys, time, numpy as np, netCDF4
+n, repeats, where = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+y, x = np.mgrid[0:n, 0:n] / n
+u = np.sin(3 * np.pi * x) * np.sin(2 * np.pi * y) * np.exp(-x) + 1e-3 * np.cos(40 * x * y)
+rows = max(1, min(n, (1 << 20) // (8 * n)))
+print("# dense field (Python netCDF4, chunks %dx%d): every cell a full-precision value" % (rows, n))
+for level in (0, 1):
+    w, r = [], []
+    for _ in range(repeats):
+        path = os.path.join(where, "dense%d.nc" % level)
+        t0 = time.perf_counter()
+        d = netCDF4.Dataset(path, "w", format="NETCDF4")
+        d.createDimension("y", n); d.createDimension("x", n)
+        v = d.createVariable("u", "f8", ("y", "x"), chunksizes=(rows, n),
+                             zlib=level > 0, complevel=max(level, 1), shuffle=level > 0)
+        v[:] = u
+        d.close()
+        w.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        with netCDF4.Dataset(path) as d:
+            back = d["u"][:]
+        r.append(time.perf_counter() - t0)
+        assert np.array_equal(back, u)
+    print("%-22s %12d %9.3f %9.3f" % ("dense f64 deflate %d" % level, os.path.getsize(path),
+                                        sorted(w)[len(w) // 2], sorted(r)[len(r) // 2]))
+print("# (text of that field: %d bytes)" % (n * n * 25 + len("%d %d\n" % (n, n))))
+EOF
+fi
+mv "$OUT.tmp" "$OUT"
