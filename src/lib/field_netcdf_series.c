@@ -8,14 +8,20 @@
 #include "netcdf_schema.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netcdf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct heat2d_netcdf_series {
     netcdf_ids ids;
     heat2d_netcdf_meta meta;
     size_t records;
+    bool failed; /* an append failed: the file is aborted, not closed */
+    int fd;      /* read-only, for the room on its file system */
+    uint64_t record_bytes;
     char path[4096];
 };
 
@@ -37,6 +43,11 @@ static int locked_series_open(heat2d_netcdf_series **series, const char *path,
     }
     strcpy(s->path, path);
     s->meta = *meta;
+    /* The header and coordinates, before the library tries. */
+    if (heat2d_nc_room(-1, path, (uint64_t)(meta->nx + meta->ny) * 8) != 0) {
+        free(s);
+        return heat2d_fail(err, "cannot write series '%s': %s", path, strerror(ENOSPC));
+    }
     int status = nc_create(path, heat2d_nc_format() | NC_CLOBBER, &s->ids.ncid);
     if (status != NC_NOERR) {
         heat2d_nc_fail(err, "series", path, status, errno);
@@ -47,10 +58,16 @@ static int locked_series_open(heat2d_netcdf_series **series, const char *path,
         (status = nc_sync(s->ids.ncid)) != NC_NOERR) {
         if (status != NC_NOERR)
             heat2d_nc_fail(err, "series", path, status, errno);
-        nc_close(s->ids.ncid);
+        /* It holds no record yet: nothing of the user's to keep. Aborted,
+         * not closed: HDF5 1.10 left with a file it cannot flush (a full
+         * disk) crashes trying again at exit. */
+        nc_abort(s->ids.ncid);
+        remove(path);
         free(s);
         return -1;
     }
+    s->record_bytes = (uint64_t)meta->nx * meta->ny * heat2d_precision_bytes(meta->precision);
+    s->fd = open(path, O_RDONLY | O_CLOEXEC);
     *series = s;
     return 0;
 }
@@ -61,6 +78,8 @@ static int locked_series_append(heat2d_netcdf_series *s, size_t step, const void
     const int ncid = s->ids.ncid;
     const size_t start[3] = {s->records, 0, 0};
     const size_t count[3] = {1, s->meta.ny, s->meta.nx};
+    if (heat2d_nc_room(s->fd, s->path, s->record_bytes) != 0)
+        return heat2d_fail(err, "cannot write series '%s': %s", s->path, strerror(ENOSPC));
     errno = 0;
     int status = s->meta.precision == HEAT2D_F32
                      ? nc_put_vara_float(ncid, s->ids.field, start, count, values)
@@ -73,8 +92,10 @@ static int locked_series_append(heat2d_netcdf_series *s, size_t step, const void
         status = nc_put_var1_longlong(ncid, s->ids.step, start, &st);
     if (status == NC_NOERR)
         status = nc_sync(ncid);
-    if (status != NC_NOERR)
+    if (status != NC_NOERR) {
+        s->failed = true;
         return heat2d_nc_fail(err, "series", s->path, status, errno);
+    }
     s->records++;
     return 0;
 }
@@ -96,7 +117,9 @@ static int locked_series_close(heat2d_netcdf_series *s, bool complete, heat2d_er
             status = nc_enddef(ncid);
     }
     const int saved = errno;
-    const int closed = nc_close(ncid);
+    const int closed = s->failed ? nc_abort(ncid) : nc_close(ncid);
+    if (s->fd >= 0)
+        close(s->fd);
     int rc = 0;
     if (complete && (status != NC_NOERR || closed != NC_NOERR))
         rc = heat2d_nc_fail(err, "series", s->path, status != NC_NOERR ? status : closed,

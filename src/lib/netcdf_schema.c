@@ -10,7 +10,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Rows a chunk: about 1 MiB of them, so that a reader of a slab (ncview,
  * a plot of a window) decompresses little beyond it. */
@@ -37,6 +39,31 @@ int heat2d_nc_format(void)
 #else
     return NC_64BIT_OFFSET;
 #endif
+}
+
+int heat2d_nc_room(int fd, const char *path, uint64_t bytes)
+{
+    struct statvfs fs;
+    int rc;
+    if (fd >= 0) {
+        rc = fstatvfs(fd, &fs);
+    } else {
+        /* A file not made yet: its folder's file system. */
+        char dir[4096];
+        const char *slash = strrchr(path, '/');
+        const size_t len = slash == NULL ? 0 : slash == path ? 1 : (size_t)(slash - path);
+        if (len >= sizeof dir)
+            return 0;
+        memcpy(dir, slash == NULL ? "." : path, slash == NULL ? 2 : len);
+        dir[slash == NULL ? 1 : len] = '\0';
+        rc = statvfs(dir, &fs);
+    }
+    if (rc != 0 || fs.f_frsize == 0)
+        return 0; /* unknown: the write itself will say */
+    /* root may fill the blocks reserved for it, as its writes would. */
+    const uint64_t blocks = geteuid() == 0 ? (uint64_t)fs.f_bfree : (uint64_t)fs.f_bavail;
+    const uint64_t margin = (uint64_t)32 << 10; /* HDF5's metadata of a record, and more */
+    return blocks >= (bytes + margin) / fs.f_frsize + 1 ? 0 : ENOSPC;
 }
 
 int heat2d_nc_fail(heat2d_error *err, const char *what, const char *path, int status,
