@@ -79,6 +79,8 @@ for line in 'time = UNLIMITED ; // (3 currently)' 'y = 23 ;' 'x = 37 ;' 'float u
 done
 expect_out_has "--save-every s-37x23-f32-7.nc --save f-37x23-f32-7.nc\" ;" "history holds the command line"
 expect_out_has ":source = \"heat2d " "source names heat2d"
+run ncdump -h f-37x23-f32-20.nc
+expect_out_has 'float u(y, x) ;' "an f32 field is NC_FLOAT"
 run ncdump -h f-101x64-f64-1.nc
 expect_out_has 'double u(y, x) ;' "an f64 field is NC_DOUBLE"
 expect_out_lacks 'complete' "a field has no complete attribute"
