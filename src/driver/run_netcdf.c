@@ -17,9 +17,18 @@ void heat2d_run_command_line(int argc, char **argv, char *line, size_t size)
         const bool plain = word[0] != '\0' && strspn(word, "abcdefghijklmnopqrstuvwxyz"
                                                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                                            "0123456789-_=./,:+@%") == strlen(word);
-        int n = plain ? snprintf(line + used, size - used, " %s", word)
-                      : snprintf(line + used, size - used, " '%s'", word);
-        used += n > 0 ? (size_t)n : 0;
+        if (plain) {
+            int n = snprintf(line + used, size - used, " %s", word);
+            used += n > 0 ? (size_t)n : 0;
+            continue;
+        }
+        /* 'it'\''s': a quote inside ends the quoting, is escaped, resumes. */
+        used += (size_t)snprintf(line + used, size - used, " '");
+        for (const char *c = word; *c && used < size; ++c)
+            used += (size_t)(*c == '\'' ? snprintf(line + used, size - used, "'\\''")
+                                        : snprintf(line + used, size - used, "%c", *c));
+        if (used < size)
+            used += (size_t)snprintf(line + used, size - used, "'");
     }
     if (used >= size && size > 4)
         strcpy(line + size - 4, "...");
