@@ -6,7 +6,8 @@
 # ncdump -h shows the CF attributes; Python's netCDF4 reads the same numbers;
 # a run killed part-way leaves whole records marked incomplete; a full disk
 # is one line and exit 1 with the records so far readable; the refusals'
-# exact lines. A build without NetCDF: its refusals, then a stated skip.
+# exact lines; mpi-cpu on 2 ranks writes one series, cpu's records. A
+# build without NetCDF: its refusals, then a stated skip.
 # usage: test_netcdf.sh BIN_DIR
 set -e
 bin=$(cd "$1" && pwd)
@@ -66,6 +67,22 @@ for grid in 37x23 101x64; do
     done
   done
 done
+
+# ---- mpi-cpu on 2 ranks: one series, written by rank 0, cpu's records ------------------------
+if "$h" methods | grep -q '^mpi-cpu ' && command -v mpirun >/dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  launch=(mpirun)
+  mpirun --version 2>&1 | grep -qE 'Open MPI|OpenRTE' && launch+=(-q --oversubscribe)
+  run timeout 60 "${launch[@]}" -np 2 "$h" run --method mpi-cpu --nx 37 --ny 23 --steps 20 --output-every 7 --save-every m.nc
+  expect_rc 0 "mpi-cpu on 2 ranks: a .nc series"
+  run "$h" compare d-37x23-f64-7/step_07.dat m.nc:7 m.nc:14 "${exact[@]}"
+  expect_out_has "FILE=m.nc:7 MAX_ABS_DIFF=0.000000e+00 WORST_INDEX=0 FAILURES=0" "mpi-cpu's record 7 is cpu's"
+  run "$h" compare f-37x23-f64-7.dat m.nc:20 "${exact[@]}"
+  expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "mpi-cpu's last record is cpu's"
+  expect_eq "$(ncdump -h m.nc | grep -c ':complete = "true" ;')" 1 "mpi-cpu's series complete"
+else
+  echo "test_netcdf: no mpi-cpu or mpirun here: the MPI part not run" >&2
+fi
 
 # ---- the file's own words: ncdump -h, complete, types -----------------------------------------
 run ncdump -h s-37x23-f32-7.nc
