@@ -89,4 +89,16 @@ expect_rc 0 "OMPI_COMM_WORLD_SIZE=4 inherited: bench runs"
 expect_failure 1 "heat2d: check: cannot write to '$w/no/such': No such file or directory" \
   env OMPI_COMM_WORLD_SIZE=4 PMI_SIZE=3 "$h" check --keep "$w/no/such"
 
+# ---- a rank count that cannot split a size: refused before mpirun starts ------------------------
+for spec in "100:8x8:1" "7:5x5:1" "11:128x10:3,10x10:1"; do
+  p=${spec%%:*} sizes=${spec#*:}
+  run "$h" bench --methods mpi-cpu --ranks "1,$p" --sizes "$sizes" --out "$w/refused_$p"
+  expect_rc 2 "bench --ranks 1,$p --sizes $sizes"
+  expect_err_lines 1 "bench --ranks $p: one line"
+  expect_err_has "heat2d: bench: --ranks: $p ranks cannot split a " "bench --ranks $p names the grid"
+  expect_eq "$([ -e "$w/refused_$p" ] && echo made)" "" "bench --ranks $p: refused before its folder is made"
+done
+expect_failure 2 "heat2d: bench: --ranks: 100 ranks cannot split a 8x8 grid (no PXxPY = 100 with PX <= 8 and PY <= 8); run with fewer ranks" \
+  "$h" bench --methods mpi-cpu --ranks 100 --sizes 8x8:1 --out "$w/refused"
+
 finish

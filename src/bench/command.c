@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -156,27 +157,6 @@ static int outputs_writable(const char *dir, heat2d_error *err)
             return -1;
     }
     return 0;
-}
-
-/* Every size before the first trial: a grid that overflows or cannot fit
- * in memory is refused now, not after the sizes before it have run. With
- * --weak, the largest weak grid: NX times the most ranks asked for. */
-static int sizes_fit(const bench_size *sizes, size_t n, const bench_size *weak,
-                     const target_list *targets, heat2d_error *err)
-{
-    for (size_t k = 0; k < n; ++k)
-        if (heat2d_check_host_memory(sizes[k].nx, sizes[k].ny, err) != 0)
-            return -1;
-    if (weak == NULL || targets == NULL)
-        return 0;
-    size_t most = 1;
-    for (size_t k = 0; k < targets->n; ++k)
-        if (targets->items[k].value[HEAT2D_OPTION_RANKS] > most)
-            most = targets->items[k].value[HEAT2D_OPTION_RANKS];
-    if (weak->nx > SIZE_MAX / most)
-        return heat2d_fail(err, "--weak %zux%zu at %zu ranks: the grid's side overflows", weak->nx,
-                           weak->ny, most);
-    return heat2d_check_host_memory(weak->nx * most, weak->ny, err);
 }
 
 /* A stop signal, wherever it landed (a trial, the limits' probe, the
@@ -354,8 +334,12 @@ int bench_command(int argc, char **argv)
         goto done;
 
     heat2d_error env_err = {{0}};
-    if (sizes_fit(sizes, n_sizes, weak, &chosen, &env_err) != 0) {
+    if (bench_sizes_fit(sizes, n_sizes, weak, &chosen, &env_err) != 0) {
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", env_err.message);
+        goto done;
+    }
+    if (bench_ranks_fit(sizes, n_sizes, &chosen, &env_err) != 0) {
+        status = heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", env_err.message);
         goto done;
     }
     if (bench_check_plot_env(&env_err) != 0) {
@@ -426,8 +410,12 @@ int bench_command(int argc, char **argv)
         if ((status = bench_parse_sizes(has_gpu ? BENCH_GPU_LADDER : BENCH_CPU_LADDER, &sizes,
                                         &n_sizes)) != 0)
             goto done;
-        if (sizes_fit(sizes, n_sizes, NULL, NULL, &err) != 0) {
+        if (bench_sizes_fit(sizes, n_sizes, NULL, NULL, &err) != 0) {
             status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
+            goto done;
+        }
+        if (bench_ranks_fit(sizes, n_sizes, &runnable, &err) != 0) {
+            status = heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
             goto done;
         }
         if (!has_gpu)

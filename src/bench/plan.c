@@ -229,3 +229,45 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
     if (no_f32[0] != '\0')
         bench_add_note(info, "Not run: %.200s (no f32 path in this build).", no_f32);
 }
+
+/* Every size before the first trial: a grid that overflows or cannot fit
+ * in memory is refused now, not after the sizes before it have run. With
+ * --weak, the largest weak grid: NX times the most ranks asked for. */
+int bench_sizes_fit(const bench_size *sizes, size_t n, const bench_size *weak,
+                    const target_list *targets, heat2d_error *err)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (heat2d_check_host_memory(sizes[k].nx, sizes[k].ny, err) != 0)
+            return -1;
+    if (weak == NULL || targets == NULL)
+        return 0;
+    size_t most = 1;
+    for (size_t k = 0; k < targets->n; ++k)
+        if (targets->items[k].value[HEAT2D_OPTION_RANKS] > most)
+            most = targets->items[k].value[HEAT2D_OPTION_RANKS];
+    if (weak->nx > SIZE_MAX / most)
+        return heat2d_fail(err, "--weak %zux%zu at %zu ranks: the grid's side overflows", weak->nx,
+                           weak->ny, most);
+    return heat2d_check_host_memory(weak->nx * most, weak->ny, err);
+}
+
+/* Every distributed target's rank count against every size: one that
+ * cannot split a grid is refused now, with the method's own message, not
+ * after mpirun started P processes. (A --weak grid at P ranks, (NX*P)xNY,
+ * always splits P x 1.) */
+int bench_ranks_fit(const bench_size *sizes, size_t n, const target_list *targets,
+                    heat2d_error *err)
+{
+    for (size_t t = 0; t < targets->n; ++t) {
+        const size_t ranks = targets->items[t].value[HEAT2D_OPTION_RANKS];
+        int dims[2];
+        if (ranks == 0)
+            continue;
+        if (ranks > INT_MAX)
+            return heat2d_fail(err, "--ranks %zu: more ranks than MPI can start", ranks);
+        for (size_t k = 0; k < n; ++k)
+            if (heat2d_decompose("--ranks", sizes[k].nx, sizes[k].ny, (int)ranks, dims, err) != 0)
+                return -1;
+    }
+    return 0;
+}

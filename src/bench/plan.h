@@ -55,6 +55,15 @@ int bench_grow_runnable(target_list *runnable, size_t n);
 void bench_choose_runnable(const target_list *candidates, bool asked, target_list *runnable,
                            bool *has_gpu, bench_run_info *info);
 
+/* Every size before the first trial: one that overflows or cannot fit in
+ * memory is refused (with --weak, its largest grid: NX times the most
+ * ranks); and every distributed target's rank count against every size,
+ * refused when it cannot split one, before mpirun starts. */
+int bench_sizes_fit(const bench_size *sizes, size_t n, const bench_size *weak,
+                    const target_list *targets, heat2d_error *err);
+int bench_ranks_fit(const bench_size *sizes, size_t n, const target_list *targets,
+                    heat2d_error *err);
+
 /* What the plan holds for the whole run (mpirun's environment). */
 void bench_plan_release(void);
 

@@ -18,5 +18,6 @@
 #include "heat2d_compare.h"
 #include "heat2d_args.h"
 #include "heat2d_memory.h"
+#include "heat2d_decompose.h"
 
 #endif /* HEAT2D_H */

@@ -31,7 +31,9 @@ int heat2d_host_bandwidth(double *copy_gbs, int *threads, heat2d_error *err)
     }
     /* First touch in the same partition as the copy, so pages land on the
      * NUMA node of the thread that streams them. */
+#ifdef _OPENMP
 #pragma omp parallel for schedule(static)
+#endif
     for (size_t k = 0; k < n; ++k) {
         src[k] = (double)k;
         dst[k] = 0.0;
@@ -40,7 +42,9 @@ int heat2d_host_bandwidth(double *copy_gbs, int *threads, heat2d_error *err)
     double rates[REPEATS];
     for (int r = 0; r < REPEATS; ++r) {
         double t0 = heat2d_now();
+#ifdef _OPENMP
 #pragma omp parallel for schedule(static)
+#endif
         for (size_t k = 0; k < n; ++k)
             dst[k] = src[k];
         double seconds = heat2d_now() - t0;

@@ -19,35 +19,6 @@ int heat2d_mpi_fail(heat2d_error *err, const char *file, int line, const char *e
 
 /* ---- decomposition ------------------------------------------------------ */
 
-int heat2d_mpi_decompose(const char *who, size_t nx, size_t ny, int ranks, int dims[2],
-                         heat2d_error *err)
-{
-    int best_px = 0;
-    double best_cut = 0.0;
-    for (int px = 1; px <= ranks; ++px) {
-        if (ranks % px != 0)
-            continue;
-        int py = ranks / px;
-        if ((size_t)px > nx || (size_t)py > ny)
-            continue;
-        /* In double: (PX-1)*ny cannot overflow, and exact ties stay exact
-         * below 2^53 cells. */
-        double cut = (double)(px - 1) * (double)ny + (double)(py - 1) * (double)nx;
-        if (best_px == 0 || cut < best_cut) {
-            best_px = px;
-            best_cut = cut;
-        }
-    }
-    if (best_px == 0)
-        return heat2d_fail(err,
-                           "%s: %d ranks cannot split a %zux%zu grid (no PXxPY = %d with PX <= "
-                           "%zu and PY <= %zu); run with fewer ranks",
-                           who, ranks, nx, ny, ranks, nx, ny);
-    dims[0] = best_px;
-    dims[1] = ranks / best_px;
-    return 0;
-}
-
 void heat2d_mpi_split(size_t n, int parts, int c, size_t *first, size_t *count)
 {
     size_t base = n / (size_t)parts;
@@ -96,7 +67,7 @@ int heat2d_mpi_layout_open_halo(const char *who, const heat2d_config *cfg, size_
                            who, cfg->nx, cfg->ny, INT_MAX - 2);
     int ranks = 1;
     HEAT2D_MPI_CHECK(err, MPI_Comm_size(MPI_COMM_WORLD, &ranks));
-    if (heat2d_mpi_decompose(who, cfg->nx, cfg->ny, ranks, l->dims, err) != 0 ||
+    if (heat2d_decompose(who, cfg->nx, cfg->ny, ranks, l->dims, err) != 0 ||
         heat2d_halo_check_depth(cfg->nx, cfg->ny, l->dims, depth, err) != 0)
         return -1;
     int cart_dims[2] = {l->dims[1], l->dims[0]};
