@@ -155,6 +155,14 @@ for typo in typo cpuu CPU; do
   expect_failure 1 "$(r "HEAT2D_FAULT_METHOD=$typo is not a method of this build (heat2d methods lists them)")" \
     env HEAT2D_FAULT_NAN_AT_STEP=1 HEAT2D_FAULT_METHOD="$typo" "$h" run --method cpu --nx 8 --ny 8 --steps 2
 done
+# HEAT2D_CUDA_TB_VARIANT names a variant of the build, or cuda-tb refuses
+# to run (before it looks for a GPU): never the default in its place.
+if "$h" methods | grep -q '^cuda-tb '; then
+  for typo in 7m6f 8R4FS x; do
+    expect_failure 1 "$(r "cuda-tb: HEAT2D_CUDA_TB_VARIANT=$typo is not a variant (8r4fs, 10r6fs, 8r4s, 4r4s, 2r4s)")" \
+      env HEAT2D_CUDA_TB_VARIANT="$typo" "$h" run --method cuda-tb --nx 8 --ny 8 --steps 2
+  done
+fi
 expect_failure 2 "heat2d: help: unexpected argument 'extra'" "$h" help run extra
 expect_failure 2 "$(r "unexpected argument 'extra'")" "$h" run --method cpu --nx 10 extra
 expect_failure 2 "$(r "--save needs a file name")" "$h" run --method cpu --save ""

@@ -26,10 +26,20 @@
 #include "cuda_methods.h"
 #include "cuda_tb_kernels.h"
 
+#include <stdlib.h>
+
 enum { kMaxDepths = 4 };
 
 static int tb_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
+    /* The tuning knob names a variant, or the run is refused: never the
+     * default quietly in place of the one asked for. */
+    const char *variant = getenv("HEAT2D_CUDA_TB_VARIANT");
+    char names[256];
+    if (variant != NULL && variant[0] != '\0' &&
+        !heat2d_cuda_tb_variant_known(variant, names, sizeof names))
+        return heat2d_fail(err, "cuda-tb: HEAT2D_CUDA_TB_VARIANT=%s is not a variant (%s)", variant,
+                           names);
     if (heat2d_cuda_prepare("cuda-tb", cfg, rep, err) != 0)
         return -1;
     /* Part of the untimed set-up: load the kernels now, not at the first

@@ -49,6 +49,7 @@
  * trip so that the centre rows alternate between two register sets without
  * moves; only the first and last 2T or so rows of an item carry the tests. */
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -478,6 +479,19 @@ extern "C" unsigned heat2d_cuda_tb_depths(heat2d_precision precision, unsigned *
         if (n < capacity && (n == 0 || d < depths[n - 1]))
             depths[n++] = d;
     return n;
+}
+
+extern "C" bool heat2d_cuda_tb_variant_known(const char *name, char *names, size_t size)
+{
+    size_t used = 0;
+    if (size > 0)
+        names[0] = '\0';
+    for (int k = 0; k < kVariantCount; ++k) {
+        const int n = snprintf(names + used, used < size ? size - used : 0, "%s%s",
+                               k > 0 ? ", " : "", kVariants[k].name);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return find_variant(name) >= 0;
 }
 
 extern "C" cudaError_t heat2d_cuda_tb_load_kernels(void)

@@ -3,6 +3,7 @@
 #ifndef HEAT2D_CUDA_TB_KERNELS_H
 #define HEAT2D_CUDA_TB_KERNELS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cuda_runtime_api.h>
@@ -36,6 +37,10 @@ typedef struct heat2d_cuda_tb_plan {
  * name, e.g. 8r4s, the bit-identical 8-deep kernel without FMA
  * (docs/performance.md, "cuda-tb", compares them). */
 unsigned heat2d_cuda_tb_depths(heat2d_precision precision, unsigned *depths, unsigned capacity);
+
+/* Whether name is a variant of this build (HEAT2D_CUDA_TB_VARIANT's
+ * values); the names there are, comma-separated, into names. */
+bool heat2d_cuda_tb_variant_known(const char *name, char *names, size_t size);
 
 /* Loads the temporal-blocking kernels into the current context now rather
  * than at their first launch. */
