@@ -4,12 +4,15 @@
  *   1  heat2d_parse_nonneg_real (--atol, --rtol)
  *   2  heat2d_parse_alpha       (--alpha)
  *   3  heat2d_seed_args         (cpu_reference [nx [ny [steps [field_path]]]])
+ *   4  the run options' parsers (run_options.h), the row picked by the
+ *      argument's length: a count or a choice of names
  *
  * Properties: a success is what the C library reads from the same text and
  * within the documented range; a failure is one line that names what was
  * wrong. */
 #include "fuzz.h"
 #include "heat2d.h"
+#include "run_options.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,11 +78,35 @@ static void check_seed_args(int argc, char **argv)
     }
 }
 
+/* A value a row's parser accepts is written back by its text to what
+ * parses to the same value; a refusal is one line. */
+static void check_run_option(const char *text)
+{
+    const heat2d_option_def *rows[HEAT2D_N_OPTIONS];
+    size_t n = 0;
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
+        if (heat2d_run_options[k].parse != NULL)
+            rows[n++] = &heat2d_run_options[k];
+    if (n == 0)
+        return;
+    const heat2d_option_def *o = rows[strlen(text) % n];
+    size_t value = 0;
+    heat2d_error err = {{0}};
+    if (o->parse(o, text, &value, &err) == 0) {
+        char back[128];
+        o->text(o, value, back, sizeof back);
+        size_t again = 0;
+        FUZZ_REQUIRE(o->parse(o, back, &again, &err) == 0 && again == value);
+    } else {
+        FUZZ_REQUIRE(fuzz_one_line(err.message));
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
-    unsigned which = data[0] % 4;
+    unsigned which = data[0] % 5;
     /* The arguments as C strings: a copy with a NUL after the last. */
     char *copy = malloc(size);
     if (copy == NULL)
@@ -109,8 +136,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 2:
         check_alpha(first);
         break;
-    default:
+    case 3:
         check_seed_args(argc, argv);
+        break;
+    default:
+        check_run_option(first);
         break;
     }
     free(copy);
