@@ -155,6 +155,14 @@ for typo in typo cpuu CPU; do
   expect_failure 1 "$(r "HEAT2D_FAULT_METHOD=$typo is not a method of this build (heat2d methods lists them)")" \
     env HEAT2D_FAULT_NAN_AT_STEP=1 HEAT2D_FAULT_METHOD="$typo" "$h" run --method cpu --nx 8 --ny 8 --steps 2
 done
+# HEAT2D_MPI_CUDA_AWARE takes 0 alone; any other value is refused, not
+# ignored, before MPI starts or a GPU is looked for.
+if "$h" methods | grep -q '^mpi-cuda '; then
+  for value in 1 no false; do
+    expect_failure 1 "$(r "mpi-cuda: HEAT2D_MPI_CUDA_AWARE=$value: 0 (halos staged through host memory) is its only setting; unset, the MPI library is asked")" \
+      env HEAT2D_MPI_CUDA_AWARE="$value" "$h" run --method mpi-cuda --nx 8 --ny 8 --steps 2
+  done
+fi
 # HEAT2D_CUDA_TB_VARIANT names a variant of the build, or cuda-tb refuses
 # to run (before it looks for a GPU): never the default in its place.
 if "$h" methods | grep -q '^cuda-tb '; then

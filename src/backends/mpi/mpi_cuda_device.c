@@ -69,6 +69,13 @@ static int open_device(int local_rank, int local_ranks, int *node_gpus, heat2d_r
 
 int heat2d_mpi_cuda_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {
+    /* 0 is the one setting; any other value would be ignored in silence. */
+    const char *force = getenv("HEAT2D_MPI_CUDA_AWARE");
+    if (force != NULL && force[0] != '\0' && strcmp(force, "0") != 0)
+        return heat2d_fail(err,
+                           "%s: HEAT2D_MPI_CUDA_AWARE=%s: 0 (halos staged through host memory) is "
+                           "its only setting; unset, the MPI library is asked",
+                           WHO, force);
     if (heat2d_mpi_start(WHO, err) != 0 || heat2d_mpi_settings_agree(WHO, cfg, err) != 0)
         return -1;
     MPI_Comm node = MPI_COMM_NULL;
