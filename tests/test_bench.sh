@@ -725,4 +725,23 @@ expect_eq "$(grep -c '^| method | loop per step |' "$summary")" 2 "a limits tabl
 expect_eq "$(grep -cE '^\| cpu \| [0-9.e+-]+ ms \| .* \| host memory, 16 B/cell \| [0-9.e+-]+ ms \| [0-9]+% \|$' "$summary")" 2 \
   "cpu against host memory bandwidth at both sizes"
 
+# A plot is reported only when its file is an image: a plotter that names a
+# file it wrote as text fails the bench, and the summary shows no picture.
+if [ -n "$(matplotlib_python)" ]; then
+  cat >"$w/textplot.py" <<'PY'
+import sys, pathlib
+folder = pathlib.Path(sys.argv[1])
+for name in ("headline.png", "phases.png"):
+    (folder / name).write_text("not an image\n")
+    print(f"PLOT={folder / name}")
+PY
+  run env HEAT2D_PLOT_SCRIPT="$w/textplot.py" "$h" bench --methods cpu --sizes 8x8:1 --repeats 1 \
+    --warmups 0 --out "$w/textplot"
+  expect_rc 1 "a plotter whose pictures are text: a failure"
+  expect_err_has "heat2d: bench: plots failed: it reported $w/textplot/headline.png, which is not an image" \
+    "a plotter whose pictures are text: the line names the file"
+  expect_out_lacks "PLOT=" "no picture that is not one is reported"
+  expect_eq "$(grep -c '](headline.png)\|](phases.png)' "$w/textplot/summary.md")" 0 \
+    "the summary shows neither text file as a picture"
+fi
 finish

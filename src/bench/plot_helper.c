@@ -143,3 +143,15 @@ bool bench_find_plot_script(char *path, size_t size)
     snprintf(path, size, "tools/plot_bench.py");
     return access(path, R_OK) == 0;
 }
+
+bool bench_is_image(const char *path)
+{
+    unsigned char head[8] = {0};
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return false;
+    const size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    return (got == 8 && memcmp(head, png, 8) == 0) || (got >= 6 && memcmp(head, "GIF89a", 6) == 0);
+}

@@ -31,4 +31,8 @@ const char *bench_find_python(char *tried, size_t tried_size, const char **hung,
  * working directory) into path; false when there is none. */
 bool bench_find_plot_script(char *path, size_t size);
 
+/* Whether path is a PNG or GIF file, by its first bytes: a plot is
+ * reported only when it is one. */
+bool bench_is_image(const char *path);
+
 #endif

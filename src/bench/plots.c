@@ -78,11 +78,13 @@ void bench_drop_field(void)
     field_slot = -1;
 }
 
-/* The PLOT=FILE lines of the plotter's output, the only ones the bench
- * passes on (the rest, however much, is the helper's chatter). */
-static char *plot_lines(const char *out)
+/* The PLOT=FILE lines of the plotter's output whose FILE is an image, the
+ * only ones the bench passes on (the rest, however much, is the helper's
+ * chatter); the first FILE that is not one into bad ("" for none). */
+static char *plot_lines(const char *out, char *bad, size_t bad_size)
 {
     size_t room = 1;
+    bad[0] = '\0';
     for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
         if (strncmp(l, "PLOT=", 5) == 0)
             room += strcspn(l, "\n") + 1;
@@ -92,7 +94,14 @@ static char *plot_lines(const char *out)
     size_t used = 0;
     for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
         if (strncmp(l, "PLOT=", 5) == 0) {
-            size_t len = strcspn(l, "\n");
+            const size_t len = strcspn(l, "\n");
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%.*s", (int)(len - 5), l + 5);
+            if (!bench_is_image(path)) {
+                if (bad[0] == '\0')
+                    snprintf(bad, bad_size, "%s", path);
+                continue;
+            }
             memcpy(lines + used, l, len);
             used += len;
             lines[used++] = '\n';
@@ -165,9 +174,12 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
         bench_capture_why(&cap, why, sizeof why);
         bench_capture_free(&cap);
     } else {
-        *plot_out = plot_lines(cap.out);
+        char bad[PATH_MAX];
+        *plot_out = plot_lines(cap.out, bad, sizeof bad);
         bench_capture_free(&cap);
-        return;
+        if (bad[0] == '\0')
+            return;
+        snprintf(why, sizeof why, "it reported %s, which is not an image", bad);
     }
     bench_say(st, "plots failed: %s", why);
     bench_add_note(st->info, "FAILED: %s %s: %s", python, script, why);

@@ -2,6 +2,7 @@
  * size the medians, speedups, rates and transfers, the limits, the scaling,
  * and the article's headline table. */
 #include "file_replace.h"
+#include "plot_helper.h"
 #include "summary.h"
 #include "summary_tables.h"
 
@@ -161,7 +162,7 @@ static void emit_plots(FILE *f, const bench_run_info *info, const char *const pl
     for (size_t k = 0; k < n; ++k) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", info->dir, plots[k][0]);
-        if (access(path, R_OK) == 0) {
+        if (bench_is_image(path)) {
             fprintf(f, "![%s](%s)\n", plots[k][1], plots[k][0]);
             any = true;
         }

@@ -14,20 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Whether path is a PNG or GIF file, by its first bytes: a plot is reported
- * only when it is one. */
-static bool is_image(const char *path)
-{
-    unsigned char head[8] = {0};
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return false;
-    const size_t got = fread(head, 1, sizeof head, f);
-    fclose(f);
-    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    return (got == 8 && memcmp(head, png, 8) == 0) || (got >= 6 && memcmp(head, "GIF89a", 6) == 0);
-}
-
 /* The script's one line, "plot_bench: WHY", as WHY; false when there is
  * none (then how it ended says why). */
 static bool script_line(const char *err, char *why, size_t size)
@@ -147,7 +133,7 @@ int heat2d_cmd_plot(int argc, char **argv)
             char path[PATH_MAX];
             if (strncmp(l, "PLOT=", 5) == 0 && len - 5 < sizeof path) {
                 snprintf(path, sizeof path, "%.*s", (int)(len - 5), l + 5);
-                if (!is_image(path)) {
+                if (!bench_is_image(path)) {
                     status = heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                                  "plot: %s was reported but is not an image", path);
                     break;
