@@ -155,3 +155,35 @@ bool bench_is_image(const char *path)
     static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     return (got == 8 && memcmp(head, png, 8) == 0) || (got >= 6 && memcmp(head, "GIF89a", 6) == 0);
 }
+
+/* The PLOT=FILE lines of the plotter's output whose FILE is an image, the
+ * only ones the bench passes on (the rest, however much, is the helper's
+ * chatter); the first FILE that is not one into bad ("" for none). */
+char *bench_plot_lines(const char *out, char *bad, size_t bad_size)
+{
+    size_t room = 1;
+    bad[0] = '\0';
+    for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
+        if (strncmp(l, "PLOT=", 5) == 0)
+            room += strcspn(l, "\n") + 1;
+    char *lines = malloc(room);
+    if (lines == NULL)
+        return NULL;
+    size_t used = 0;
+    for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
+        if (strncmp(l, "PLOT=", 5) == 0) {
+            const size_t len = strcspn(l, "\n");
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%.*s", (int)(len - 5), l + 5);
+            if (!bench_is_image(path)) {
+                if (bad[0] == '\0')
+                    snprintf(bad, bad_size, "%s", path);
+                continue;
+            }
+            memcpy(lines + used, l, len);
+            used += len;
+            lines[used++] = '\n';
+        }
+    lines[used] = '\0';
+    return lines;
+}

@@ -6,7 +6,6 @@
 #include "process_guard.h"
 #include "run_state.h"
 
-#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -25,15 +24,11 @@ static int field_slot = -1;
 
 int bench_save_field(bench_state *st, char *path, size_t size)
 {
-    const char *tmp = getenv("TMPDIR");
-    if (tmp == NULL || tmp[0] == '\0')
-        tmp = "/tmp";
-    int len = snprintf(field_dir, sizeof field_dir, "%s/heat2d-field-XXXXXX", tmp);
-    if (len < 0 || (size_t)len >= sizeof field_dir ||
-        heat2d_cleanup_mkdtemp(field_dir, &field_slot) == NULL) {
-        const char *why =
-            len < 0 || (size_t)len >= sizeof field_dir ? strerror(ENAMETOOLONG) : strerror(errno);
-        field_dir[0] = '\0';
+    const char *tmp = heat2d_tmp_base();
+    const int made =
+        heat2d_scratch_make(tmp, "heat2d-field", field_dir, sizeof field_dir, &field_slot);
+    if (made != 0) {
+        const char *why = strerror(made);
         bench_say(st, "the field for field.png failed: cannot create a folder in %s: %s", tmp, why);
         bench_add_note(st->info,
                        "FAILED: the cpu run for field.png: cannot create a folder in %s: %s", tmp,
@@ -70,44 +65,9 @@ int bench_save_field(bench_state *st, char *path, size_t size)
 
 void bench_drop_field(void)
 {
-    if (field_dir[0] == '\0')
-        return;
-    heat2d_remove_folder(field_dir); /* it holds only the field this bench wrote */
-    heat2d_cleanup_forget(field_slot);
+    /* The folder holds only the field this bench wrote. */
+    heat2d_scratch_drop(field_dir, &field_slot);
     field_dir[0] = '\0';
-    field_slot = -1;
-}
-
-/* The PLOT=FILE lines of the plotter's output whose FILE is an image, the
- * only ones the bench passes on (the rest, however much, is the helper's
- * chatter); the first FILE that is not one into bad ("" for none). */
-static char *plot_lines(const char *out, char *bad, size_t bad_size)
-{
-    size_t room = 1;
-    bad[0] = '\0';
-    for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
-        if (strncmp(l, "PLOT=", 5) == 0)
-            room += strcspn(l, "\n") + 1;
-    char *lines = malloc(room);
-    if (lines == NULL)
-        return NULL;
-    size_t used = 0;
-    for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
-        if (strncmp(l, "PLOT=", 5) == 0) {
-            const size_t len = strcspn(l, "\n");
-            char path[PATH_MAX];
-            snprintf(path, sizeof path, "%.*s", (int)(len - 5), l + 5);
-            if (!bench_is_image(path)) {
-                if (bad[0] == '\0')
-                    snprintf(bad, bad_size, "%s", path);
-                continue;
-            }
-            memcpy(lines + used, l, len);
-            used += len;
-            lines[used++] = '\n';
-        }
-    lines[used] = '\0';
-    return lines;
 }
 
 /* Plots are an extra: without matplotlib the numbers stand on their own,
@@ -175,7 +135,7 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
         bench_capture_free(&cap);
     } else {
         char bad[PATH_MAX];
-        *plot_out = plot_lines(cap.out, bad, sizeof bad);
+        *plot_out = bench_plot_lines(cap.out, bad, sizeof bad);
         bench_capture_free(&cap);
         if (bad[0] == '\0')
             return;

@@ -85,23 +85,18 @@ int heat2d_cmd_check(int argc, char **argv)
     if (keep != NULL) {
         st.dir = keep;
     } else {
-        int len = snprintf(tmp_dir, sizeof tmp_dir, "%s/heat2d-check-XXXXXX", tmp_base);
-        if (len < 0 || (size_t)len >= sizeof tmp_dir ||
-            heat2d_cleanup_mkdtemp(tmp_dir, &scratch_slot) == NULL)
-            return heat2d_report_error(
-                HEAT2D_EXIT_FAILURE, "check: cannot create a temporary directory in '%s': %s",
-                tmp_base,
-                len < 0 || (size_t)len >= sizeof tmp_dir ? strerror(ENAMETOOLONG)
-                                                         : strerror(errno));
+        const int made =
+            heat2d_scratch_make(tmp_base, "heat2d-check", tmp_dir, sizeof tmp_dir, &scratch_slot);
+        if (made != 0)
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                       "check: cannot create a temporary directory in '%s': %s",
+                                       tmp_base, strerror(made));
         st.dir = tmp_dir;
     }
 
     check_run(&st, targets, n);
 
-    if (keep == NULL) {
-        heat2d_remove_folder(tmp_dir); /* it holds only the field files this check wrote */
-        heat2d_cleanup_forget(scratch_slot);
-    }
+    heat2d_scratch_drop(tmp_dir, &scratch_slot); /* only the field files this check wrote */
 
     const char *verdict = st.gpu ? "GPU_CHECK" : "CPU_CHECK";
     if (st.failures > 0)

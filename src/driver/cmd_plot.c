@@ -128,20 +128,16 @@ int heat2d_cmd_plot(int argc, char **argv)
             bench_capture_why(&cap, why, sizeof why);
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", why);
     } else {
-        for (const char *l = cap.out; l != NULL && *l != '\0';) {
-            const size_t len = strcspn(l, "\n");
-            char path[PATH_MAX];
-            if (strncmp(l, "PLOT=", 5) == 0 && len - 5 < sizeof path) {
-                snprintf(path, sizeof path, "%.*s", (int)(len - 5), l + 5);
-                if (!bench_is_image(path)) {
-                    status = heat2d_report_error(HEAT2D_EXIT_FAILURE,
-                                                 "plot: %s was reported but is not an image", path);
-                    break;
-                }
-                printf("PLOT=%s\n", path);
-            }
-            l = l[len] == '\n' ? l + len + 1 : NULL;
-        }
+        char bad[PATH_MAX];
+        char *lines = bench_plot_lines(cap.out, bad, sizeof bad);
+        if (lines == NULL)
+            status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: out of memory");
+        else if (bad[0] != '\0')
+            status = heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                         "plot: %s was reported but is not an image", bad);
+        else
+            fputs(lines, stdout);
+        free(lines);
     }
     bench_capture_free(&cap);
     return status;

@@ -6,21 +6,9 @@
 #include "series_folder.h"
 #include "snapshot_sink.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The scratch folder of --snapshot-writer text, removed on every way out
- * once made (slot >= 0), with the step files in it. */
-static void drop_scratch(const char *path, int *slot)
-{
-    if (*slot >= 0) {
-        heat2d_remove_folder(path);
-        heat2d_cleanup_forget(*slot);
-        *slot = -1;
-    }
-}
 
 /* One table option's value (a flag: 1) into values. */
 static int parse_run_option(heat2d_option_id id, const char *text, size_t *values,
@@ -203,26 +191,26 @@ int heat2d_cmd_run(int argc, char **argv)
                                    method->name);
     }
     /* --snapshot-writer text alone: step files in a scratch folder, claimed
-     * and written as --save-every's, removed once the sink is closed. */
+     * and written as --save-every's, removed on every way out once the
+     * sink is closed. */
     char scratch[4096] = "";
     int scratch_slot = -1;
     if (save_every == NULL && cfg.snapshot_writer != 0) {
-        const char *tmp = getenv("TMPDIR");
-        if (tmp == NULL || tmp[0] == '\0')
-            tmp = "/tmp";
-        snprintf(scratch, sizeof scratch, "%s/heat2d-snapshots-XXXXXX", tmp);
-        if (heat2d_cleanup_mkdtemp(scratch, &scratch_slot) == NULL)
+        const char *tmp = heat2d_tmp_base();
+        const int made =
+            heat2d_scratch_make(tmp, "heat2d-snapshots", scratch, sizeof scratch, &scratch_slot);
+        if (made != 0)
             return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                        "run: --snapshot-writer text: cannot make a scratch folder "
                                        "in %s: %s",
-                                       tmp, strerror(errno));
+                                       tmp, strerror(made));
         save_every = scratch;
     }
     /* The step files' folder, and every file written there, before the run. */
     if (save_every != NULL && !nc_series) {
         const int claimed = heat2d_series_claim(save_every, &cfg, method->name, save_path, &err);
         if (claimed != 0) {
-            drop_scratch(scratch, &scratch_slot);
+            heat2d_scratch_drop(scratch, &scratch_slot);
             return heat2d_report_error(claimed == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                        "run: %s", err.message);
         }
@@ -234,7 +222,7 @@ int heat2d_cmd_run(int argc, char **argv)
             /* Rank 0 alone is handed snapshots, and alone writes them. */
             (nc_series && heat2d_process_rank() == 0 &&
              heat2d_snapshot_sink_open_series(&sink, save_every, &meta, &err) != 0)) {
-            drop_scratch(scratch, &scratch_slot);
+            heat2d_scratch_drop(scratch, &scratch_slot);
             return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
         }
         cfg.snapshot = heat2d_snapshot_sink_handle;
@@ -248,7 +236,7 @@ int heat2d_cmd_run(int argc, char **argv)
     /* A series is marked complete only when the run is. */
     heat2d_error unmarked = {{0}};
     const int finished = heat2d_snapshot_sink_finish(&sink, ran == 0, &unmarked);
-    drop_scratch(scratch, &scratch_slot);
+    heat2d_scratch_drop(scratch, &scratch_slot);
     if (ran == 0 && finished != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", unmarked.message);
     if (ran != 0) {

@@ -107,6 +107,35 @@ char *heat2d_cleanup_mkdtemp(char *tmpl, int *slot)
     return dir;
 }
 
+const char *heat2d_tmp_base(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
+}
+
+int heat2d_scratch_make(const char *base, const char *name, char *path, size_t size, int *slot)
+{
+    *slot = -1;
+    const int len = snprintf(path, size, "%s/%s-XXXXXX", base, name);
+    int rc = 0;
+    if (len < 0 || (size_t)len >= size)
+        rc = ENAMETOOLONG;
+    else if (heat2d_cleanup_mkdtemp(path, slot) == NULL)
+        rc = errno;
+    if (rc != 0 && size > 0)
+        path[0] = '\0';
+    return rc;
+}
+
+void heat2d_scratch_drop(const char *path, int *slot)
+{
+    if (*slot < 0)
+        return;
+    heat2d_remove_folder(path);
+    heat2d_cleanup_forget(*slot);
+    *slot = -1;
+}
+
 void heat2d_cleanup_quiet(bool on)
 {
     quiet = on;

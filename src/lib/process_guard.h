@@ -48,6 +48,17 @@ void heat2d_cleanup_quiet(bool on);
  * fatal-signal handler's own removal, for the normal exit too. */
 void heat2d_remove_folder(const char *path);
 
+/* Where heat2d's scratch folders go: TMPDIR when set and not empty, else
+ * /tmp. */
+const char *heat2d_tmp_base(void);
+/* A scratch folder BASE/NAME-XXXXXX, made and registered as
+ * heat2d_cleanup_mkdtemp does, into path (size bytes); 0, else the errno
+ * (ENAMETOOLONG when the name does not fit), path then "". */
+int heat2d_scratch_make(const char *base, const char *name, char *path, size_t size, int *slot);
+/* A scratch folder of heat2d_scratch_make removed with its files and
+ * forgotten by the handler; nothing when *slot < 0, and *slot -1 after. */
+void heat2d_scratch_drop(const char *path, int *slot);
+
 /* A process group sent SIGKILL by a fatal signal (a running trial); 0 for
  * none. */
 void heat2d_cleanup_process_group(pid_t group);
