@@ -93,7 +93,7 @@ static void *scan_block(void *arg)
     return NULL;
 }
 
-/* The invariants of heat2d_summarise_within, the mass summed by blocks in a
+/* The invariants of heat2d_summarise_run, the mass summed by blocks in a
  * fixed order (so that a run gives the same numbers every time). */
 static int check_snapshot(const heat2d_snapshot_sink *sink, size_t step, const void *field,
                           heat2d_error *err)

@@ -42,18 +42,9 @@ typedef struct heat2d_summary {
     double max;
 } heat2d_summary;
 
-/* Sum in storage order (the order of the original's SUM), min, max, centre,
- * and the original's sanity check: all finite, min >= -1e-12,
- * max <= 1 + 1e-12, -1e-12 <= mass <= 1 + 1e-10. */
-int heat2d_summarise(size_t nx, size_t ny, const double *field, heat2d_summary *sum,
-                     heat2d_error *err);
-/* The same check with each bound widened by slack per cell (the mass's by
- * slack x nx x ny): an f32 run may overshoot 1 or undershoot 0 by its
- * rounding error. */
-int heat2d_summarise_within(size_t nx, size_t ny, const double *field, double slack,
-                            heat2d_summary *sum, heat2d_error *err);
-/* The check of a run in cfg->precision from its initial state: the bounds
- * of heat2d_check_bounds after cfg->steps. */
+/* Sum in storage order (the order of the original's SUM), min, max and
+ * centre of a run's field in cfg->precision, and its check: every cell
+ * finite, and the bounds of heat2d_check_bounds after cfg->steps. */
 int heat2d_summarise_run(const heat2d_config *cfg, const double *field, heat2d_summary *sum,
                          heat2d_error *err);
 

@@ -289,11 +289,10 @@ __device__ __forceinline__ void move_rows(Real (&c0)[T][kCells], const Real (&c1
 
 /* The rows of an item in three runs: the first and last rows, where levels
  * start and stop, with every row test; between them the steady rows, where
- * every level computes and every output row is written, without tests.
- * ROT: the steady rows two a loop trip, so that the centre rows alternate
- * between c0 and c1 without register moves; otherwise c1 is moved into c0
- * after each row. */
-template <typename Real, int T, bool EDGE, bool ROT, bool FMA>
+ * every level computes and every output row is written, without tests,
+ * two a loop trip, so that the centre rows alternate between c0 and c1
+ * without register moves (the first and last rows move c1 into c0). */
+template <typename Real, int T, bool EDGE, bool FMA>
 __device__ __forceinline__ void run_item(const Item<Real> &it)
 {
     Real c0[T][kCells];
@@ -320,16 +319,9 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
         stream_row<Real, T, EDGE, FMA, false>(it, c0, c1, part, rr);
         move_rows<Real, T>(c0, c1);
     }
-    if (ROT) {
-        for (; rr + 1 <= steady_last; rr += 2) {
-            stream_row<Real, T, EDGE, FMA, true>(it, c0, c1, part, rr);
-            stream_row<Real, T, EDGE, FMA, true>(it, c1, c0, part, rr + 1);
-        }
-    } else {
-        for (; rr <= steady_last; ++rr) {
-            stream_row<Real, T, EDGE, FMA, true>(it, c0, c1, part, rr);
-            move_rows<Real, T>(c0, c1);
-        }
+    for (; rr + 1 <= steady_last; rr += 2) {
+        stream_row<Real, T, EDGE, FMA, true>(it, c0, c1, part, rr);
+        stream_row<Real, T, EDGE, FMA, true>(it, c1, c0, part, rr + 1);
     }
     for (; rr <= it.last; ++rr) {
         stream_row<Real, T, EDGE, FMA, false>(it, c0, c1, part, rr);
@@ -341,7 +333,7 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
  * thread, 6 blocks 168. */
-template <typename Real, int T, bool ROT, int MINB, bool FMA>
+template <typename Real, int T, int MINB, bool FMA>
 __global__ void __launch_bounds__(kThreads, MINB)
     tb_kernel(const Real *__restrict__ src, Real *__restrict__ dst, long long nx, long long ny,
               Real alpha, long long strips, long long seg_rows, long long items)
@@ -395,9 +387,9 @@ __global__ void __launch_bounds__(kThreads, MINB)
      * boundary columns and skip the per-cell test. */
     const bool edge = col0 < 1 || col0 + kStripCols - 1 > nx - 2;
     if (edge)
-        run_item<Real, T, true, ROT, FMA>(it);
+        run_item<Real, T, true, FMA>(it);
     else
-        run_item<Real, T, false, ROT, FMA>(it);
+        run_item<Real, T, false, FMA>(it);
 }
 
 /* A variant in both precisions: the same scheme, its state in double or in
@@ -410,26 +402,26 @@ struct Variant {
     const void *kernel[2]; /* by heat2d_precision: HEAT2D_F64, HEAT2D_F32 */
 };
 
-#define HEAT2D_TB_VARIANT(name, depth, rot, minb, fma)                                             \
+#define HEAT2D_TB_VARIANT(name, depth, minb, fma)                                                  \
     {                                                                                              \
         name, depth, fma,                                                                          \
         {                                                                                          \
-            (const void *)tb_kernel<double, depth, rot, minb, fma>,                                \
-                (const void *)tb_kernel<float, depth, rot, minb, fma>                              \
+            (const void *)tb_kernel<double, depth, minb, fma>,                                     \
+                (const void *)tb_kernel<float, depth, minb, fma>                                   \
         }                                                                                          \
     }
 
 /* The main variant of each precision, the bit-identical one, then the
- * shallower passes for the remainder. Names: depth, r (rotation, two rows a
- * trip) or m (register moves), thread blocks an SM holds, f for FMA, s for
- * steady rows without tests. A variant that spills loses more than depth
+ * shallower passes for the remainder. Names: depth, r (rotation: the steady
+ * rows two a trip), thread blocks an SM holds, f for FMA, s for steady rows
+ * without tests. A variant that spills loses more than depth
  * gains: 8r4fs keeps its 240 registers at 8 warps an SM, where the 12-warp
  * variants of depth 6 and more spill at their 168. 10r6fs is f32's (its
  * state is half as large). Measurements: docs/performance.md, "cuda-tb". */
 const Variant kVariants[] = {
-    HEAT2D_TB_VARIANT("8r4fs", 8, true, 4, true), HEAT2D_TB_VARIANT("10r6fs", 10, true, 6, true),
-    HEAT2D_TB_VARIANT("8r4s", 8, true, 4, false), HEAT2D_TB_VARIANT("4r4s", 4, true, 4, false),
-    HEAT2D_TB_VARIANT("2r4s", 2, true, 4, false),
+    HEAT2D_TB_VARIANT("8r4fs", 8, 4, true), HEAT2D_TB_VARIANT("10r6fs", 10, 6, true),
+    HEAT2D_TB_VARIANT("8r4s", 8, 4, false), HEAT2D_TB_VARIANT("4r4s", 4, 4, false),
+    HEAT2D_TB_VARIANT("2r4s", 2, 4, false),
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
