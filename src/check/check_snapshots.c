@@ -4,9 +4,14 @@
  * every snapshot must arrive at its step and equal cpu's field after that
  * step (bit for bit, or within the original's tolerance for a method that
  * fuses its arithmetic), and the run's transfers must be the model's: one
- * upload, one download a snapshot. */
+ * upload, one download a snapshot. A method that finds each snapshot's
+ * invariants on the device must hand them with every snapshot, and they
+ * must be what a scan of the same field here finds: the same verdict, the
+ * same least and greatest value and non-finite cells, and a sum within the
+ * rounding of its different order. */
 #include "check.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +27,8 @@ typedef struct snapshot_probe {
     size_t bad_steps; /* snapshots at a step other than the expected one */
     size_t failures;  /* cells off the reference, over all snapshots */
     double max_abs_diff;
+    size_t with_stats;     /* snapshots handed with the device's invariants */
+    size_t stats_mismatch; /* of those, invariants a scan here disagrees with */
 } snapshot_probe;
 
 static double value_at(const heat2d_config *cfg, const void *field, size_t k)
@@ -37,11 +44,39 @@ static size_t expected_step(const heat2d_config *cfg, size_t n)
     return step < cfg->steps ? step : cfg->steps;
 }
 
-static int probe_snapshot(void *ctx, size_t step, const void *field, heat2d_error *err)
+/* Whether the device's invariants of field are a scan's here: the same
+ * verdict and line, lo, hi and non-finite cells exactly, the sum within
+ * the rounding of n additions in another order. */
+static bool stats_agree(const heat2d_config *cfg, size_t step, const void *field,
+                        const heat2d_field_stats *device)
+{
+    const size_t n = cfg->nx * cfg->ny;
+    heat2d_field_stats host = heat2d_field_stats_empty();
+    heat2d_field_stats_add(&host, field, cfg->precision == HEAT2D_F32, 0, n);
+    double magnitude = 0.0;
+    for (size_t k = 0; k < n; ++k)
+        magnitude += fabs(value_at(cfg, field, k));
+    heat2d_error from_device = {{0}}, from_host = {{0}};
+    const int verdict_device = heat2d_snapshot_verdict(cfg, step, device, &from_device);
+    const int verdict_host = heat2d_snapshot_verdict(cfg, step, &host, &from_host);
+    const bool sums_agree =
+        host.nonfinite > 0 || fabs(device->sum - host.sum) <= (double)n * DBL_EPSILON * magnitude;
+    return verdict_device == verdict_host && strcmp(from_device.message, from_host.message) == 0 &&
+           device->lo == host.lo && device->hi == host.hi && device->nonfinite == host.nonfinite &&
+           device->first_nonfinite == host.first_nonfinite && sums_agree;
+}
+
+static int probe_snapshot(void *ctx, size_t step, const void *field,
+                          const heat2d_field_stats *stats, heat2d_error *err)
 {
     (void)err;
     snapshot_probe *p = ctx;
     p->count++;
+    if (stats != NULL) {
+        p->with_stats++;
+        if (!stats_agree(p->cfg, step, field, stats))
+            p->stats_mismatch++;
+    }
     if (step != expected_step(p->cfg, p->count) || step == 0 || step > p->cfg->steps) {
         p->bad_steps++;
         return 0;
@@ -123,18 +158,26 @@ static void check_case(check_state *st, const check_target *t, heat2d_snapshot_c
     if (run_probed(st, t, &cfg, &probe, &rep) != 0)
         return;
     const size_t want = (steps + every - 1) / every;
-    const bool ok =
-        probe.count == want && rep.snapshots == want && probe.bad_steps == 0 && probe.failures == 0;
+    /* On a device, a method that finds the invariants there hands them
+     * with every snapshot; on the host, none does. */
+    const bool on_device = !heat2d_device_is_host(rep.device);
+    const size_t want_stats = t->method->device_snapshot_stats && on_device ? want : 0;
+    const bool stats_ok = probe.with_stats == want_stats && probe.stats_mismatch == 0;
+    const bool ok = probe.count == want && rep.snapshots == want && probe.bad_steps == 0 &&
+                    probe.failures == 0 && stats_ok;
     printf("SNAPSHOTS method=%s copy=%s grid=%zux%zu steps=%zu K=%zu SNAPSHOTS=%zu/%zu "
-           "MAX_ABS_DIFF=%.6e FAILURES=%zu %s\n",
+           "MAX_ABS_DIFF=%.6e FAILURES=%zu DEVICE_STATS=%zu/%zu STATS_MISMATCH=%zu %s\n",
            t->label, heat2d_snapshot_copy_name(copy), nx, ny, steps, every, probe.count, want,
-           probe.max_abs_diff, probe.failures, ok ? "PASS" : "FAIL");
+           probe.max_abs_diff, probe.failures, probe.with_stats, want_stats, probe.stats_mismatch,
+           ok ? "PASS" : "FAIL");
     if (!ok)
         check_fail(st,
                    "%s: snapshots every %zu steps (%s) at %zux%zu/%zu: %zu of %zu, %zu off "
-                   "their step, %zu cells off cpu",
+                   "their step, %zu cells off cpu, %zu of %zu with the device's invariants, %zu "
+                   "of those off a scan here",
                    t->label, every, heat2d_snapshot_copy_name(copy), nx, ny, steps, probe.count,
-                   want, probe.bad_steps, probe.failures);
+                   want, probe.bad_steps, probe.failures, probe.with_stats, want_stats,
+                   probe.stats_mismatch);
     if (!heat2d_device_is_host(rep.device) || t->method->style == HEAT2D_STYLE_HOST)
         check_transfers(st, t, &cfg, &rep);
 }

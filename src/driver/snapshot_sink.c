@@ -1,9 +1,9 @@
 /* heat2d's own snapshot handler (heat2d run --output-every): every snapshot
- * is held to the final field's invariants and, given a folder, written as a
+ * is held to the final field's invariants (found on the device by a method
+ * that hands them over, else here) and, given a folder, written as a
  * field file in the original's format, named by its step so that the files
- * sort by it, or given a .nc file appended to its series as a record. The
- * check runs on every core, in row blocks, so that it keeps pace with the
- * GPU between snapshots. */
+ * sort by it, or given a .nc file appended to its series as a record. A
+ * scan here runs on every core, in row blocks. */
 #define _POSIX_C_SOURCE 200809L
 #include "snapshot_sink.h"
 #include "process_guard.h"
@@ -22,22 +22,15 @@ typedef struct block_scan {
     const heat2d_snapshot_sink *sink;
     const void *field;
     size_t begin, end; /* cells */
-    double sum, lo, hi;
-    size_t bad; /* first non-finite cell, SIZE_MAX if none */
+    heat2d_field_stats stats;
 } block_scan;
-
-static double cell_value(const heat2d_config *cfg, const void *field, size_t k)
-{
-    return cfg->precision == HEAT2D_F32 ? (double)((const float *)field)[k]
-                                        : ((const double *)field)[k];
-}
 
 /* Sum, least and greatest of cells [begin, end), in kLanes independent
  * lanes combined in a fixed order: no branch and no chain of dependent adds
  * in the loop, so the compiler vectorises it and a thread streams its rows
  * at memory speed (one sum in one chain, with a test for NaN at every cell,
  * ran at about a tenth of that). A NaN or an infinity leaves the sum
- * non-finite, which sends the caller to look for the cell. */
+ * non-finite, which sends the caller to count the non-finite cells. */
 enum { kLanes = 8 };
 
 #define HEAT2D_SCAN_LANES(CELL)                                                                    \
@@ -63,40 +56,35 @@ enum { kLanes = 8 };
             hi[0] = x > hi[0] ? x : hi[0];                                                         \
         }                                                                                          \
         for (int l = 0; l < kLanes; ++l) {                                                         \
-            b->sum += sum[l];                                                                      \
-            b->lo = lo[l] < b->lo ? lo[l] : b->lo;                                                 \
-            b->hi = hi[l] > b->hi ? hi[l] : b->hi;                                                 \
+            b->stats.sum += sum[l];                                                                \
+            b->stats.lo = lo[l] < b->stats.lo ? lo[l] : b->stats.lo;                               \
+            b->stats.hi = hi[l] > b->stats.hi ? hi[l] : b->stats.hi;                               \
         }                                                                                          \
     } while (0)
 
 static void *scan_block(void *arg)
 {
     block_scan *b = arg;
-    const heat2d_config *cfg = b->sink->cfg;
-    b->sum = 0.0;
-    b->lo = INFINITY;
-    b->hi = -INFINITY;
-    b->bad = SIZE_MAX;
-    if (cfg->precision == HEAT2D_F32)
+    const bool f32 = b->sink->cfg->precision == HEAT2D_F32;
+    b->stats = heat2d_field_stats_empty();
+    if (f32)
         HEAT2D_SCAN_LANES((const float *)b->field);
     else
         HEAT2D_SCAN_LANES((const double *)b->field);
-    if (isfinite(b->sum))
+    if (isfinite(b->stats.sum))
         return NULL;
-    /* Rare: the first non-finite cell, if any (a finite field whose sum
+    /* Rare: count the non-finite cells, if any (a finite field whose sum
      * overflowed has none, and fails the bounds instead). */
-    for (size_t k = b->begin; k < b->end; ++k)
-        if (!isfinite(cell_value(cfg, b->field, k))) {
-            b->bad = k;
-            break;
-        }
+    heat2d_field_stats again = heat2d_field_stats_empty();
+    heat2d_field_stats_add(&again, b->field, f32, b->begin, b->end);
+    b->stats.nonfinite = again.nonfinite;
+    b->stats.first_nonfinite = again.first_nonfinite;
     return NULL;
 }
 
-/* The invariants of heat2d_summarise_run, the mass summed by blocks in a
+/* The field's invariants on every core, the mass summed by blocks in a
  * fixed order (so that a run gives the same numbers every time). */
-static int check_snapshot(const heat2d_snapshot_sink *sink, size_t step, const void *field,
-                          heat2d_error *err)
+static heat2d_field_stats scan_snapshot(const heat2d_snapshot_sink *sink, const void *field)
 {
     const heat2d_config *cfg = sink->cfg;
     const size_t n = cfg->nx * cfg->ny;
@@ -116,29 +104,24 @@ static int check_snapshot(const heat2d_snapshot_sink *sink, size_t step, const v
             scan_block(&blocks[t]);
     }
     scan_block(&blocks[0]);
-    double mass = 0.0, lo = INFINITY, hi = -INFINITY;
-    size_t bad = SIZE_MAX;
+    heat2d_field_stats all = heat2d_field_stats_empty();
     for (size_t t = 0; t < threads; ++t) {
         if (started[t])
             pthread_join(ids[t], NULL);
-        mass += blocks[t].sum;
-        lo = blocks[t].lo < lo ? blocks[t].lo : lo;
-        hi = blocks[t].hi > hi ? blocks[t].hi : hi;
-        if (blocks[t].bad < bad)
-            bad = blocks[t].bad;
+        heat2d_field_stats_merge(&all, &blocks[t].stats);
     }
-    if (bad != SIZE_MAX)
-        return heat2d_fail(err, "snapshot after step %zu: non-finite value at cell (%zu, %zu)",
-                           step, bad % cfg->nx, bad / cfg->nx);
-    const int out = heat2d_check_bounds(cfg, step, lo, hi, mass);
-    if (out == 1)
-        return heat2d_fail(err,
-                           "snapshot after step %zu: value outside physically expected bounds: "
-                           "min %.17g, max %.17g",
-                           step, lo, hi);
-    if (out == 2)
-        return heat2d_fail(err, "snapshot after step %zu: unexpected mass %.17g", step, mass);
-    return 0;
+    return all;
+}
+
+/* The invariants of heat2d_summarise_run: from the device where the method
+ * found them there, else from a scan here. */
+static int check_snapshot(const heat2d_snapshot_sink *sink, size_t step, const void *field,
+                          const heat2d_field_stats *stats, heat2d_error *err)
+{
+    if (stats != NULL)
+        return heat2d_snapshot_verdict(sink->cfg, step, stats, err);
+    const heat2d_field_stats scanned = scan_snapshot(sink, field);
+    return heat2d_snapshot_verdict(sink->cfg, step, &scanned, err);
 }
 
 int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *cfg, const char *dir,
@@ -161,10 +144,11 @@ int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *c
     return 0;
 }
 
-int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field, heat2d_error *err)
+int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
+                                const heat2d_field_stats *stats, heat2d_error *err)
 {
     heat2d_snapshot_sink *sink = ctx;
-    if (check_snapshot(sink, step, field, err) != 0)
+    if (check_snapshot(sink, step, field, stats, err) != 0)
         return -1;
     sink->handled++;
     heat2d_error kept = {{0}};

@@ -29,7 +29,8 @@ int heat2d_snapshot_sink_open_series(heat2d_snapshot_sink *sink, const char *pat
                                      const heat2d_netcdf_meta *meta, heat2d_error *err);
 
 /* A heat2d_snapshot_fn: ctx is the sink. */
-int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field, heat2d_error *err);
+int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
+                                const heat2d_field_stats *stats, heat2d_error *err);
 
 void heat2d_snapshot_sink_close(heat2d_snapshot_sink *sink);
 

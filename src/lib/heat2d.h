@@ -10,6 +10,7 @@
 
 /* One header a job; this one brings them all. */
 #include "heat2d_error.h"
+#include "heat2d_field_stats.h"
 #include "heat2d_config.h"
 #include "heat2d_report.h"
 #include "heat2d_method.h"

@@ -4,6 +4,7 @@
 #define HEAT2D_CONFIG_H
 
 #include "heat2d_error.h"
+#include "heat2d_field_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,9 +35,12 @@ size_t heat2d_precision_bytes(heat2d_precision p);
 /* What a method calls with the field after a step, every output_every
  * steps and after the last (a snapshot, as a model writes hourly output or
  * couples to another model): step is the steps done, field nx*ny cells of
- * the run's precision in host memory, valid during the call only. Returns 0,
- * or -1 with err to stop the run. */
-typedef int (*heat2d_snapshot_fn)(void *ctx, size_t step, const void *field, heat2d_error *err);
+ * the run's precision in host memory, valid during the call only; stats the
+ * field's invariants where the method found them on the device, else NULL
+ * (the handler scans the field if it needs them). Returns 0, or -1 with err
+ * to stop the run. */
+typedef int (*heat2d_snapshot_fn)(void *ctx, size_t step, const void *field,
+                                  const heat2d_field_stats *stats, heat2d_error *err);
 
 /* How a snapshot reaches the host. */
 typedef enum heat2d_snapshot_copy {
@@ -50,6 +54,17 @@ typedef enum heat2d_snapshot_copy {
 
 /* "plain" or "overlap" (--snapshot-copy parses them: run_options.h). */
 const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c);
+
+/* What a run writes each snapshot as when --save-every names no place: the
+ * cost of writing, into a scratch folder removed at the end. */
+typedef enum heat2d_snapshot_writer {
+    HEAT2D_WRITER_NONE = 0,   /* checked only */
+    HEAT2D_WRITER_TEXT = 1,   /* a step file each, the original's format */
+    HEAT2D_WRITER_NETCDF = 2, /* a record each of one NetCDF series */
+} heat2d_snapshot_writer;
+
+/* "none", "text" or "netcdf" (--snapshot-writer parses them: run_options.h). */
+const char *heat2d_snapshot_writer_name(heat2d_snapshot_writer w);
 
 /* A state to start from instead of the unit heat at the centre (--initial),
  * and the bounds every later state keeps: the scheme (alpha <= 1/4, 0 on
@@ -77,9 +92,9 @@ typedef struct heat2d_config {
      * 0: only the final field, as the original. */
     size_t output_every;
     heat2d_snapshot_copy snapshot_copy;
-    /* What a run writes each snapshot as when --save-every names no place:
-     * 0 nothing (checked only), 1 step files in a scratch folder removed at
-     * the end (what writing costs, kept nowhere: --snapshot-writer text). */
+    /* A heat2d_snapshot_writer (--snapshot-writer): what each snapshot is
+     * written as, into a scratch folder removed at the end, when
+     * --save-every names no place. */
     size_t snapshot_writer;
     heat2d_snapshot_fn snapshot;
     void *snapshot_ctx;

@@ -35,6 +35,9 @@ typedef struct heat2d_method {
      * steps); overlapped_snapshots: also HEAT2D_SNAPSHOT_OVERLAP. */
     bool has_snapshots;
     bool overlapped_snapshots;
+    /* Hands each snapshot over with its invariants, found on the device
+     * (heat2d_snapshot_fn's stats), so the host need not scan it. */
+    bool device_snapshot_stats;
     /* Page-locked host memory for the arrays of a pinned run, allocated and
      * freed by the method's runtime (cudaMallocHost); NULL: malloc. */
     void *(*alloc_pinned)(size_t bytes);
@@ -117,11 +120,12 @@ typedef struct heat2d_method {
     HEAT2D_PRECISION_SOLVERS(ANY, ANY##_f64, ANY##_f32)                                            \
     HEAT2D_METHOD(VAR, ANY##_f64, ANY##_f32, __VA_ARGS__)
 
-/* A method's hand-over of a snapshot that is in host memory: counted in
- * rep->snapshots, cfg->snapshot called (if set), its time in
+/* A method's hand-over of a snapshot that is in host memory, with its
+ * invariants where the method found them on the device (else NULL):
+ * counted in rep->snapshots, cfg->snapshot called (if set), its time in
  * rep->snapshot_callback_s. */
 int heat2d_hand_snapshot(const heat2d_config *cfg, size_t step, const void *field,
-                         heat2d_report *rep, heat2d_error *err);
+                         const heat2d_field_stats *stats, heat2d_report *rep, heat2d_error *err);
 
 /* The transfer model of SPEC section 2 for a method: counts and bytes that
  * must cross for cfg. */

@@ -100,13 +100,13 @@ int heat2d_solve(const heat2d_method *m, const heat2d_config *cfg, double *u, do
 }
 
 int heat2d_hand_snapshot(const heat2d_config *cfg, size_t step, const void *field,
-                         heat2d_report *rep, heat2d_error *err)
+                         const heat2d_field_stats *stats, heat2d_report *rep, heat2d_error *err)
 {
     rep->snapshots++;
     if (cfg->snapshot == NULL)
         return 0;
     const double t0 = heat2d_now();
-    const int rc = cfg->snapshot(cfg->snapshot_ctx, step, field, err);
+    const int rc = cfg->snapshot(cfg->snapshot_ctx, step, field, stats, err);
     rep->snapshot_callback_s += heat2d_now() - t0;
     return rc;
 }

@@ -2,13 +2,20 @@
  * snapshot held to the field's invariants, in f64 and f32, on fields small
  * enough for one thread and large enough for several, with the odd cell
  * (a NaN, an infinity, a value out of bounds) at the first cell, in the
- * middle, in the cells a lane loop leaves to its tail, and at the last. */
+ * middle, in the cells a lane loop leaves to its tail, and at the last;
+ * each once scanned by the handler and once with its invariants handed
+ * over, as a method that finds them on the device does: the same verdict
+ * and the same line. */
 #include "snapshot_sink.h"
 #include "unit_check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whether the snapshots come with their invariants (found here by
+ * heat2d_field_stats_add, where a GPU method finds them on the device). */
+static bool given_stats;
 
 /* Handles one snapshot of nx x ny cells, all value but cell k set to odd
  * (k == SIZE_MAX: none odd); returns the handler's status, message in err. */
@@ -32,8 +39,11 @@ static int handle_one(heat2d_precision precision, size_t nx, size_t ny, double v
     }
     heat2d_snapshot_sink sink;
     int rc = heat2d_snapshot_sink_open(&sink, &cfg, NULL, err);
-    if (rc == 0)
-        rc = heat2d_snapshot_sink_handle(&sink, 5, field, err);
+    if (rc == 0) {
+        heat2d_field_stats stats = heat2d_field_stats_empty();
+        heat2d_field_stats_add(&stats, field, precision == HEAT2D_F32, 0, n);
+        rc = heat2d_snapshot_sink_handle(&sink, 5, field, given_stats ? &stats : NULL, err);
+    }
     heat2d_snapshot_sink_close(&sink);
     free(field);
     return rc;
@@ -84,10 +94,13 @@ static void test_field(heat2d_precision precision, size_t nx, size_t ny)
 int main(void)
 {
     const heat2d_precision precisions[] = {HEAT2D_F64, HEAT2D_F32};
-    for (int p = 0; p < 2; ++p) {
-        test_field(precisions[p], 5, 5);      /* 25 cells: lanes of 8 and a tail of 1 */
-        test_field(precisions[p], 9, 5);      /* 45 cells: a tail of 5 */
-        test_field(precisions[p], 1031, 517); /* several threads, blocks not multiples of 8 */
+    for (int given = 0; given < 2; ++given) {
+        given_stats = given;
+        for (int p = 0; p < 2; ++p) {
+            test_field(precisions[p], 5, 5);      /* 25 cells: lanes of 8 and a tail of 1 */
+            test_field(precisions[p], 9, 5);      /* 45 cells: a tail of 5 */
+            test_field(precisions[p], 1031, 517); /* several threads, blocks not multiples of 8 */
+        }
     }
     printf("test_snapshot_sink: %lu passed, %lu failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

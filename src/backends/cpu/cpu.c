@@ -33,7 +33,7 @@ static int cpu_loop(const heat2d_config *cfg, void *u, void *v, void **result, h
         /* A snapshot is the field itself: nothing to copy. */
         const size_t done = step + 1;
         if (cfg->output_every > 0 && (done % cfg->output_every == 0 || done == cfg->steps) &&
-            heat2d_hand_snapshot(cfg, done, u, rep, err) != 0) {
+            heat2d_hand_snapshot(cfg, done, u, NULL, rep, err) != 0) {
             heat2d_report_phase(rep, "CPU_LOOP_S", heat2d_now() - t0);
             return -1;
         }

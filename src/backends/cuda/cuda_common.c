@@ -10,6 +10,7 @@
 #include "cuda_common.h"
 #include "cuda_device.h"
 #include "cuda_kernels.h"
+#include "snapshot_stats.h"
 
 int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report *rep,
                         heat2d_error *err)
@@ -24,6 +25,7 @@ int heat2d_cuda_prepare(const char *who, const heat2d_config *cfg, heat2d_report
         heat2d_cuda_code_for(who, device, code, sizeof code, err) != 0)
         return -1;
     HEAT2D_CUDA_CHECK(err, heat2d_cuda_load_kernels());
+    HEAT2D_CUDA_CHECK(err, heat2d_cuda_load_stats_kernels());
     rep->context_s = heat2d_now() - t0;
     rep->pass_steps = 1;
     rep->fp_ops_per_cell = HEAT2D_CUDA_STEP_FP_OPS;
@@ -48,6 +50,11 @@ int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg
     HEAT2D_CUDA_CHECK(err, cudaMalloc(&r->dev_v, r->bytes));
     HEAT2D_CUDA_CHECK(err, cudaEventCreate(&r->loop_start));
     HEAT2D_CUDA_CHECK(err, cudaEventCreate(&r->loop_stop));
+    if (cfg->output_every > 0) {
+        HEAT2D_CUDA_CHECK(err, cudaMalloc(&r->stats_scratch, heat2d_cuda_stats_scratch_bytes()));
+        HEAT2D_CUDA_CHECK(err, cudaMalloc(&r->dev_stats, 2 * sizeof(heat2d_cuda_stats)));
+        HEAT2D_CUDA_CHECK(err, cudaMallocHost(&r->host_stats, 2 * sizeof(heat2d_cuda_stats)));
+    }
     if (cfg->output_every > 0 && cfg->snapshot_copy == HEAT2D_SNAPSHOT_OVERLAP) {
         HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r->copy_stream, cudaStreamNonBlocking));
         for (int b = 0; b < 2; ++b) {
@@ -73,29 +80,64 @@ int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat
     return 0;
 }
 
-/* A plain snapshot: the loop stops, the field comes down into host, the
- * callback runs, the loop goes on. */
+/* Queues the invariants of the field at current into buffer b's stats
+ * (and, with copy, the field into copy in the same pass), then their way
+ * down on stream: 40 bytes, counted apart from the arrays. */
+static int queue_stats(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *current,
+                       void *copy, int b, cudaStream_t stream, heat2d_report *rep,
+                       heat2d_error *err)
+{
+    heat2d_cuda_stats *dev = (heat2d_cuda_stats *)r->dev_stats + b;
+    HEAT2D_CUDA_CHECK(err,
+                      heat2d_cuda_snapshot_stats(cfg->precision, current, copy, cfg->nx * cfg->ny,
+                                                 r->stats_scratch, dev, r->stream));
+    if (stream != r->stream) {
+        HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->copied[b], r->stream));
+        HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(stream, r->copied[b], 0));
+    }
+    HEAT2D_CUDA_CHECK(err,
+                      cudaMemcpyAsync((heat2d_cuda_stats *)r->host_stats + b, dev,
+                                      sizeof(heat2d_cuda_stats), cudaMemcpyDeviceToHost, stream));
+    rep->d2h_other_count += 1;
+    rep->d2h_other_bytes += sizeof(heat2d_cuda_stats);
+    return 0;
+}
+
+/* Buffer b's snapshot, landed in host memory, handed over with the
+ * invariants the device found. */
+static int hand_with_stats(heat2d_cuda_resident *r, const heat2d_config *cfg, int b, size_t step,
+                           const void *host, heat2d_report *rep, heat2d_error *err)
+{
+    const heat2d_field_stats stats =
+        heat2d_cuda_stats_field((const heat2d_cuda_stats *)r->host_stats + b);
+    return heat2d_hand_snapshot(cfg, step, host, &stats, rep, err);
+}
+
+/* A plain snapshot: the loop stops, the field's invariants are found on
+ * the device, the field comes down into host, the callback runs, the loop
+ * goes on. */
 static int plain_snapshot(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *current,
                           size_t step, void *host, heat2d_report *rep, heat2d_error *err)
 {
     const double t0 = heat2d_now();
+    if (queue_stats(r, cfg, current, NULL, 0, r->stream, rep, err) != 0)
+        return -1;
     HEAT2D_CUDA_CHECK(err, cudaStreamSynchronize(r->stream));
     HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, current, r->bytes, cudaMemcpyDeviceToHost));
     rep->d2h_count += 1;
     rep->d2h_bytes += r->bytes;
     rep->snapshot_wait_s += heat2d_now() - t0;
-    return heat2d_hand_snapshot(cfg, step, host, rep, err);
+    return hand_with_stats(r, cfg, 0, step, host, rep, err);
 }
 
 /* An overlapped snapshot into buffer b: queued behind the steps that made
- * it, copied down on copy_stream while the next steps run. */
-static int queue_snapshot(heat2d_cuda_resident *r, const void *current, int b, heat2d_report *rep,
-                          heat2d_error *err)
+ * it, copied device to device with its invariants found in the same pass,
+ * then copied down on copy_stream while the next steps run. */
+static int queue_snapshot(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *current,
+                          int b, heat2d_report *rep, heat2d_error *err)
 {
-    HEAT2D_CUDA_CHECK(err, cudaMemcpyAsync(r->dev_snap[b], current, r->bytes,
-                                           cudaMemcpyDeviceToDevice, r->stream));
-    HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->copied[b], r->stream));
-    HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(r->copy_stream, r->copied[b], 0));
+    if (queue_stats(r, cfg, current, r->dev_snap[b], b, r->copy_stream, rep, err) != 0)
+        return -1;
     HEAT2D_CUDA_CHECK(err, cudaMemcpyAsync(r->host_snap[b], r->dev_snap[b], r->bytes,
                                            cudaMemcpyDeviceToHost, r->copy_stream));
     HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->landed[b], r->copy_stream));
@@ -112,7 +154,7 @@ static int take_snapshot(heat2d_cuda_resident *r, const heat2d_config *cfg, int 
     const double t0 = heat2d_now();
     HEAT2D_CUDA_CHECK(err, cudaEventSynchronize(r->landed[b]));
     rep->snapshot_wait_s += heat2d_now() - t0;
-    return heat2d_hand_snapshot(cfg, step, r->host_snap[b], rep, err);
+    return hand_with_stats(r, cfg, b, step, r->host_snap[b], rep, err);
 }
 
 int heat2d_cuda_resident_run(heat2d_cuda_resident *r, const heat2d_config *cfg,
@@ -137,7 +179,7 @@ int heat2d_cuda_resident_run(heat2d_cuda_resident *r, const heat2d_config *cfg,
                 return -1;
             continue;
         }
-        if (queue_snapshot(r, current, b, rep, err) != 0)
+        if (queue_snapshot(r, cfg, current, b, rep, err) != 0)
             return -1;
         if (pending >= 0 && take_snapshot(r, cfg, pending, pending_step, rep, err) != 0)
             return -1;
@@ -158,13 +200,19 @@ int heat2d_cuda_resident_run(heat2d_cuda_resident *r, const heat2d_config *cfg,
     HEAT2D_CUDA_CHECK(err, cudaEventElapsedTime(&loop_ms, r->loop_start, r->loop_stop));
     rep->device_loop_s = (double)loop_ms / 1e3;
 
-    /* READBACK_S: only the buffer of the last step. */
+    /* READBACK_S: only the buffer of the last step (with snapshots, the
+     * last of them: its invariants are found on the device first). */
+    if (cfg->output_every > 0) {
+        if (queue_stats(r, cfg, current, NULL, 0, r->stream, rep, err) != 0)
+            return -1;
+        HEAT2D_CUDA_CHECK(err, cudaStreamSynchronize(r->stream));
+    }
     HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, current, r->bytes, cudaMemcpyDeviceToHost));
     rep->d2h_count += 1;
     rep->d2h_bytes += r->bytes;
     const double t_exit = heat2d_now();
     heat2d_report_phase(rep, "READBACK_S", t_exit - t_readback);
-    if (cfg->output_every > 0 && heat2d_hand_snapshot(cfg, cfg->steps, host, rep, err) != 0)
+    if (cfg->output_every > 0 && hand_with_stats(r, cfg, 0, cfg->steps, host, rep, err) != 0)
         return -1;
 
     /* EXIT_S: each handle is cleared once released, so that a failure here
@@ -192,6 +240,12 @@ int heat2d_cuda_resident_run(heat2d_cuda_resident *r, const heat2d_config *cfg,
         HEAT2D_CUDA_CHECK(err, cudaStreamDestroy(r->copy_stream));
         r->copy_stream = NULL;
     }
+    HEAT2D_CUDA_CHECK(err, cudaFree(r->stats_scratch));
+    r->stats_scratch = NULL;
+    HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_stats));
+    r->dev_stats = NULL;
+    HEAT2D_CUDA_CHECK(err, cudaFreeHost(r->host_stats));
+    r->host_stats = NULL;
     heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_free);
     *result = host;
     return 0;
@@ -217,6 +271,10 @@ void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r)
     }
     if (r->copy_stream != NULL)
         (void)cudaStreamDestroy(r->copy_stream);
+    (void)cudaFree(r->stats_scratch);
+    (void)cudaFree(r->dev_stats);
+    if (r->host_stats != NULL)
+        (void)cudaFreeHost(r->host_stats);
     (void)cudaFree(r->dev_u);
     (void)cudaFree(r->dev_v);
     *r = (heat2d_cuda_resident){0};

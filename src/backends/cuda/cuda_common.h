@@ -43,6 +43,12 @@ typedef struct heat2d_cuda_resident {
     cudaStream_t copy_stream;
     cudaEvent_t copied[2];
     cudaEvent_t landed[2];
+    /* Each snapshot's invariants, found on the device as it is copied
+     * (snapshot_stats.h): the reduction's scratch, and for each buffer b
+     * the result on the device and where it lands on the host. */
+    void *stats_scratch;
+    void *dev_stats;  /* two heat2d_cuda_stats */
+    void *host_stats; /* two heat2d_cuda_stats, page-locked */
 } heat2d_cuda_resident;
 
 /* How a method advances its field: count steps from *current (the other
@@ -52,7 +58,7 @@ typedef int (*heat2d_cuda_advance)(void *method, heat2d_cuda_resident *r, const 
                                    void **current, size_t count, heat2d_error *err);
 
 /* ENTER_S begins: both arrays, the loop's events, the buffers of
- * overlapped snapshots, the upload of u into dev_u. The method then adds
+ * snapshots and of their invariants, the upload of u into dev_u. The method then adds
  * its own set-up (a graph, pass plans) and calls heat2d_cuda_resident_start.
  * On failure, call _abandon. */
 int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *u,
@@ -63,7 +69,8 @@ int heat2d_cuda_resident_enter(heat2d_cuda_resident *r, const heat2d_config *cfg
 int heat2d_cuda_resident_start(heat2d_cuda_resident *r, heat2d_report *rep, heat2d_error *err);
 
 /* The loop: cfg->steps steps from dev_u through advance, a snapshot after
- * every cfg->output_every of them (plain or overlapped) and after the last;
+ * every cfg->output_every of them (plain or overlapped) and after the last,
+ * each handed over with its invariants found on the device;
  * then the loop ends (kernel faults surface here) and the buffer of the
  * last step comes back into the host array that the step count's parity
  * names, as the seed's `update self` does (v after an odd number of steps,

@@ -148,5 +148,6 @@ fail:
 HEAT2D_PRECISION_METHOD(heat2d_method_cuda_graph, graph_solve_any, .name = "cuda-graph",
                         .seed_name = "CUDA_GRAPH", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
                         .prepare = graph_prepare, .has_pinned_variant = true, .has_snapshots = true,
-                        .overlapped_snapshots = true, .alloc_pinned = heat2d_cuda_alloc_pinned,
+                        .overlapped_snapshots = true, .device_snapshot_stats = true,
+                        .alloc_pinned = heat2d_cuda_alloc_pinned,
                         .free_pinned = heat2d_cuda_free_pinned);

@@ -49,5 +49,5 @@ HEAT2D_PRECISION_METHOD(heat2d_method_cuda_resident, resident_solve_any, .name =
                         .seed_name = "CUDA_RESIDENT", .style = HEAT2D_STYLE_RESIDENT,
                         .gpu_only = true, .prepare = resident_prepare, .has_pinned_variant = true,
                         .has_snapshots = true, .overlapped_snapshots = true,
-                        .alloc_pinned = heat2d_cuda_alloc_pinned,
+                        .device_snapshot_stats = true, .alloc_pinned = heat2d_cuda_alloc_pinned,
                         .free_pinned = heat2d_cuda_free_pinned);

@@ -109,5 +109,5 @@ HEAT2D_PRECISION_METHOD(heat2d_method_cuda_tb, tb_solve_any, .name = "cuda-tb",
                         .seed_name = "CUDA_TB", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
                         .prepare = tb_prepare, .within_tolerance = true, .has_pinned_variant = true,
                         .has_snapshots = true, .overlapped_snapshots = true,
-                        .alloc_pinned = heat2d_cuda_alloc_pinned,
+                        .device_snapshot_stats = true, .alloc_pinned = heat2d_cuda_alloc_pinned,
                         .free_pinned = heat2d_cuda_free_pinned);

@@ -188,7 +188,7 @@ int heat2d_mpi_snapshot(const heat2d_mpi_layout *l, const heat2d_config *cfg, si
         rep->snapshots++;
         return 0;
     }
-    return heat2d_hand_snapshot(cfg, step, full, rep, err);
+    return heat2d_hand_snapshot(cfg, step, full, NULL, rep, err);
 }
 
 /* Rank 0 takes the blocks one rank after the other, with no buffer to

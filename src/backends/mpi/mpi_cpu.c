@@ -329,8 +329,9 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
     double gather_s = heat2d_now() - tg;
     /* The last snapshot is the final gather. */
     if (cfg->output_every > 0 &&
-        (l.rank == 0 ? heat2d_hand_snapshot(cfg, cfg->steps, f32 ? (void *)full32 : full, rep, err)
-                     : (rep->snapshots++, 0)) != 0)
+        (l.rank == 0
+             ? heat2d_hand_snapshot(cfg, cfg->steps, f32 ? (void *)full32 : full, NULL, rep, err)
+             : (rep->snapshots++, 0)) != 0)
         goto loop_failed;
     if (full32 != NULL)
         for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)

@@ -330,7 +330,7 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     if (cfg->output_every > 0 &&
         (l.rank == 0 ? heat2d_hand_snapshot(cfg, cfg->steps,
                                             st.full32 != NULL ? (void *)st.full32 : (void *)st.full,
-                                            rep, err)
+                                            NULL, rep, err)
                      : (rep->snapshots++, 0)) != 0)
         goto failed;
     if (st.full32 != NULL) /* f32: widen, as every method returns doubles */

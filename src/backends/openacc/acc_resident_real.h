@@ -192,7 +192,7 @@ static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u
 #pragma acc wait
 #pragma acc update self(from [0:n])
             rep->snapshot_wait_s += heat2d_now() - t_wait;
-            if (heat2d_hand_snapshot(cfg, done, from, rep, err) != 0) {
+            if (heat2d_hand_snapshot(cfg, done, from, NULL, rep, err) != 0) {
 #pragma acc exit data delete (u [0:n], v [0:n])
                 return NULL;
             }
@@ -206,7 +206,7 @@ static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u
 #pragma acc update self(from [0:n])
 #pragma acc wait
     double t_back = heat2d_now();
-    if (cfg->output_every > 0 && heat2d_hand_snapshot(cfg, cfg->steps, from, rep, err) != 0) {
+    if (cfg->output_every > 0 && heat2d_hand_snapshot(cfg, cfg->steps, from, NULL, rep, err) != 0) {
 #pragma acc exit data delete (u [0:n], v [0:n])
         return NULL;
     }
