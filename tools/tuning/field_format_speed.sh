@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
 # What a field file costs: writing and reading an N x N field (4096² by
-# default) as text and as NetCDF (deflate off, and deflate level 1 with
-# shuffle, the default), side by side on this machine; time and size.
+# default) as text and as NetCDF (deflate off, the default, and deflate
+# level 1 with shuffle), side by side on this machine; time and size.
 #
 #   tools/tuning/field_format_speed.sh [BIN_DIR]          # default build/bin
-#   N=2048 STEPS=10 REPEATS=5 RECORDS=5 OUT=/tmp/ff.txt tools/tuning/field_format_speed.sh
+#   N=2048 STEPS=10 REPEATS=5 RECORDS=5 PAUSE=4 OUT=/tmp/ff.txt tools/tuning/field_format_speed.sh
 #
 # write: the time `heat2d run --method cpu --steps STEPS --save F` spends
 #        outside its loop (wall less TOTAL_S) less that of the same run
 #        without --save (medians of REPEATS runs, interleaved, so that a
 #        noisy machine disturbs every variant alike).
-# read:  median(`heat2d compare F F F`) less median(`heat2d compare F F`):
-#        one read of the file, the third, which compare reads on its own
-#        (the first two are read at once on two threads, for text files).
+# read:  heat2d_field_load alone, timed inside one process by
+#        tools/tuning/field_read_time.c (built here against BIN_DIR's
+#        build, BIN_DIR/../src/lib/libheat2d.a), median of REPEATS reads of
+#        each file in turn. The same work for every format: the file into
+#        memory the read allocates, every value checked finite. The page
+#        cache holds every file whole for every read (fincore says so in the
+#        output), and each read's memory is what the previous one freed.
+# read, memory new to the host: the same, PAUSE seconds (default 4, 0 to
+#        skip) before each read: a VM with free page reporting (the dev VM)
+#        has by then handed the freed memory back, and getting it again
+#        costs the VM's host, not the format. A line apart, not the ratio.
+# compare: what earlier revisions of this tool called the read,
+#        median(`heat2d compare F F F`) less median(`heat2d compare F F`):
+#        one read, but also a comparison pass over the field and whatever the
+#        third field's memory costs the process; kept for continuity.
 # series: RECORDS snapshots every STEPS steps written as text step files and
 #        as one .nc series: SNAPSHOT_CALLBACK_S (check and write), medians.
 # heat2d's field after STEPS steps is the unit heat at the centre, spread a
@@ -31,6 +43,15 @@ OUT=${OUT:-results/dev-vm/field_format.txt}
 scratch=$(mktemp -d "${SCRATCH:-/var/tmp}/field_format.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 "$h" info | grep -q '^NETCDF=NetCDF' || { echo "field_format_speed: $h has no NetCDF" >&2; exit 1; }
+PAUSE=${PAUSE:-4}
+# The read timer, against the library heat2d itself was built from.
+lib=$(dirname "$bin")/src/lib
+[ -f "$lib/libheat2d.a" ] || { echo "field_format_speed: no $lib/libheat2d.a beside $h" >&2; exit 1; }
+reader=$scratch/field_read_time
+# shellcheck disable=SC2046 # the link flags are words
+"${CC:-cc}" -O2 -std=c11 -Isrc/lib tools/tuning/field_read_time.c "$lib/libheat2d.a" \
+  "$lib/libheat2d_process_serial.a" $(pkg-config --libs netcdf 2>/dev/null || echo -lnetcdf) \
+  -lm -lpthread -o "$reader" || { echo "field_format_speed: cannot build $reader" >&2; exit 1; }
 
 now() { date +%s.%N; }
 # wall CMD...: seconds CMD took, its output dropped
@@ -73,6 +94,27 @@ for _ in $(seq "$REPEATS"); do
 done
 # The files hold one field: bit for bit the same values.
 "$h" compare "${file[text]}" "${file[nc0]}" "${file[nc1]}" --atol 0 --rtol 0 >/dev/null
+# The reads: every file in turn, REPEATS times, then again with a pause.
+cached=$(for v in "${variants[@]}"; do fincore -b -n -o RES,SIZE "${file[$v]}" 2>/dev/null || true; done |
+  awk '{r += ($1 < $2 ? $1 : $2); s += $2} END {printf "%.1f%%", s ? 100 * r / s : 0}')
+declare -A lt ct
+# times PAUSE: each variant's median read, "variant seconds" a line
+times() {
+  local path med rest v
+  "$reader" "$REPEATS" "$1" "${file[text]}" "${file[nc0]}" "${file[nc1]}" |
+    while read -r path med rest; do
+      for v in "${variants[@]}"; do
+        if [ "${file[$v]}" = "$path" ]; then echo "$v $med"; fi
+      done
+    done
+}
+while read -r v med; do lt[$v]=$med; done < <(times 0)
+for v in "${variants[@]}"; do
+  [ -n "${lt[$v]:-}" ] || { echo "field_format_speed: $reader did not time ${file[$v]}" >&2; exit 1; }
+done
+if [ "$PAUSE" != 0 ]; then
+  while read -r v med; do ct[$v]=$med; done < <(times "$PAUSE")
+fi
 
 bare_s=$(printf '%s\n' "${bare[@]}" | median)
 {
@@ -81,23 +123,39 @@ bare_s=$(printf '%s\n' "${bare[@]}" | median)
   echo "# $("$h" info | grep '^NETCDF=')"
   echo "# scratch on: $(df -T "$scratch" | awk 'NR == 2 {print $2}')"
   echo "# load before: $(cut -d" " -f1-3 /proc/loadavg) (other work on the machine slows every variant alike)"
-  printf "# write_s = median(run --save) - median(run), each its wall less TOTAL_S, the latter %.3f s; read_s = median(compare F F F) - median(compare F F)\n" "$bare_s"
+  echo "# page cache before the reads: $cached of the three files' bytes"
+  printf "# write_s = median(run --save) - median(run), each its wall less TOTAL_S, the latter %.3f s\n" "$bare_s"
+  echo "# read_s = heat2d_field_load alone, median of $REPEATS (field_read_time), memory the last read freed"
   printf '%-22s %12s %9s %9s %9s %9s\n' format bytes write_s read_s x_write x_read
   declare -A ws rs
   for v in "${variants[@]}"; do
     ws[$v]=$(echo "$(tr ' ' '\n' <<<"${wt[$v]}" | grep . | median) - $bare_s" | bc -l)
     rs[$v]=$(echo "$(tr ' ' '\n' <<<"${r3[$v]}" | grep . | median) - $(tr ' ' '\n' <<<"${rt[$v]}" | grep . | median)" | bc -l)
   done
-  for v in "${variants[@]}"; do
-    case $v in
-    text) name="text (%24.16E)" ;;
-    nc0) name="netcdf4 f64 deflate 0" ;;
-    nc1) name="netcdf4 f64 deflate 1" ;;
+  name() {
+    case $1 in
+    text) echo "text (%24.16E)" ;;
+    nc0) echo "netcdf4 f64 deflate 0" ;;
+    nc1) echo "netcdf4 f64 deflate 1" ;;
     esac
-    printf '%-22s %12d %9.3f %9.3f %9.1f %9.1f\n' "$name" "$(stat -c %s "${file[$v]}")" "${ws[$v]}" \
-      "${rs[$v]}" "$(echo "${ws[text]} / ${ws[$v]}" | bc -l)" "$(echo "${rs[text]} / ${rs[$v]}" | bc -l)"
+  }
+  for v in "${variants[@]}"; do
+    printf '%-22s %12d %9.3f %9.3f %9.1f %9.1f\n' "$(name "$v")" "$(stat -c %s "${file[$v]}")" "${ws[$v]}" \
+      "${lt[$v]}" "$(echo "${ws[text]} / ${ws[$v]}" | bc -l)" "$(echo "${lt[text]} / ${lt[$v]}" | bc -l)"
   done
   echo "# x_write, x_read: the text format's time over this one's"
+  echo "# the same reads other ways: cold_s, $PAUSE s before each (memory back from the VM's host);"
+  echo "# compare_s = median(compare F F F) - median(compare F F): a read, a comparison pass, process memory"
+  printf '%-22s %12s %9s %9s %9s %9s\n' format "" cold_s x_cold compare_s x_comp
+  for v in "${variants[@]}"; do
+    if [ -n "${ct[$v]:-}" ]; then
+      cold=$(printf '%9.3f %9.1f' "${ct[$v]}" "$(echo "${ct[text]} / ${ct[$v]}" | bc -l)")
+    else
+      cold=$(printf '%9s %9s' - -)
+    fi
+    printf '%-22s %12s %s %9.3f %9.1f\n' "$(name "$v")" "" "$cold" "${rs[$v]}" \
+      "$(echo "${rs[text]} / ${rs[$v]}" | bc -l)"
+  done
 } | tee "$OUT.tmp"
 
 # A series: RECORDS snapshots of the same run, as text step files and as
