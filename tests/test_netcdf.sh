@@ -5,9 +5,10 @@
 # field at that step, bit for bit; a .nc final field equals the text one;
 # ncdump -h shows the CF attributes; Python's netCDF4 reads the same numbers;
 # a run killed part-way leaves whole records marked incomplete; a full disk
-# is one line and exit 1 with the records so far readable; the refusals'
-# exact lines; mpi-cpu on 2 ranks writes one series, cpu's records. A
-# build without NetCDF: its refusals, then a stated skip.
+# is one line and exit 1 with the records so far readable, a file-size
+# limit one line and exit 1; the refusals' exact lines; mpi-cpu on 2 ranks
+# writes one series, cpu's records. A build without NetCDF: its refusals,
+# then a stated skip.
 # usage: test_netcdf.sh BIN_DIR
 set -e
 bin=$(cd "$1" && pwd)
@@ -190,6 +191,17 @@ if mount -t tmpfs -o size=256k tmpfs tiny 2>/dev/null; then
 else
   echo "test_netcdf: cannot mount a tmpfs (not root?): the full-disk part not run" >&2
 fi
+# A file-size limit too small for the header (1 KiB), for a record (64
+# KiB), for a field: the one line and exit 1 (HDF5 crashed in nc_abort when
+# the header could not be flushed); no field left behind.
+for limit in 1 64; do
+  run bash -c "ulimit -f $limit; '$h' run --method cpu --nx 101 --ny 64 --steps 4 --output-every 2 --save-every lim.nc"
+  expect_eq "$rc/$err" "1/heat2d: run: cannot write series 'lim.nc': File too large" "a series under ulimit -f $limit"
+  rm -f lim.nc
+  run bash -c "ulimit -f $limit; '$h' run --method cpu --nx 101 --ny 64 --steps 4 --save lim-f.nc"
+  expect_eq "$rc/$err" "1/heat2d: run: cannot write field file 'lim-f.nc': File too large" "a field under ulimit -f $limit"
+  expect_eq "$(ls lim-f.nc 2>/dev/null || true)" "" "a field under ulimit -f $limit leaves nothing"
+done
 
 # ---- refusals ----------------------------------------------------------------------------------
 expect_failure 1 "heat2d: compare: s-37x23-f64-7.nc holds no record of step 8 (3 records, steps 7 to 20)" \

@@ -74,8 +74,9 @@ static int write_netcdf(FILE *stream, void *ctx)
     const int fd = fileno(stream);
     const uint64_t bytes =
         (uint64_t)job->meta->nx * job->meta->ny * heat2d_precision_bytes(job->meta->precision);
-    if (fd >= 0 && heat2d_nc_room(fd, job->path, bytes) != 0)
-        return ENOSPC;
+    const int room = fd >= 0 ? heat2d_nc_room(fd, job->path, bytes) : 0;
+    if (room != 0)
+        return room;
     struct stat st;
     char name[64];
     int ncid;

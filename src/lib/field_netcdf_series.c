@@ -44,9 +44,10 @@ static int locked_series_open(heat2d_netcdf_series **series, const char *path,
     strcpy(s->path, path);
     s->meta = *meta;
     /* The header and coordinates, before the library tries. */
-    if (heat2d_nc_room(-1, path, (uint64_t)(meta->nx + meta->ny) * 8) != 0) {
+    const int room = heat2d_nc_room(-1, path, (uint64_t)(meta->nx + meta->ny) * 8);
+    if (room != 0) {
         free(s);
-        return heat2d_fail(err, "cannot write series '%s': %s", path, strerror(ENOSPC));
+        return heat2d_fail(err, "cannot write series '%s': %s", path, strerror(room));
     }
     int status = nc_create(path, heat2d_nc_format() | NC_CLOBBER, &s->ids.ncid);
     if (status != NC_NOERR) {
@@ -78,8 +79,9 @@ static int locked_series_append(heat2d_netcdf_series *s, size_t step, const void
     const int ncid = s->ids.ncid;
     const size_t start[3] = {s->records, 0, 0};
     const size_t count[3] = {1, s->meta.ny, s->meta.nx};
-    if (heat2d_nc_room(s->fd, s->path, s->record_bytes) != 0)
-        return heat2d_fail(err, "cannot write series '%s': %s", s->path, strerror(ENOSPC));
+    const int room = heat2d_nc_room(s->fd, s->path, s->record_bytes);
+    if (room != 0)
+        return heat2d_fail(err, "cannot write series '%s': %s", s->path, strerror(room));
     errno = 0;
     int status = s->meta.precision == HEAT2D_F32
                      ? nc_put_vara_float(ncid, s->ids.field, start, count, values)

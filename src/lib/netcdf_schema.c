@@ -10,6 +10,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +45,15 @@ int heat2d_nc_format(void)
 
 int heat2d_nc_room(int fd, const char *path, uint64_t bytes)
 {
+    const uint64_t margin = (uint64_t)32 << 10; /* HDF5's metadata of a record, and more */
+    /* A file-size limit (ulimit -f) fails HDF5's flush as a full disk does. */
+    struct rlimit limit;
+    struct stat st;
+    if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+        const uint64_t size = fd >= 0 && fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+        if (size + bytes + margin > (uint64_t)limit.rlim_cur)
+            return EFBIG;
+    }
     struct statvfs fs;
     int rc;
     if (fd >= 0) {
@@ -62,7 +73,6 @@ int heat2d_nc_room(int fd, const char *path, uint64_t bytes)
         return 0; /* unknown: the write itself will say */
     /* root may fill the blocks reserved for it, as its writes would. */
     const uint64_t blocks = geteuid() == 0 ? (uint64_t)fs.f_bfree : (uint64_t)fs.f_bavail;
-    const uint64_t margin = (uint64_t)32 << 10; /* HDF5's metadata of a record, and more */
     return blocks >= (bytes + margin) / fs.f_frsize + 1 ? 0 : ENOSPC;
 }
 

@@ -35,11 +35,12 @@ int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool serie
                      heat2d_error *err);
 
 /* 0 when the file system holding the open descriptor fd (or, with fd -1,
- * the folder of path) has room for
- * bytes more (and some for the library's own metadata), else ENOSPC.
- * HDF5 1.10 left with a file it could not flush on a full disk crashes at
- * exit, so a write that cannot fit is refused before the library tries
- * (a compressed write that would fit is refused too). */
+ * the folder of path) has room for bytes more (and some for the library's
+ * own metadata), else ENOSPC; EFBIG when the file would outgrow the
+ * process's file-size limit. HDF5 1.10 left with a file it could not flush
+ * crashes at exit, or in nc_abort, so a write that cannot fit is refused
+ * before the library tries (a compressed write that would fit is refused
+ * too). */
 int heat2d_nc_room(int fd, const char *path, uint64_t bytes);
 
 /* After a failed NetCDF call status: "cannot write WHAT 'PATH': REASON",
