@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* One table option's value (a flag: 1) into values. */
 static int parse_run_option(heat2d_option_id id, const char *text, size_t *values,
@@ -135,6 +136,17 @@ int heat2d_cmd_run(int argc, char **argv)
                                        heat2d_run_options[k].name, heat2d_run_options[needs].name);
     }
     heat2d_options_to_config(values, &cfg);
+    /* --snapshot-writer writes to a scratch folder of its own: beside
+     * --save-every's place it would say nothing; netcdf needs a build with
+     * NetCDF, refused as a choice this build cannot make (exit 2). */
+    if (cfg.snapshot_writer != HEAT2D_WRITER_NONE && save_every != NULL)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "run: --snapshot-writer writes to a scratch folder and "
+                                   "--save-every to %s: give one of them",
+                                   save_every);
+    if (cfg.snapshot_writer == HEAT2D_WRITER_NETCDF &&
+        heat2d_netcdf_check_built("--snapshot-writer", "netcdf", &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
     /* --initial FILE: the run starts from that field, of the run's shape
      * (the file's, when --nx and --ny are not given), refused up front. */
     heat2d_field initial_field = {0};
@@ -171,13 +183,14 @@ int heat2d_cmd_run(int argc, char **argv)
     if (save_path != NULL && heat2d_field_check_writable(save_path, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
     /* .nc files: this build's NetCDF, the series file, their metadata. */
-    const bool nc_series = save_every != NULL && heat2d_netcdf_path(save_every);
+    bool nc_series = save_every != NULL && heat2d_netcdf_path(save_every);
+    const bool writer_nc = cfg.snapshot_writer == HEAT2D_WRITER_NETCDF;
     heat2d_netcdf_meta meta;
     const int nc_checked = heat2d_run_netcdf_check(save_path, save_every, &err);
     if (nc_checked != 0)
         return heat2d_report_error(nc_checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                    "run: %s", err.message);
-    if ((nc_series || (save_path != NULL && heat2d_netcdf_path(save_path))) &&
+    if ((nc_series || writer_nc || (save_path != NULL && heat2d_netcdf_path(save_path))) &&
         heat2d_run_netcdf_meta(&meta, &cfg, method->name, command_line, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
     /* Under mpirun a method of one process would run once a rank, each
@@ -190,21 +203,27 @@ int heat2d_cmd_run(int argc, char **argv)
                                    "run: %s runs as one process: start it without mpirun",
                                    method->name);
     }
-    /* --snapshot-writer text alone: step files in a scratch folder, claimed
-     * and written as --save-every's, removed on every way out once the
-     * sink is closed. */
-    char scratch[4096] = "";
+    /* --snapshot-writer: step files in a scratch folder, claimed and
+     * written as --save-every's, or one series there, written as a .nc
+     * --save-every's; removed on every way out once the sink is closed. */
+    char scratch[4096] = "", scratch_series[4200];
     int scratch_slot = -1;
-    if (save_every == NULL && cfg.snapshot_writer != 0) {
+    if (cfg.snapshot_writer != HEAT2D_WRITER_NONE) {
         const char *tmp = heat2d_tmp_base();
         const int made =
             heat2d_scratch_make(tmp, "heat2d-snapshots", scratch, sizeof scratch, &scratch_slot);
         if (made != 0)
-            return heat2d_report_error(HEAT2D_EXIT_FAILURE,
-                                       "run: --snapshot-writer text: cannot make a scratch folder "
-                                       "in %s: %s",
-                                       tmp, strerror(made));
-        save_every = scratch;
+            return heat2d_report_error(
+                HEAT2D_EXIT_FAILURE,
+                "run: --snapshot-writer %s: cannot make a scratch folder in %s: %s",
+                heat2d_snapshot_writer_name((heat2d_snapshot_writer)cfg.snapshot_writer), tmp,
+                strerror(made));
+        snprintf(scratch_series, sizeof scratch_series, "%s/snapshots.nc", scratch);
+        save_every = writer_nc ? scratch_series : scratch;
+        nc_series = writer_nc;
+    } else if (save_every != NULL) {
+        /* SNAPSHOT_WRITER says what --save-every's snapshots are written as. */
+        cfg.snapshot_writer = nc_series ? HEAT2D_WRITER_NETCDF : HEAT2D_WRITER_TEXT;
     }
     /* The step files' folder, and every file written there, before the run. */
     if (save_every != NULL && !nc_series) {
@@ -236,6 +255,15 @@ int heat2d_cmd_run(int argc, char **argv)
     /* A series is marked complete only when the run is. */
     heat2d_error unmarked = {{0}};
     const int finished = heat2d_snapshot_sink_finish(&sink, ran == 0, &unmarked);
+    /* What the snapshots' files hold, measured before a scratch folder goes
+     * (rank 0 alone writes them). */
+    if (ran == 0 && save_every != NULL && outcome.report.rank == 0) {
+        struct stat written;
+        if (!nc_series)
+            outcome.report.snapshot_bytes_written = heat2d_series_bytes(save_every, &cfg);
+        else if (stat(save_every, &written) == 0)
+            outcome.report.snapshot_bytes_written = (uint64_t)written.st_size;
+    }
     heat2d_scratch_drop(scratch, &scratch_slot);
     if (ran == 0 && finished != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", unmarked.message);

@@ -185,12 +185,39 @@ static int check_entries(const char *dir, bool has_manifest, size_t steps, size_
     return rc;
 }
 
+/* Digits of the step in a step file's name: those of the run's steps. */
+static int step_width(size_t steps)
+{
+    int width = 0;
+    for (size_t s = steps; s > 0; s /= 10)
+        width++;
+    return width;
+}
+
+uint64_t heat2d_series_bytes(const char *dir, const heat2d_config *cfg)
+{
+    const int width = step_width(cfg->steps);
+    uint64_t bytes = 0;
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return 0;
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+        size_t step;
+        char path[PATH_MAX + 300];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (heat2d_series_step_name(e->d_name, cfg->steps, cfg->output_every, width, &step) &&
+            stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            bytes += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return bytes;
+}
+
 int heat2d_series_claim(const char *dir, const heat2d_config *cfg, const char *method,
                         const char *save_path, heat2d_error *err)
 {
-    int width = 0;
-    for (size_t s = cfg->steps; s > 0; s /= 10)
-        width++;
+    const int width = step_width(cfg->steps);
     const size_t every = cfg->output_every;
     int rc = save_collides(dir, save_path, cfg->steps, every, width, err);
     if (rc != 0)

@@ -17,6 +17,11 @@
 int heat2d_series_claim(const char *dir, const heat2d_config *cfg, const char *method,
                         const char *save_path, heat2d_error *err);
 
+/* The bytes that the step files of cfg's run in dir hold (the files that
+ * heat2d_series_step_name names; the manifest is not counted): what the
+ * run wrote there, once it has. */
+uint64_t heat2d_series_bytes(const char *dir, const heat2d_config *cfg);
+
 /* Whether name is "step_NNN.dat" (width digits) for a step that a run of
  * steps steps, snapshots every `every`, writes (every K-th and the last),
  * with the step in *step. */

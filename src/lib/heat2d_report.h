@@ -63,6 +63,10 @@ typedef struct heat2d_report {
     uint64_t snapshots;
     double snapshot_wait_s;
     double snapshot_callback_s;
+    /* The bytes the snapshots' files hold at the end (a writer's, or
+     * --save-every's), set by the program that wrote them: what one record
+     * costs the file system. */
+    uint64_t snapshot_bytes_written;
     /* Distributed methods (MPI) only; ranks == 0 for every other method.
      * ranks: processes that computed; rank: this one (only rank 0 holds the
      * field and prints); dims: the decomposition, PX ranks along i times PY

@@ -1,5 +1,6 @@
-/* Precision and snapshot-copy names, and the f32 error bound. (The one
- * place that turns an f32 run's float arrays into doubles is solve.c.) */
+/* Precision, snapshot-copy and snapshot-writer names, and the f32 error
+ * bound. (The one place that turns an f32 run's float arrays into doubles
+ * is solve.c.) */
 #include "heat2d.h"
 
 #include <math.h>
@@ -35,6 +36,11 @@ int heat2d_parse_precision(const char *text, heat2d_precision *p, heat2d_error *
 const char *heat2d_snapshot_copy_name(heat2d_snapshot_copy c)
 {
     return c == HEAT2D_SNAPSHOT_OVERLAP ? "overlap" : "plain";
+}
+
+const char *heat2d_snapshot_writer_name(heat2d_snapshot_writer w)
+{
+    return w == HEAT2D_WRITER_NETCDF ? "netcdf" : w == HEAT2D_WRITER_TEXT ? "text" : "none";
 }
 
 size_t heat2d_precision_bytes(heat2d_precision p)

@@ -120,13 +120,14 @@ extern "C" {
       HEAT2D_BENCH_LIST("plain or overlap", "plain,overlap", false, false, NULL, "",               \
         "  --snapshot-copy LIST  from plain, overlap (default both): how snapshots are\n"          \
         "                  copied, where the method has both\n"))                                  \
-    X(SNAPSHOT_WRITER, "snapshot-writer", "none|text", cfg->snapshot_writer,                       \
+    X(SNAPSHOT_WRITER, "snapshot-writer", "none|text|netcdf", cfg->snapshot_writer,               \
       heat2d_option_choice, heat2d_option_choice_text, m->has_snapshots,                           \
-      "%M takes no snapshots (--snapshot-writer applies to %T)", 0, NONE, OUTPUT_EVERY, NULL,      \
-      ARGV, NO_COLUMN,                                                                             \
+      "%M takes no snapshots (--snapshot-writer applies to %T)", HEAT2D_WRITER_NONE, NONE,         \
+      OUTPUT_EVERY, "-", ARGV, SNAPSHOT_WRITER,                                                    \
       "  --snapshot-writer W  without --save-every: none (default, each snapshot\n"                \
-      "                  checked only) or text (step files written to a scratch folder\n"        \
-      "                  under $TMPDIR and removed at the end: what writing costs)\n",           \
+      "                  checked only), text (a step file each) or netcdf (a record\n"             \
+      "                  each of one .nc series), written to a scratch folder under\n"             \
+      "                  $TMPDIR and removed at the end: what writing costs\n",                    \
       HEAT2D_NOT_BENCH)
 /* clang-format on */
 
@@ -203,8 +204,9 @@ void heat2d_option_refusal(heat2d_option_id id, const char *name, const char *th
                            size_t size);
 
 /* The label of a method as it was run: NAME and each shown option's LABEL
- * and text, in the table's order (NAME[-pinned][-hK][-pP][-f32][-kK-COPY]),
- * cut to size. omit: a bit (1u << id) per option left out as if plain.
+ * and text, in the table's order
+ * (NAME[-pinned][-hK][-pP][-f32][-kK-COPY][-WRITER]), cut to size. omit: a
+ * bit (1u << id) per option left out as if plain.
  * trials.csv's method column is the label with PINNED alone. */
 void heat2d_method_label(char *buf, size_t size, const char *name, const size_t *values,
                          unsigned omit);

@@ -104,7 +104,13 @@
     X(ACC_EVENTS_D2H_COUNT, "ACC_EVENTS_D2H_COUNT", NULL, COUNT, rep->acc_events,                  \
       rep->acc_download_events)                                                                    \
     X(ACC_EVENTS_D2H_BYTES, "ACC_EVENTS_D2H_BYTES", NULL, COUNT, rep->acc_events,                  \
-      rep->acc_download_bytes)
+      rep->acc_download_bytes)                                                                     \
+    /* What snapshots were written as (--snapshot-writer; with --save-every                        \
+     * its format), and the bytes their files hold at the end. */                                  \
+    X(SNAPSHOT_WRITER, "SNAPSHOT_WRITER", "snapshot_writer", TEXT, cfg->output_every > 0,          \
+      heat2d_snapshot_writer_name((heat2d_snapshot_writer)cfg->snapshot_writer))                   \
+    X(SNAPSHOT_BYTES_WRITTEN, "SNAPSHOT_BYTES_WRITTEN", "snapshot_bytes_written", COUNT,           \
+      cfg->output_every > 0 && cfg->snapshot_writer > 0, rep->snapshot_bytes_written)
 /* clang-format on */
 
 typedef enum heat2d_field_type {

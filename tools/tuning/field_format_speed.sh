@@ -17,14 +17,15 @@
 #        memory the read allocates, every value checked finite. The page
 #        cache holds every file whole for every read (fincore says so in the
 #        output), and each read's memory is what the previous one freed.
-# read, memory new to the host: the same, PAUSE seconds (default 4, 0 to
-#        skip) before each read: a VM with free page reporting (the dev VM)
-#        has by then handed the freed memory back, and getting it again
-#        costs the VM's host, not the format. A line apart, not the ratio.
-# compare: what earlier revisions of this tool called the read,
-#        median(`heat2d compare F F F`) less median(`heat2d compare F F`):
-#        one read, but also a comparison pass over the field and whatever the
-#        third field's memory costs the process; kept for continuity.
+# cold:  the same, PAUSE seconds (default 4, 0 to skip) before each read:
+#        a VM with free page reporting (the dev VM) has by then handed the
+#        freed memory back to its host, and getting it again costs the host,
+#        the same for every format: a column apart from the read's.
+# Earlier revisions took median(`heat2d compare F F F`) less median(`heat2d
+# compare F F`) for the read: unfair to the faster format, as it held a
+# comparison pass too, and the first touch of a third field's memory,
+# which on the dev VM costs whatever the host's state makes it, several
+# times a NetCDF read at most, nothing at least.
 # series: RECORDS snapshots every STEPS steps written as text step files and
 #        as one .nc series: SNAPSHOT_CALLBACK_S (check and write), medians.
 # heat2d's field after STEPS steps is the unit heat at the centre, spread a
@@ -54,14 +55,6 @@ reader=$scratch/field_read_time
   -lm -lpthread -o "$reader" || { echo "field_format_speed: cannot build $reader" >&2; exit 1; }
 
 now() { date +%s.%N; }
-# wall CMD...: seconds CMD took, its output dropped
-wall() {
-  local t0 t1
-  t0=$(now)
-  "$@" >/dev/null
-  t1=$(now)
-  echo "$t1 - $t0" | bc -l
-}
 # outside CMD...: seconds a run took outside its loop (wall less TOTAL_S):
 # start, set-up, the save, exit; the loop's own noise left out
 outside() {
@@ -79,17 +72,13 @@ declare -A file env
 file[text]=$scratch/field.dat env[text]=""
 file[nc0]=$scratch/field0.nc env[nc0]=HEAT2D_NETCDF_DEFLATE=0
 file[nc1]=$scratch/field1.nc env[nc1]=HEAT2D_NETCDF_DEFLATE=1
-declare -A wt rt r3
+declare -A wt
 bare=()
 for _ in $(seq "$REPEATS"); do
   bare+=("$(outside "$h" "${run_args[@]}")")
   for v in "${variants[@]}"; do
     wt[$v]+="$(outside env ${env[$v]} "$h" "${run_args[@]}" --save "${file[$v]}") "
     sync
-    two=$(wall "$h" compare "${file[$v]}" "${file[$v]}")
-    three=$(wall "$h" compare "${file[$v]}" "${file[$v]}" "${file[$v]}")
-    rt[$v]+="$two "
-    r3[$v]+="$three "
   done
 done
 # The files hold one field: bit for bit the same values.
@@ -125,12 +114,12 @@ bare_s=$(printf '%s\n' "${bare[@]}" | median)
   echo "# load before: $(cut -d" " -f1-3 /proc/loadavg) (other work on the machine slows every variant alike)"
   echo "# page cache before the reads: $cached of the three files' bytes"
   printf "# write_s = median(run --save) - median(run), each its wall less TOTAL_S, the latter %.3f s\n" "$bare_s"
-  echo "# read_s = heat2d_field_load alone, median of $REPEATS (field_read_time), memory the last read freed"
-  printf '%-22s %12s %9s %9s %9s %9s\n' format bytes write_s read_s x_write x_read
-  declare -A ws rs
+  echo "# read_s = heat2d_field_load alone, median of $REPEATS (field_read_time), memory the last read freed;"
+  echo "# cold_s = the same, $PAUSE s before each read (memory back from the VM's host; PAUSE=0: not measured)"
+  printf '%-22s %12s %9s %9s %9s %9s %9s %9s\n' format bytes write_s read_s cold_s x_write x_read x_cold
+  declare -A ws
   for v in "${variants[@]}"; do
     ws[$v]=$(echo "$(tr ' ' '\n' <<<"${wt[$v]}" | grep . | median) - $bare_s" | bc -l)
-    rs[$v]=$(echo "$(tr ' ' '\n' <<<"${r3[$v]}" | grep . | median) - $(tr ' ' '\n' <<<"${rt[$v]}" | grep . | median)" | bc -l)
   done
   name() {
     case $1 in
@@ -140,22 +129,15 @@ bare_s=$(printf '%s\n' "${bare[@]}" | median)
     esac
   }
   for v in "${variants[@]}"; do
-    printf '%-22s %12d %9.3f %9.3f %9.1f %9.1f\n' "$(name "$v")" "$(stat -c %s "${file[$v]}")" "${ws[$v]}" \
-      "${lt[$v]}" "$(echo "${ws[text]} / ${ws[$v]}" | bc -l)" "$(echo "${lt[text]} / ${lt[$v]}" | bc -l)"
-  done
-  echo "# x_write, x_read: the text format's time over this one's"
-  echo "# the same reads other ways: cold_s, $PAUSE s before each (memory back from the VM's host);"
-  echo "# compare_s = median(compare F F F) - median(compare F F): a read, a comparison pass, process memory"
-  printf '%-22s %12s %9s %9s %9s %9s\n' format "" cold_s x_cold compare_s x_comp
-  for v in "${variants[@]}"; do
+    cold=("-" "-")
     if [ -n "${ct[$v]:-}" ]; then
-      cold=$(printf '%9.3f %9.1f' "${ct[$v]}" "$(echo "${ct[text]} / ${ct[$v]}" | bc -l)")
-    else
-      cold=$(printf '%9s %9s' - -)
+      cold=("$(printf '%.3f' "${ct[$v]}")" "$(printf '%.1f' "$(echo "${ct[text]} / ${ct[$v]}" | bc -l)")")
     fi
-    printf '%-22s %12s %s %9.3f %9.1f\n' "$(name "$v")" "" "$cold" "${rs[$v]}" \
-      "$(echo "${rs[text]} / ${rs[$v]}" | bc -l)"
+    printf '%-22s %12d %9.3f %9.3f %9s %9.1f %9.1f %9s\n' "$(name "$v")" "$(stat -c %s "${file[$v]}")" \
+      "${ws[$v]}" "${lt[$v]}" "${cold[0]}" "$(echo "${ws[text]} / ${ws[$v]}" | bc -l)" \
+      "$(echo "${lt[text]} / ${lt[$v]}" | bc -l)" "${cold[1]}"
   done
+  echo "# x_write, x_read, x_cold: the text format's time over this one's"
 } | tee "$OUT.tmp"
 
 # A series: RECORDS snapshots of the same run, as text step files and as
