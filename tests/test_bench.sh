@@ -566,12 +566,14 @@ run "$h" bench --methods "$pm" --precision f64,f32 --sizes 16x16:3 --repeats 2 -
 expect_rc 0 "bench --precision f64,f32"
 ph=$(head -n 1 "$p/trials.csv")
 # Columns only grow at the end: precision stays at 31, after the ranks
-# columns; the label, every table's name for a row, and then halo_depth
-# (bench --halo-depth), appended after it, are the last two.
+# columns; the label, every table's name for a row, then halo_depth (bench
+# --halo-depth), then snapshot_writer and snapshot_bytes_written (bench
+# --snapshot-writer), each appended after the last, are the last four.
 expect_eq "$(cut -d, -f30,31 <<<"$ph")" "halo_bytes_per_step,precision" \
   "precision is column 31, after the ranks columns"
-expect_eq "$(tr ',' '\n' <<<"$ph" | tail -n 2 | paste -sd,)" "label,halo_depth" \
-  "label, then halo_depth, are the last columns"
+expect_eq "$(tr ',' '\n' <<<"$ph" | tail -n 4 | paste -sd,)" \
+  "label,halo_depth,snapshot_writer,snapshot_bytes_written" \
+  "label, halo_depth, then the writer's columns are the last"
 cp=$(col "$ph" precision)
 want=""
 for m in ${pm//,/ }; do want+="2 $m f32;2 $m f64;"; done
