@@ -51,6 +51,17 @@ for K in (1, 10, 100, 500):
                      enter_s=0.001, gpu_loop_s=t * 0.9, readback_s=0.0006, output_every=K,
                      snapshot_copy=copy, run="20261201-000000")
             rows.append(r)
+# K=100 once more for each writer: a line each, its bound from the bytes
+# written and bandwidth.txt's write rate.
+for writer, per_cell in (("text", 25), ("netcdf", 8)):
+    r = dict.fromkeys(header, "")
+    t = 0.02 * 5 + 0.01 + 0.05 * per_cell / 8
+    r.update(method="cuda-resident", label=f"cuda-resident-k100-overlap-{writer}", trial=1,
+             nx=2048, ny=2048, steps=500, total_s=t, mass=1.0, centre=0.1, process_s=t,
+             device=gpu, precision="f64", enter_s=0.001, gpu_loop_s=t * 0.9, readback_s=0.0006,
+             output_every=100, snapshot_copy="overlap", snapshot_writer=writer, snapshots=5,
+             snapshot_bytes_written=5 * 2048 * 2048 * per_cell, run="20261201-000000")
+    rows.append(r)
 for p in (1, 2, 4, 8):
     r = dict.fromkeys(header, "")
     t = 1.0 / p * (1 + 0.02 * p)
@@ -63,7 +74,7 @@ with open(f"{out}/trials.csv", "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=header)
     w.writeheader()
     w.writerows(rows)
-open(f"{out}/bandwidth.txt", "w").write("D2H_PINNED_GBS=55.0\n")
+open(f"{out}/bandwidth.txt", "w").write("D2H_PINNED_GBS=55.0\nSCRATCH_WRITE_GBS=2.5\n")
 PY
 run "$py" "$src/tools/plot_bench.py" "$w/g"
 expect_rc 0 "plot_bench.py on a GPU-like folder: no label overlaps ($err)"
@@ -82,6 +93,9 @@ axes = plot_bench.read_axes()
 rows = list(csv.DictReader(open(sys.argv[2], newline="")))
 rows += [dict(method="mpi-cpu", halo_depth="2", ranks="4", precision="f32", output_every="10",
               snapshot_copy="overlap", label="mpi-cpu-h2-p4-f32-k10-overlap"),
+         dict(method="mpi-cpu", halo_depth="2", ranks="4", precision="f32", output_every="10",
+              snapshot_copy="overlap", snapshot_writer="netcdf",
+              label="mpi-cpu-h2-p4-f32-k10-overlap-netcdf"),
          dict(method="mpi-cpu", halo_depth="1", ranks="2", precision="f64", label="mpi-cpu-p2")]
 print(sum(plot_bench.label_of(r, axes) != r["label"] for r in rows), len(rows) > 100)
 PY

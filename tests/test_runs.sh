@@ -145,7 +145,7 @@ for o in --method --nx --ny --steps --alpha --precision --pinned --save --output
   expect_out_has "$o" "run --help names $o"
 done
 run "$bin/heat2d" bench --help
-for o in --methods --sizes --warmups --repeats --out --pinned-too --ranks --weak --precision --budget --full --output-every --snapshot-copy; do
+for o in --methods --sizes --warmups --repeats --out --pinned-too --ranks --weak --precision --budget --full --output-every --snapshot-copy --snapshot-writer; do
   expect_out_has "$o" "bench --help names $o"
 done
 run "$bin/heat2d" --help

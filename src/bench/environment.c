@@ -3,8 +3,10 @@
  * and bandwidth.txt (the limits every result is a fraction of). */
 #define _GNU_SOURCE
 #include "environment.h"
-#include "file_replace.h"
 #include "child.h"
+#include "file_replace.h"
+#include "process_guard.h"
+#include "write_rate.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -31,7 +33,25 @@ static char *tool_output(char *const argv[], char *why, size_t why_size)
 typedef struct {
     const bench_run_info *info;
     char *text; /* heat2d info --bandwidth's output, cut into lines here */
+    const char *scratch;
+    const heat2d_write_rate *write; /* NULL: not measured, why in write_why */
+    const char *write_why;
 } limits_text;
+
+/* The largest field of the plan in f64, the size of a record a writer
+ * writes (text: about three times that), no more than the probe needs: a
+ * disk's page cache takes far more before it holds a writer back. */
+static size_t record_bytes(const bench_run_info *info)
+{
+    const size_t cap = (size_t)256 << 20;
+    size_t most = 0;
+    for (size_t k = 0; k < info->n_sizes; ++k) {
+        const bench_size *s = &info->sizes[k];
+        const size_t cells = s->nx <= cap / s->ny ? s->nx * s->ny : cap;
+        most = cells > most ? cells : most;
+    }
+    return most <= cap / sizeof(double) ? most * sizeof(double) : cap;
+}
 
 static int write_limits(FILE *f, void *ctx)
 {
@@ -43,6 +63,17 @@ static int write_limits(FILE *f, void *ctx)
             strncmp(line, "HOST_COPY_THREADS=", 18) == 0 ||
             strncmp(line, "GPU_BANDWIDTH=", 14) == 0)
             fprintf(f, "%s\n", line);
+    /* Where --snapshot-writer writes, and how fast: as the writers write,
+     * with no fsync. */
+    fprintf(f, "SCRATCH_DIR=%s\n", t->scratch);
+    if (t->write != NULL)
+        fprintf(f,
+                "SCRATCH_FS=%s\nSCRATCH_FS_MAGIC=0x%llx\nSCRATCH_WRITE_GBS=%.3f\n"
+                "SCRATCH_WRITE_BYTES=%zu\nSCRATCH_WRITE_FILES=%zu\nSCRATCH_WRITE_SYNC=none\n",
+                t->write->fs, t->write->magic, t->write->gbs, t->write->file_bytes,
+                t->write->files);
+    else
+        fprintf(f, "SCRATCH_WRITE=none (%s)\n", t->write_why);
     return ferror(f) ? (errno ? errno : EIO) : 0;
 }
 
@@ -53,9 +84,16 @@ int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_
     char *text = tool_output(argv, why, sizeof why);
     if (text == NULL)
         return heat2d_fail(err, "cannot measure the bandwidth limits: %s", why);
+    /* The snapshot writers' folder: a probe that fails there is recorded,
+     * and the runs that write there say what failed. */
+    heat2d_write_rate write;
+    heat2d_error write_err = {{0}};
+    const char *scratch = heat2d_tmp_base();
+    const bool wrote =
+        heat2d_write_rate_probe(scratch, record_bytes(info), 2.0, &write, &write_err) == 0;
     char path[4200];
     snprintf(path, sizeof path, "%s/bandwidth.txt", info->dir);
-    limits_text t = {info, text};
+    limits_text t = {info, text, scratch, wrote ? &write : NULL, write_err.message};
     int rc = heat2d_file_replace(path, "the limits", write_limits, &t, err);
     free(text);
     return rc;

@@ -16,8 +16,9 @@ void bench_note_left_out(bench_run_info *info, const char *self_exe);
 
 /* Measures the limits every result is a fraction of (`heat2d info
  * --bandwidth`: host copy bandwidth on all cores, and with a GPU the device
- * copy and host<->device bandwidths) and writes them to DIR/bandwidth.txt,
- * which the summary reads. */
+ * copy and host<->device bandwidths; here, the write rate of the snapshot
+ * writers' folder, heat2d_tmp_base, for files of the plan's largest field)
+ * and writes them to DIR/bandwidth.txt, which the summary reads. */
 int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_error *err);
 
 #endif /* HEAT2D_BENCH_ENVIRONMENT_H */

@@ -3,6 +3,7 @@
  * per value, labelled by it. --ranks also needs mpirun, found here with its
  * children's environment. */
 #define _GNU_SOURCE
+#include "field_netcdf.h"
 #include "plan.h"
 #include "run_state.h"
 
@@ -71,6 +72,12 @@ int bench_expand_option(heat2d_option_id id, const char *text, target_list *list
     int status = parse_values(o, text, values, &n_values);
     if (status != 0)
         return status;
+    /* A writer this build lacks, refused before any trial as run refuses it. */
+    heat2d_error err = {{0}};
+    for (size_t v = 0; v < n_values; ++v)
+        if (id == HEAT2D_OPTION_SNAPSHOT_WRITER && values[v] == HEAT2D_WRITER_NETCDF &&
+            heat2d_netcdf_check_built("--snapshot-writer", "netcdf", &err) != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
     size_t takers = 0;
     for (size_t k = 0; k < list->n; ++k)
         takers += multiplies(&list->items[k], id);

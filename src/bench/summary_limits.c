@@ -1,5 +1,6 @@
 /* heat2d bench: each method's time loop set against the limit that bounds
  * it, from the bandwidths that the same run measured (bandwidth.txt). */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "summary_tables.h"
 
 #include <stddef.h>
@@ -27,13 +28,32 @@ void summary_read_limits(const char *dir, limits *lim)
         {"BOTH_PINNED_GBS=", offsetof(limits, both_gbs)},
         {"FP64_FMA_TFLOPS=", offsetof(limits, fp_tflops)},
         {"FP32_FMA_TFLOPS=", offsetof(limits, fp_tflops) + sizeof(double)},
+        {"SCRATCH_WRITE_GBS=", offsetof(limits, scratch_write_gbs)},
+        {"SCRATCH_WRITE_BYTES=", offsetof(limits, scratch_bytes)},
     };
-    char line[256];
-    while (fgets(line, sizeof line, f) != NULL)
+    static const struct {
+        const char *key;
+        size_t offset, size;
+    } texts[] = {
+        {"SCRATCH_DIR=", offsetof(limits, scratch_dir), sizeof lim->scratch_dir},
+        {"SCRATCH_FS=", offsetof(limits, scratch_fs), sizeof lim->scratch_fs},
+    };
+    char line[1024];
+    while (fgets(line, sizeof line, f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
             if (strncmp(line, keys[k].key, strlen(keys[k].key)) == 0)
                 *(double *)((char *)lim + keys[k].offset) =
                     strtod(line + strlen(keys[k].key), NULL);
+        for (size_t k = 0; k < sizeof texts / sizeof texts[0]; ++k)
+            if (strncmp(line, texts[k].key, strlen(texts[k].key)) == 0) {
+                /* A value longer than its field is cut. */
+                const char *value = line + strlen(texts[k].key);
+                const size_t n = strnlen(value, texts[k].size - 1);
+                memcpy((char *)lim + texts[k].offset, value, n);
+                ((char *)lim)[texts[k].offset + n] = '\0';
+            }
+    }
     fclose(f);
 }
 
@@ -80,6 +100,28 @@ static double device_bound(const limits *lim, const trial_row *r, double cells, 
     else
         snprintf(what, what_size, "%s, %zu B/cell", where, 2 * cell_bytes);
     return memory;
+}
+
+/* Where rows of this size wrote their snapshots (bench --snapshot-writer),
+ * the rate that bounds the writing: the folder's file system as
+ * bandwidth.txt measured it. */
+static void emit_write_limit(FILE *f, const size_group *g, const limits *lim)
+{
+    bool writes = false;
+    for (size_t k = 0; k < g->n_cells && !writes; ++k)
+        writes = g->cells[k].last->output_every > 0 &&
+                 strcmp(g->cells[k].last->snapshot_writer,
+                        heat2d_snapshot_writer_name(HEAT2D_WRITER_NONE)) != 0;
+    if (!writes)
+        return;
+    if (lim->scratch_write_gbs > 0.0)
+        fprintf(f,
+                "The snapshot writers' folder, %s (%s), took files of %.3g MB at %.3g GB/s "
+                "(written and closed, no fsync, as the writers write).\n\n",
+                lim->scratch_dir, lim->scratch_fs, lim->scratch_bytes / 1e6,
+                lim->scratch_write_gbs);
+    else
+        fputs("The snapshot writers' folder: its write rate was not measured here.\n\n", f);
 }
 
 /* Each method's time loop against the limit that bounds it: for a method
@@ -149,4 +191,5 @@ void summary_emit_limits(FILE *f, const size_group *g, const limits *lim)
         }
     }
     fputc('\n', f);
+    emit_write_limit(f, g, lim);
 }

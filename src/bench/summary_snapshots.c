@@ -1,7 +1,9 @@
 /* heat2d bench: the realistic middle between the article's two extremes.
- * A method run with a snapshot every K steps (bench --output-every) against
- * K, beside the same method without snapshots, each set against the bound
- * max(its loop without snapshots, the snapshots' bytes over the link). */
+ * A method run with a snapshot every K steps (bench --output-every), each
+ * copy and writer (--snapshot-writer) a row, against K, beside the same
+ * method without snapshots, each set against the bound max(its loop
+ * without snapshots, the snapshots' bytes over the link, the bytes written
+ * inside the measured time at the writers' folder's rate). */
 #include "summary_tables.h"
 
 #include <stdlib.h>
@@ -30,17 +32,43 @@ static size_t group_ks(const size_group *g, size_t *ks)
     return n;
 }
 
-/* The cell of family (a label without -kK-COPY) at K in copy, or at K 0
- * (the run without snapshots). */
-static const cell *find_variant(const size_group *g, const char *family, size_t k, const char *copy)
+/* The cell of family (a label without -kK-COPY-WRITER) at K in copy with
+ * writer, or at K 0 (the run without snapshots). */
+static const cell *find_variant(const size_group *g, const char *family, size_t k,
+                                const trial_row *like)
 {
     for (size_t c = 0; c < g->n_cells; ++c) {
         const trial_row *r = g->cells[c].last;
         if (strcmp(r->family, family) == 0 && r->output_every == k &&
-            (k == 0 || strcmp(r->snapshot_copy, copy) == 0) && g->cells[c].n_throughs > 0)
+            (k == 0 || (strcmp(r->snapshot_copy, like->snapshot_copy) == 0 &&
+                        strcmp(r->snapshot_writer, like->snapshot_writer) == 0)) &&
+            g->cells[c].n_throughs > 0)
             return &g->cells[c];
     }
     return NULL;
+}
+
+/* Whether row r wrote its snapshots (a writer other than none). */
+static bool writes(const trial_row *r)
+{
+    return strcmp(r->snapshot_writer, heat2d_snapshot_writer_name(HEAT2D_WRITER_NONE)) != 0;
+}
+
+/* Of a row's records, those written inside its loop and read-back, the
+ * time the table measures: a method that reports READBACK_S hands the last
+ * over after it; one without (cpu) hands over every one inside its loop; a
+ * distributed method's loop leaves its snapshots out. */
+static double records_timed(const trial_row *r, double records)
+{
+    if (r->ranks > 0)
+        return 0.0;
+    return r->readback_s >= 0.0 && records > 0.0 ? records - 1.0 : records;
+}
+
+/* The bytes a row's files hold per record, 0 when not reported. */
+static double record_bytes(const trial_row *r)
+{
+    return r->snapshots > 0 ? (double)r->snapshot_bytes / (double)r->snapshots : 0.0;
 }
 
 static double per_step(const cell *c, size_t steps)
@@ -55,40 +83,59 @@ void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim)
     if (n_ks == 0)
         return;
     const bench_size *s = &g->size;
-    const double link = lim->d2h_gbs[1];
+    const double link = lim->d2h_gbs[1], disk = lim->scratch_write_gbs;
+    bool any_writer = false;
+    for (size_t c = 0; c < g->n_cells; ++c)
+        any_writer = any_writer || (g->cells[c].last->output_every > 0 && writes(g->cells[c].last));
     fprintf(f, "### Snapshots at %zux%zu, %zu steps\n\n", s->nx, s->ny, s->steps);
     fprintf(f,
             "Time per step with the field on the host every K steps: the loop and the "
-            "read-back (the last snapshot), median, over the steps. In brackets, against the "
-            "bound max(the same method's loop and read-back without snapshots, ceil(steps/K) "
-            "snapshots of S at the pinned D2H rate%s).\n\n"
-            "| method | copy |",
-            link > 0.0 ? "" : ", not measured here");
+            "read-back (the last snapshot), median, over the steps. In brackets, that over the "
+            "bound, the greatest of: the same method's loop and read-back without snapshots; "
+            "ceil(steps/K) snapshots of S at the pinned D2H rate%s",
+            link > 0.0 ? "" : " (not measured here)");
+    if (any_writer)
+        fprintf(f,
+                "; the records written inside the measured time, each of the bytes its files "
+                "hold (SNAPSHOT_BYTES_WRITTEN / SNAPSHOTS; per cell in the writer column), at "
+                "the write rate of the writers' folder%s. Written inside: every record but the "
+                "last for a method that reports READBACK_S (it hands the last over after the "
+                "read-back), every record for one that does not (cpu), none for a distributed "
+                "method (its loop leaves its snapshots out).\n\n",
+                disk > 0.0 ? "" : " (not measured here)");
+    else
+        fputs(".\n\n", f);
+    fputs("| method | copy | writer |", f);
     for (size_t k = 0; k < n_ks; ++k)
         fprintf(f, " K=%zu |", ks[k]);
-    fputs(" no snapshots |\n|---|---|", f);
+    fputs(" no snapshots |\n|---|---|---|", f);
     for (size_t k = 0; k <= n_ks; ++k)
         fputs("--:|", f);
     fputc('\n', f);
-    /* One row per family and copy, in the order the families first come. */
+    /* One row per family, copy and writer, in the order they first come. */
     for (size_t c = 0; c < g->n_cells; ++c) {
         const trial_row *r = g->cells[c].last;
         if (r->output_every == 0)
             continue;
-        bool first = true; /* of its family and copy */
+        bool first = true; /* of its family, copy and writer */
         for (size_t q = 0; q < c && first; ++q) {
             const trial_row *o = g->cells[q].last;
             first = !(o->output_every > 0 && strcmp(o->family, r->family) == 0 &&
-                      strcmp(o->snapshot_copy, r->snapshot_copy) == 0);
+                      strcmp(o->snapshot_copy, r->snapshot_copy) == 0 &&
+                      strcmp(o->snapshot_writer, r->snapshot_writer) == 0);
         }
         if (!first)
             continue;
-        const cell *none = find_variant(g, r->family, 0, NULL);
+        const cell *none = find_variant(g, r->family, 0, r);
         const double loop = none != NULL ? per_step(none, s->steps) : 0.0;
-        const double bytes = (double)s->nx * (double)s->ny * (double)r->cell_bytes;
-        fprintf(f, "| %s | %s |", r->family, r->snapshot_copy);
+        const double cells = (double)s->nx * (double)s->ny;
+        const double bytes = cells * (double)r->cell_bytes;
+        fprintf(f, "| %s | %s | %s", r->family, r->snapshot_copy, r->snapshot_writer);
+        if (writes(r) && record_bytes(r) > 0.0)
+            fprintf(f, ", %.3g B/cell", record_bytes(r) / cells);
+        fputs(" |", f);
         for (size_t k = 0; k < n_ks; ++k) {
-            const cell *at = find_variant(g, r->family, ks[k], r->snapshot_copy);
+            const cell *at = find_variant(g, r->family, ks[k], r);
             if (at == NULL) {
                 fputs(" |", f);
                 continue;
@@ -96,7 +143,12 @@ void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim)
             const double t = per_step(at, s->steps);
             const double snaps = (double)((s->steps + ks[k] - 1) / ks[k]);
             const double copies = link > 0.0 ? snaps * bytes / (link * 1e9) / (double)s->steps : 0;
-            const double bound = loop > copies ? loop : copies;
+            const double written = writes(at->last) && disk > 0.0
+                                       ? records_timed(at->last, snaps) * record_bytes(at->last) /
+                                             (disk * 1e9) / (double)s->steps
+                                       : 0.0;
+            double bound = loop > copies ? loop : copies;
+            bound = written > bound ? written : bound;
             if (bound > 0.0)
                 fprintf(f, " %.4g ms (%.2f) |", t * 1e3, t / bound);
             else

@@ -75,6 +75,12 @@ typedef struct limits {
     double d2h_gbs[2];
     double both_gbs;     /* pinned, per direction, both directions at once */
     double fp_tflops[2]; /* FMA throughput: [0] FP64, [1] FP32 */
+    /* The snapshot writers' folder, its file system and the rate at which
+     * it took files of scratch_bytes (write and close, no fsync). */
+    double scratch_write_gbs;
+    double scratch_bytes;
+    char scratch_dir[512];
+    char scratch_fs[64];
 } limits;
 
 void summary_read_limits(const char *dir, limits *lim);
@@ -88,7 +94,8 @@ void summary_emit_weak(FILE *f, const size_group *groups, size_t n_groups);
  * and the best K at each P. */
 void summary_emit_halo_depths(FILE *f, const size_group *g);
 /* Time per step against K for the methods run with snapshots (bench
- * --output-every), against the bound max(loop, snapshot bytes / link). */
+ * --output-every), each copy and writer (--snapshot-writer) a row, against
+ * the bound max(loop, snapshot bytes / link, bytes written / write rate). */
 void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim);
 
 #endif /* HEAT2D_SUMMARY_TABLES_H */

@@ -202,7 +202,15 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
     r->output_every = values[HEAT2D_OPTION_OUTPUT_EVERY];
     snprintf(r->snapshot_copy, sizeof r->snapshot_copy, "%s",
              field_of(fields, pos, HEAT2D_FIELD_SNAPSHOT_COPY));
-    const unsigned snapshots = 1u << HEAT2D_OPTION_OUTPUT_EVERY | 1u << HEAT2D_OPTION_SNAPSHOT_COPY;
+    /* A folder from before the writer column wrote no snapshot. */
+    const char *writer = field_of(fields, pos, HEAT2D_FIELD_SNAPSHOT_WRITER);
+    snprintf(r->snapshot_writer, sizeof r->snapshot_writer, "%s",
+             writer[0] != '\0' ? writer : heat2d_snapshot_writer_name(HEAT2D_WRITER_NONE));
+    r->snapshots = to_count(field_of(fields, pos, HEAT2D_FIELD_SNAPSHOTS));
+    r->snapshot_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_SNAPSHOT_BYTES_WRITTEN));
+    const unsigned snapshots = 1u << HEAT2D_OPTION_OUTPUT_EVERY |
+                               1u << HEAT2D_OPTION_SNAPSHOT_COPY |
+                               1u << HEAT2D_OPTION_SNAPSHOT_WRITER;
     heat2d_method_label(r->base, sizeof r->base, r->method, values,
                         snapshots | 1u << HEAT2D_OPTION_RANKS);
     heat2d_method_label(r->family, sizeof r->family, r->method, values, snapshots);

@@ -42,7 +42,7 @@ int bench_ledger_append(FILE *csv, const char *dir, const char *text, size_t len
 typedef struct trial_row {
     char label[80];    /* the label column: what the tables call the row */
     char method[48];   /* the method column: NAME or NAME-pinned */
-    char family[80];   /* the label without -kK-COPY: the run without snapshots */
+    char family[80];   /* the label without -kK-COPY-WRITER: the run without snapshots */
     char base[56];     /* the method column and -f32: a method across ranks */
     size_t cell_bytes; /* of one cell: 8 (f64) or 4 (f32) */
     size_t ranks;      /* 0: not a distributed run */
@@ -62,7 +62,10 @@ typedef struct trial_row {
     unsigned pass_steps, fp_ops_per_cell; /* 0: not reported */
     size_t output_every;                  /* 0: no snapshots */
     char snapshot_copy[16];
-    double readback_s; /* negative when not reported */
+    char snapshot_writer[16];          /* "none" where the column is blank */
+    unsigned long long snapshots;      /* SNAPSHOTS: records handed over */
+    unsigned long long snapshot_bytes; /* SNAPSHOT_BYTES_WRITTEN: their files' bytes */
+    double readback_s;                 /* negative when not reported */
     /* Where TOTAL_S went: the upload (a resident method's ENTER_S, a
      * per-step method's measured H2D_S), the loop (less a per-step method's
      * copies), the read-back (READBACK_S, or the measured D2H_S), the rest

@@ -128,7 +128,11 @@ extern "C" {
       "                  checked only), text (a step file each) or netcdf (a record\n"             \
       "                  each of one .nc series), written to a scratch folder under\n"             \
       "                  $TMPDIR and removed at the end: what writing costs\n",                    \
-      HEAT2D_NOT_BENCH)
+      HEAT2D_BENCH_LIST("none, text or netcdf, e.g. none,netcdf", NULL, false, false, NULL, "",    \
+        "  --snapshot-writer LIST  with --output-every: comma-separated from none, text,\n"        \
+        "                  netcdf: each snapshot run once per writer, its snapshots\n"             \
+        "                  written to a scratch folder under $TMPDIR, removed after\n"             \
+        "                  (rows METHOD-kK-COPY-WRITER; none, the default, adds nothing)\n"))
 /* clang-format on */
 
 typedef enum heat2d_option_id {

@@ -31,7 +31,8 @@ static void check_row(const trial_row *r)
         terminated(r->family, sizeof r->family) && terminated(r->base, sizeof r->base) &&
         terminated(r->decomp, sizeof r->decomp) && terminated(r->device, sizeof r->device) &&
         terminated(r->transfers, sizeof r->transfers) && terminated(r->run, sizeof r->run) &&
-        terminated(r->snapshot_copy, sizeof r->snapshot_copy));
+        terminated(r->snapshot_copy, sizeof r->snapshot_copy) &&
+        terminated(r->snapshot_writer, sizeof r->snapshot_writer));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

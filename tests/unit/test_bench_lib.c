@@ -326,8 +326,72 @@ static void test_limits(const char *dir, const char *bandwidth, const char *pass
     check(found, "limits row '%s', got %s", want, seen);
 }
 
-/* Every label part in its place: NAME[-pinned][-hK][-pP][-f32][-kK-COPY];
- * depth 0 and 1 are one-cell halos, which add nothing. */
+/* The snapshot table's bound with a writer: a row that reports READBACK_S
+ * wrote all but its last record inside the time measured, one that does
+ * not wrote every one. 1e4 cells, 10 steps, files at 1 GB/s; the run
+ * without snapshots takes 0.11 ms a step. K=2: 5 records of 0.8 MB, 4
+ * inside: 3.2 ms / 10 = 0.32 ms a step, against 1.01 ms: 3.16 (3.2 ms with
+ * all 5 would give 2.53). K=5: 2 records, both inside: 0.16 ms against
+ * 0.48 ms: 3.00. */
+static void test_snapshot_bound(const char *dir)
+{
+    heat2d_error err = {{0}};
+    bench_csv_repair repair;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/bandwidth.txt", dir);
+    write_file(path, "SCRATCH_DIR=/dev/shm\nSCRATCH_FS=tmpfs\nSCRATCH_WRITE_GBS=1\n"
+                     "SCRATCH_WRITE_BYTES=80000\n");
+    FILE *csv = bench_csv_open(dir, &repair, &err);
+    if (!check(csv != NULL, "trials.csv opens: %s", err.message))
+        return;
+    bench_run_info info = {.dir = dir, .run_id = "20261201-000002", .hostname = "test"};
+    const bench_size size = {100, 100, 10};
+    const struct {
+        size_t every;
+        const char *loop, *readback, *snapshots, *bytes;
+    } runs[] = {{0, "0.001", "0.0001", "", ""},
+                {2, "0.01", "0.0001", "5", "4000000"},
+                {5, "0.0048", "", "2", "1600000"}};
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; ++k) {
+        bench_target t = target("cpu", HEAT2D_F64);
+        t.value[HEAT2D_OPTION_OUTPUT_EVERY] = runs[k].every;
+        t.value[HEAT2D_OPTION_SNAPSHOT_WRITER] = runs[k].every > 0 ? HEAT2D_WRITER_NETCDF : 0;
+        bench_target_label(&t);
+        bench_result r = result("1", "CPU_LOOP_S", runs[k].loop, "host", "f64");
+        snprintf(r.value[HEAT2D_FIELD_READBACK_S], sizeof r.value[0], "%s", runs[k].readback);
+        if (runs[k].every > 0) {
+            snprintf(r.value[HEAT2D_FIELD_OUTPUT_EVERY], sizeof r.value[0], "%zu", runs[k].every);
+            snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_COPY], sizeof r.value[0], "plain");
+            snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_WRITER], sizeof r.value[0], "netcdf");
+            snprintf(r.value[HEAT2D_FIELD_SNAPSHOTS], sizeof r.value[0], "%s", runs[k].snapshots);
+            snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_BYTES_WRITTEN], sizeof r.value[0], "%s",
+                     runs[k].bytes);
+        }
+        check(bench_csv_append(csv, &info, &t, 1, &size, &r, 1.0, &err) == 0, "row: %s",
+              err.message);
+    }
+    fclose(csv);
+    info.n_targets = info.n_sizes = info.repeats = 1;
+    check(bench_write_summary(&info, NULL, NULL, &err) == 0, "summary: %s", err.message);
+    snprintf(path, sizeof path, "%s/summary.md", dir);
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    bool row = false, folder = false;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        row = row || strcmp(line, "| cpu | plain | netcdf, 80 B/cell | 1.01 ms (3.16) | "
+                                  "0.48 ms (3.00) | 0.11 ms |\n") == 0;
+        folder = folder || starts_with(line, "The snapshot writers' folder, /dev/shm (tmpfs), "
+                                             "took files of 0.08 MB at 1 GB/s");
+    }
+    if (f != NULL)
+        fclose(f);
+    check(row, "the snapshot table's netcdf row and its bounds");
+    check(folder, "the limits name the writers' folder and its rate");
+}
+
+/* Every label part in its place: NAME[-pinned][-hK][-pP][-f32][-kK-COPY]
+ * [-WRITER]; depth 0 and 1 are one-cell halos, and the writer none, which
+ * add nothing. */
 static void test_labels(void)
 {
     char buf[64];
@@ -351,6 +415,18 @@ static void test_labels(void)
     check(strcmp(buf, "cuda-resident-pinned") == 0, "pinned alone: got %s", buf);
     heat2d_method_label(buf, sizeof buf, "mpi-cpu", every, 1u << HEAT2D_OPTION_OUTPUT_EVERY);
     check(strcmp(buf, "mpi-cpu-h3-p4-f32") == 0, "without snapshots: got %s", buf);
+    heat2d_option_values written = {[HEAT2D_OPTION_OUTPUT_EVERY] = 100,
+                                    [HEAT2D_OPTION_SNAPSHOT_COPY] = HEAT2D_SNAPSHOT_OVERLAP,
+                                    [HEAT2D_OPTION_SNAPSHOT_WRITER] = HEAT2D_WRITER_NETCDF};
+    heat2d_method_label(buf, sizeof buf, "cuda-tb", written, 0);
+    check(strcmp(buf, "cuda-tb-k100-overlap-netcdf") == 0, "a writer last: got %s", buf);
+    heat2d_method_label(buf, sizeof buf, "cuda-tb", written,
+                        1u << HEAT2D_OPTION_OUTPUT_EVERY | 1u << HEAT2D_OPTION_SNAPSHOT_COPY |
+                            1u << HEAT2D_OPTION_SNAPSHOT_WRITER);
+    check(strcmp(buf, "cuda-tb") == 0, "a writer's family: got %s", buf);
+    written[HEAT2D_OPTION_SNAPSHOT_WRITER] = HEAT2D_WRITER_NONE;
+    heat2d_method_label(buf, sizeof buf, "cuda-tb", written, 0);
+    check(strcmp(buf, "cuda-tb-k100-overlap") == 0, "writer none adds nothing: got %s", buf);
     /* Every row as the plot script needs it: a label part exactly where a
      * column records it, a bench list always labelled; each choice's names
      * read back as themselves. */
@@ -375,9 +451,9 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
-    const char *subs[] = {"csv", "torn", "headers", "arith", "memory", "ledger"};
-    char dirs[6][sizeof base + 16];
-    for (size_t k = 0; k < 6; ++k) {
+    const char *subs[] = {"csv", "torn", "headers", "arith", "memory", "ledger", "snap"};
+    char dirs[7][sizeof base + 16];
+    for (size_t k = 0; k < 7; ++k) {
         snprintf(dirs[k], sizeof dirs[k], "%s/%s", base, subs[k]);
         if (mkdir(dirs[k], 0700) != 0) {
             perror(dirs[k]);
@@ -391,6 +467,7 @@ int main(void)
     test_parse_buffer(dirs[0]);
     test_other_headers(dirs[2]);
     test_ledger(dirs[5]);
+    test_snapshot_bound(dirs[6]);
     /* 1e4 cells, 7 instructions at 1 TFLOP/s (5e11 instructions/s): 1.4e-4
      * ms a step, half the loop's 2.8e-4 ms; memory 1.6e-5 ms at 10 TB/s. */
     test_limits(dirs[3], "DEVICE_COPY_GBS=10000\nFP64_FMA_TFLOPS=1\n", "1", "7",
