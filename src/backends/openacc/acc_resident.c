@@ -29,7 +29,9 @@
  *   reads each row three times (for itself and as its neighbours'
  *   neighbour). The columns schedule gives each vector lane a column of
  *   ACC_COLUMN_ROWS cells and keeps the rows it has read in registers, as
- *   cuda-resident's kernel does.
+ *   cuda-resident's kernel does; columns2 and columns4 give a lane two or
+ *   four adjacent columns, so that an f32 lane has as many bytes in flight
+ *   as an f64 one.
  *
  * - Only the interior is computed after the second step. The boundary
  *   cells are written 0 in steps 1 and 2, as the original writes them every
@@ -64,16 +66,22 @@ typedef enum acc_schedule {
     SCHEDULE_COLUMNS_FITTED,   /* columns, as many gangs as libgomp fits */
     SCHEDULE_WORKER_COLUMNS,   /* columns over 4 workers of 32 lanes */
     SCHEDULE_WARP_COLUMNS,     /* columns, 32 a gang of one warp */
+    SCHEDULE_COLUMNS16,        /* columns, 16 rows a lane */
+    SCHEDULE_COLUMNS2,         /* columns, two adjacent columns a lane */
+    SCHEDULE_COLUMNS4,         /* four adjacent columns a lane, 4 rows */
     SCHEDULE_COUNT
 } acc_schedule;
 
 static const char *const schedule_names[SCHEDULE_COUNT] = {
-    "seed",    "collapse",       "gang-vector",    "gang-worker", "args-gang-vector",
-    "columns", "columns-fitted", "worker-columns", "warp-columns"};
+    "seed",     "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
+    "columns",  "columns-fitted", "worker-columns", "warp-columns", "columns16",
+    "columns2", "columns4"};
 
 /* columns, one gang a block, is the fastest schedule on a GPU, and 8 rows a
- * lane beat 16 (fewer gangs to hide latency); the row schedules, collapse and the seed's
- * kernel stay selectable for comparison. A tile(32,4) schedule was dropped:
+ * lane beat 16 in f64 with libgomp's gang count (fewer gangs to hide
+ * latency); columns16, columns2 and columns4 put more bytes in flight a lane
+ * for f32, to be measured against it. The row schedules, collapse and the
+ * seed's kernel stay selectable for comparison. A tile(32,4) schedule was dropped:
  * it computed a wrong field at 25x21/7.
  * Measurements: docs/performance.md, "acc-resident". */
 #define DEFAULT_SCHEDULE SCHEDULE_COLUMNS
@@ -110,11 +118,15 @@ static int choose_schedule(bool on_host, heat2d_error *err)
             return 0;
         }
     }
-    return heat2d_fail(err,
-                       "acc-resident: HEAT2D_ACC_SCHEDULE=%s is not a schedule (seed, collapse, "
-                       "gang-vector, gang-worker, args-gang-vector, columns, columns-fitted, "
-                       "worker-columns, warp-columns)",
-                       text);
+    /* The choices, from the table, so that the message lists them all. */
+    char choices[256] = "";
+    for (int k = 0; k < SCHEDULE_COUNT; ++k) {
+        size_t used = strlen(choices);
+        snprintf(choices + used, sizeof choices - used, "%s%s", k > 0 ? ", " : "",
+                 schedule_names[k]);
+    }
+    return heat2d_fail(err, "acc-resident: HEAT2D_ACC_SCHEDULE=%s is not a schedule (%s)", text,
+                       choices);
 }
 
 static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
@@ -138,6 +150,31 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
 #define ACC_COLUMN_ROWS 8
 #endif
 #define ACC_COLUMN_WIDTH 128
+/* Rows a lane in columns16, and in columns4 (whose lanes hold four columns'
+ * cells in registers: half the rows keep them about as many as columns2's). */
+#define ACC_LONG_COLUMN_ROWS 16
+#ifndef ACC_WIDE_COLUMN_ROWS
+#define ACC_WIDE_COLUMN_ROWS 4
+#endif
+
+/* The column schedules' blocks: strips of rows (a lane's walk) down the
+ * interior, and blocks of ACC_COLUMN_WIDTH lanes across it, each lane of
+ * one column or, in columns2 and columns4, of two or four. */
+static size_t column_strips(size_t ny)
+{
+    const size_t rows = schedule == SCHEDULE_COLUMNS16  ? ACC_LONG_COLUMN_ROWS
+                        : schedule == SCHEDULE_COLUMNS4 ? ACC_WIDE_COLUMN_ROWS
+                                                        : ACC_COLUMN_ROWS;
+    return (ny - 2 + rows - 1) / rows;
+}
+static size_t column_blocks_across(size_t nx)
+{
+    const size_t lane_columns = schedule == SCHEDULE_COLUMNS2   ? 2
+                                : schedule == SCHEDULE_COLUMNS4 ? 4
+                                                                : 1;
+    const size_t width = ACC_COLUMN_WIDTH * lane_columns;
+    return (nx - 2 + width - 1) / width;
+}
 
 #define HEAT2D_ACC_REAL_SOURCE "acc_resident_real.h"
 #include "acc_precisions.h"

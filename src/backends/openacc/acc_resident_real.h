@@ -51,7 +51,7 @@ static void FN(interior_gang_worker)(size_t nx, size_t ny, REAL alpha, const REA
 typedef struct FN(acc_resident_args) {
     REAL *array[2]; /* the device addresses of u and v */
     size_t nx, ny;
-    size_t strips, blocks; /* the columns schedule's gangs: rows and columns */
+    size_t strips, blocks; /* the column schedules' gangs: rows and columns */
     REAL alpha;
 } FN(acc_resident_args);
 static FN(acc_resident_args) FN(resident_args);
@@ -72,11 +72,10 @@ static FN(acc_resident_args) FN(resident_args);
 #undef PASS_TO
 #undef PASS
 
-/* The columns schedule's blocks (gang iterations) for nx x ny. */
+/* The column schedules' blocks (gang iterations) for nx x ny. */
 static size_t FN(column_blocks)(size_t nx, size_t ny)
 {
-    return ((ny - 2 + ACC_COLUMN_ROWS - 1) / ACC_COLUMN_ROWS) *
-           ((nx - 2 + ACC_COLUMN_WIDTH - 1) / ACC_COLUMN_WIDTH);
+    return column_strips(ny) * column_blocks_across(nx);
 }
 
 /* The four edges of v set to 0, on the same queue. */
@@ -139,6 +138,24 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         else
             FN(args_warp_columns_backward)();
         break;
+    case SCHEDULE_COLUMNS16:
+        if (step % 2 == 0)
+            FN(args_columns16_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
+        else
+            FN(args_columns16_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
+        break;
+    case SCHEDULE_COLUMNS2:
+        if (step % 2 == 0)
+            FN(args_columns2_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
+        else
+            FN(args_columns2_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
+        break;
+    case SCHEDULE_COLUMNS4:
+        if (step % 2 == 0)
+            FN(args_columns4_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
+        else
+            FN(args_columns4_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
+        break;
     case SCHEDULE_COLUMNS:
     case SCHEDULE_COUNT:
         if (step % 2 == 0)
@@ -166,8 +183,8 @@ static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u
         .array = {acc_deviceptr(u), acc_deviceptr(v)},
         .nx = cfg->nx,
         .ny = cfg->ny,
-        .strips = (cfg->ny - 2 + ACC_COLUMN_ROWS - 1) / ACC_COLUMN_ROWS,
-        .blocks = (cfg->nx - 2 + ACC_COLUMN_WIDTH - 1) / ACC_COLUMN_WIDTH,
+        .strips = column_strips(cfg->ny),
+        .blocks = column_blocks_across(cfg->nx),
         .alpha = alpha,
     };
 #pragma acc parallel num_gangs(1) vector_length(32) copyin(args) async(HEAT2D_ACC_QUEUE)
