@@ -22,7 +22,7 @@
 #   REPEATS    runs of each (default 3)
 #   CHECKS     NXxNY:STEPS compared with cpu (default: 1001x703:37 and five odd grids)
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build-gpu}
 REPEATS=${REPEATS:-3}
 SIZES=${SIZES:-8192x8192:1000 2048x2048:500}
@@ -93,7 +93,7 @@ log=$w/timing.txt
 for size in $SIZES; do
   split "$size"
   for p in $PRECISIONS; do
-    for r in $(seq "$REPEATS"); do
+    for _ in $(seq "$REPEATS"); do
       run_to "$w/run.txt" -- run --method cuda-resident --nx "$nx" --ny "$ny" --steps "$steps" \
         --precision "$p"
       echo "cuda-resident $p $size $(key GPU_LOOP_S "$w/run.txt")" >>"$log"
