@@ -21,7 +21,7 @@ fi
 # Each kernel comes in f64 and in f32 (names ending in _f32): the same
 # checks for both, with float's constants (4 is 0f40800000, -0 0f80000000).
 all_entries=$(grep -cE '^\.entry (heat2d_acc_step|interior_|args_)[^;]*\)$' <<<"$ptx" || true)
-f32_entries=$(grep -cE '^\.entry (heat2d_acc_step|interior_[a-z_]+|args_[a-z_]+)_f32\$[^;]*\)$' <<<"$ptx" || true)
+f32_entries=$(grep -cE '^\.entry (heat2d_acc_step|interior_[a-z_]+|args_[a-z0-9_]+)_f32\$[^;]*\)$' <<<"$ptx" || true)
 for p in f64 f32; do
   if [ "$p" = f64 ]; then four=0d4010000000000000 zero=0d8000000000000000 stencils=$((all_entries - f32_entries))
   else four=0f40800000 zero=0f80000000 stencils=$f32_entries; fi
@@ -29,9 +29,9 @@ for p in f64 f32; do
     "every $p multiply in the kernels is the exact 4*u"
   # The seed's step twice (acc-each's copy and acc-resident's seed schedule,
   # each its own LTO-private kernel), acc-resident's three row schedules and
-  # its five argument-free ones in both directions of the ping-pong.
-  expect_eq "$stencils" 15 \
-    "$p: two seed steps; collapse, gang-vector, gang-worker; args gang-vector, columns, columns-fitted, worker-columns, warp-columns, twice"
+  # its eight argument-free ones in both directions of the ping-pong.
+  expect_eq "$stencils" 21 \
+    "$p: two seed steps; collapse, gang-vector, gang-worker; args gang-vector, columns, columns-fitted, worker-columns, warp-columns, columns16, columns2, columns4, twice"
   # Per kernel, not per line: the columns kernels, unrolled, hold several.
   expect_eq "$(awk -v fma="^fma[.]rn[.]$p .*,$zero;\$" '
     /^\/\/ BEGIN FUNCTION DEF: / { f = $5 } f ~ /^(heat2d_acc_step|interior_|args_)/ && $0 ~ fma { seen[f] = 1 }
