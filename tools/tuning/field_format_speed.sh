@@ -6,6 +6,12 @@
 #   tools/tuning/field_format_speed.sh [BIN_DIR]          # default build/bin
 #   N=2048 STEPS=10 REPEATS=5 RECORDS=5 PAUSE=4 OUT=/tmp/ff.txt tools/tuning/field_format_speed.sh
 #
+# Memory, the same for every format: each write and each read gets memory
+# that was freed just before (the file's last version, removed first, and
+# the last read's field), then again after PAUSE seconds (default 4, 0 to
+# skip): a VM with free page reporting (the dev VM) has by then handed
+# freed memory back to its host, and getting it again costs the host a
+# price per byte that no format changes; a table of its own.
 # write: the time `heat2d run --method cpu --steps STEPS --save F` spends
 #        outside its loop (wall less TOTAL_S) less that of the same run
 #        without --save (medians of REPEATS runs, interleaved, so that a
@@ -13,19 +19,14 @@
 # read:  heat2d_field_load alone, timed inside one process by
 #        tools/tuning/field_read_time.c (built here against BIN_DIR's
 #        build, BIN_DIR/../src/lib/libheat2d.a), median of REPEATS reads of
-#        each file in turn. The same work for every format: the file into
-#        memory the read allocates, every value checked finite. The page
-#        cache holds every file whole for every read (fincore says so in the
-#        output), and each read's memory is what the previous one freed.
-# cold:  the same, PAUSE seconds (default 4, 0 to skip) before each read:
-#        a VM with free page reporting (the dev VM) has by then handed the
-#        freed memory back to its host, and getting it again costs the host,
-#        the same for every format: a column apart from the read's.
+#        each file in turn: the file into memory the read allocates, every
+#        value checked finite, the same work for every format. The page
+#        cache holds every file whole (fincore's share is printed).
 # Earlier revisions took median(`heat2d compare F F F`) less median(`heat2d
 # compare F F`) for the read: unfair to the faster format, as it held a
 # comparison pass too, and the first touch of a third field's memory,
-# which on the dev VM costs whatever the host's state makes it, several
-# times a NetCDF read at most, nothing at least.
+# which on the dev VM costs whatever the host's state makes it; their
+# writes took memory in whatever state the last run left it.
 # series: RECORDS snapshots every STEPS steps written as text step files and
 #        as one .nc series: SNAPSHOT_CALLBACK_S (check and write), medians.
 # heat2d's field after STEPS steps is the unit heat at the centre, spread a
@@ -72,23 +73,24 @@ declare -A file env
 file[text]=$scratch/field.dat env[text]=""
 file[nc0]=$scratch/field0.nc env[nc0]=HEAT2D_NETCDF_DEFLATE=0
 file[nc1]=$scratch/field1.nc env[nc1]=HEAT2D_NETCDF_DEFLATE=1
-declare -A wt
-bare=()
-for _ in $(seq "$REPEATS"); do
-  bare+=("$(outside "$h" "${run_args[@]}")")
-  for v in "${variants[@]}"; do
-    wt[$v]+="$(outside env ${env[$v]} "$h" "${run_args[@]}" --save "${file[$v]}") "
-    sync
+# writes PAUSE: REPEATS rounds of a run without --save ("bare") and one
+# saving each variant, each PAUSE s after the file's last version was
+# removed (its page cache the new one's memory); "name seconds" a line.
+writes() {
+  local _ v
+  for _ in $(seq "$REPEATS"); do
+    sleep "$1"
+    echo "bare $(outside "$h" "${run_args[@]}")"
+    for v in "${variants[@]}"; do
+      rm -f "${file[$v]}"
+      sleep "$1"
+      echo "$v $(outside env ${env[$v]} "$h" "${run_args[@]}" --save "${file[$v]}")"
+      sync
+    done
   done
-done
-# The files hold one field: bit for bit the same values.
-"$h" compare "${file[text]}" "${file[nc0]}" "${file[nc1]}" --atol 0 --rtol 0 >/dev/null
-# The reads: every file in turn, REPEATS times, then again with a pause.
-cached=$(for v in "${variants[@]}"; do fincore -b -n -o RES,SIZE "${file[$v]}" 2>/dev/null || true; done |
-  awk '{r += ($1 < $2 ? $1 : $2); s += $2} END {printf "%.1f%%", s ? 100 * r / s : 0}')
-declare -A lt ct
-# times PAUSE: each variant's median read, "variant seconds" a line
-times() {
+}
+# reads PAUSE: field_read_time's median read of each variant, "name seconds".
+reads() {
   local path med rest v
   "$reader" "$REPEATS" "$1" "${file[text]}" "${file[nc0]}" "${file[nc1]}" |
     while read -r path med rest; do
@@ -97,47 +99,62 @@ times() {
       done
     done
 }
-while read -r v med; do lt[$v]=$med; done < <(times 0)
-for v in "${variants[@]}"; do
-  [ -n "${lt[$v]:-}" ] || { echo "field_format_speed: $reader did not time ${file[$v]}" >&2; exit 1; }
-done
-if [ "$PAUSE" != 0 ]; then
-  while read -r v med; do ct[$v]=$med; done < <(times "$PAUSE")
-fi
+# of NAME FILE: the median of NAME's seconds in FILE
+of() { awk -v k="$1" '$1 == k {print $2}' "$2" | median; }
 
-bare_s=$(printf '%s\n' "${bare[@]}" | median)
+pauses=(0)
+[ "$PAUSE" = 0 ] || pauses+=("$PAUSE")
+for p in "${pauses[@]}"; do
+  writes "$p" >"$scratch/writes$p"
+  if [ "$p" = 0 ]; then
+    # The files hold one field: bit for bit the same values.
+    "$h" compare "${file[text]}" "${file[nc0]}" "${file[nc1]}" --atol 0 --rtol 0 >/dev/null
+    cached=$(for v in "${variants[@]}"; do fincore -b -n -o RES,SIZE "${file[$v]}" 2>/dev/null || true; done |
+      awk '{r += ($1 < $2 ? $1 : $2); s += $2} END {printf "%.1f%%", s ? 100 * r / s : 0}')
+  fi
+  reads "$p" >"$scratch/reads$p"
+  for v in "${variants[@]}"; do
+    grep -q "^$v " "$scratch/reads$p" || { echo "field_format_speed: $reader did not time ${file[$v]}" >&2; exit 1; }
+  done
+done
+
+name() {
+  case $1 in
+  text) echo "text (%24.16E)" ;;
+  nc0) echo "netcdf4 f64 deflate 0" ;;
+  nc1) echo "netcdf4 f64 deflate 1" ;;
+  esac
+}
+# table PAUSE: a line a variant, its write and read, text's over its own
+table() {
+  local v bare w r wtext rtext
+  bare=$(of bare "$scratch/writes$1")
+  printf '%-22s %12s %9s %9s %9s %9s\n' format bytes write_s read_s x_write x_read
+  wtext=$(echo "$(of text "$scratch/writes$1") - $bare" | bc -l)
+  rtext=$(of text "$scratch/reads$1")
+  for v in "${variants[@]}"; do
+    w=$(echo "$(of "$v" "$scratch/writes$1") - $bare" | bc -l)
+    r=$(of "$v" "$scratch/reads$1")
+    printf '%-22s %12d %9.3f %9.3f %9.1f %9.1f\n' "$(name "$v")" "$(stat -c %s "${file[$v]}")" \
+      "$w" "$r" "$(echo "$wtext / $w" | bc -l)" "$(echo "$rtext / $r" | bc -l)"
+  done
+  printf '# (the bare run outside its loop: %.3f s)\n' "$bare"
+}
 {
-  echo "# tools/tuning/field_format_speed.sh: N=$N STEPS=$STEPS REPEATS=$REPEATS"
+  echo "# tools/tuning/field_format_speed.sh: N=$N STEPS=$STEPS REPEATS=$REPEATS PAUSE=$PAUSE"
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n), $(nproc) cores, $("$h" --version)"
   echo "# $("$h" info | grep '^NETCDF=')"
   echo "# scratch on: $(df -T "$scratch" | awk 'NR == 2 {print $2}')"
   echo "# load before: $(cut -d" " -f1-3 /proc/loadavg) (other work on the machine slows every variant alike)"
   echo "# page cache before the reads: $cached of the three files' bytes"
-  printf "# write_s = median(run --save) - median(run), each its wall less TOTAL_S, the latter %.3f s\n" "$bare_s"
-  echo "# read_s = heat2d_field_load alone, median of $REPEATS (field_read_time), memory the last read freed;"
-  echo "# cold_s = the same, $PAUSE s before each read (memory back from the VM's host; PAUSE=0: not measured)"
-  printf '%-22s %12s %9s %9s %9s %9s %9s %9s\n' format bytes write_s read_s cold_s x_write x_read x_cold
-  declare -A ws
-  for v in "${variants[@]}"; do
-    ws[$v]=$(echo "$(tr ' ' '\n' <<<"${wt[$v]}" | grep . | median) - $bare_s" | bc -l)
-  done
-  name() {
-    case $1 in
-    text) echo "text (%24.16E)" ;;
-    nc0) echo "netcdf4 f64 deflate 0" ;;
-    nc1) echo "netcdf4 f64 deflate 1" ;;
-    esac
-  }
-  for v in "${variants[@]}"; do
-    cold=("-" "-")
-    if [ -n "${ct[$v]:-}" ]; then
-      cold=("$(printf '%.3f' "${ct[$v]}")" "$(printf '%.1f' "$(echo "${ct[text]} / ${ct[$v]}" | bc -l)")")
-    fi
-    printf '%-22s %12d %9.3f %9.3f %9s %9.1f %9.1f %9s\n' "$(name "$v")" "$(stat -c %s "${file[$v]}")" \
-      "${ws[$v]}" "${lt[$v]}" "${cold[0]}" "$(echo "${ws[text]} / ${ws[$v]}" | bc -l)" \
-      "$(echo "${lt[text]} / ${lt[$v]}" | bc -l)" "${cold[1]}"
-  done
-  echo "# x_write, x_read, x_cold: the text format's time over this one's"
+  echo "# write_s = median(run --save) - median(run), each its wall less TOTAL_S, the file removed first;"
+  echo "# read_s = heat2d_field_load alone, median (field_read_time); x_*: text's time over this one's"
+  echo "# memory the last one freed (write: the file's last version's page cache; read: the last read's):"
+  table 0
+  if [ "$PAUSE" != 0 ]; then
+    echo "# memory new to the VM's host: the same, $PAUSE s before each run and each read:"
+    table "$PAUSE"
+  fi
 } | tee "$OUT.tmp"
 
 # A series: RECORDS snapshots of the same run, as text step files and as
