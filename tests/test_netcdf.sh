@@ -109,6 +109,12 @@ run "$h" compare f-101x64-f64-7.dat z.nc zs.nc:20 "${exact[@]}"
 expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "deflated: the same field"
 expect_eq "$(ncdump -hs z.nc | grep -cE 'u:_DeflateLevel = 1 ;|u:_Shuffle = "true" ;')" 2 "deflated: level 1, shuffled"
 expect_eq "$(ncdump -hs f-101x64-f64-7.nc | grep -c 'u:_Storage = "contiguous" ;')" 1 "by default one contiguous field"
+# Uncompressed, a series' record is one chunk, and no cell is filled before
+# it is written; compressed, chunks are about 1 MiB of rows (here all 64).
+expect_eq "$(ncdump -hs s-101x64-f64-7.nc | grep -cE 'u:_ChunkSizes = 1, 64, 101 ;|u:_NoFill = "true" ;')" 2 \
+  "a series' record one chunk, not filled first"
+expect_eq "$(ncdump -hs f-101x64-f64-7.nc | grep -c 'u:_NoFill = "true" ;')" 1 "a field not filled first"
+expect_eq "$(ncdump -hs zs.nc | grep -c 'u:_ChunkSizes = 1, 64, 101 ;')" 1 "a deflated series: 1 MiB of rows a chunk"
 run ncdump -v step s-101x64-f64-7.nc
 expect_out_has ' step = 7, 14, 20 ;' "the step coordinate"
 

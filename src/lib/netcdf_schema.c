@@ -16,9 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Rows a chunk: about 1 MiB of them, so that a reader of a slab (ncview,
- * a plot of a window) decompresses little beyond it. */
+/* Rows a compressed chunk: about 1 MiB of them, so that a reader of a slab
+ * (ncview, a plot of a window) decompresses little beyond it. */
 #define CHUNK_BYTES ((size_t)1 << 20)
+/* HDF5's largest chunk is 4 GiB less one byte: a whole number of rows
+ * within it. */
+#define MAX_CHUNK_BYTES (((size_t)1 << 32) - 1)
 
 static pthread_mutex_t library = PTHREAD_MUTEX_INITIALIZER;
 
@@ -179,18 +182,26 @@ static bool field_var(definer *d, netcdf_ids *ids, const heat2d_netcdf_meta *met
     if (!ok(d, nc_def_var(d->ncid, HEAT2D_NC_FIELD, type, ndims, dims, &ids->field)))
         return false;
     if (heat2d_nc_format() == NC_NETCDF4) {
+        const int level = meta->deflate < 0 ? HEAT2D_NETCDF_DEFAULT_DEFLATE : meta->deflate;
         const size_t row = meta->nx * heat2d_precision_bytes(meta->precision);
-        size_t rows = row >= CHUNK_BYTES ? 1 : CHUNK_BYTES / row;
+        /* A compressed chunk is about 1 MiB of rows; an uncompressed record
+         * is one chunk, up to HDF5's limit, which the library writes
+         * straight from the caller's buffer in one pass (1 MiB chunks went
+         * through its chunk cache, at about half the file system's rate). */
+        const size_t target = level > 0 ? CHUNK_BYTES : MAX_CHUNK_BYTES;
+        size_t rows = row >= target ? 1 : target / row;
         rows = rows > meta->ny ? meta->ny : rows;
         size_t chunks[3] = {1, rows, meta->nx};
         const size_t *chunk = ndims == 3 ? chunks : chunks + 1;
-        const int level = meta->deflate < 0 ? HEAT2D_NETCDF_DEFAULT_DEFLATE : meta->deflate;
         /* A field not compressed is one contiguous write; a series'
          * records need chunks (its time dimension is unlimited). */
         const bool contiguous = ndims == 2 && level == 0;
         if (!ok(d, nc_def_var_chunking(d->ncid, ids->field, contiguous ? NC_CONTIGUOUS : NC_CHUNKED,
                                        contiguous ? NULL : chunk)) ||
-            (level > 0 && !ok(d, nc_def_var_deflate(d->ncid, ids->field, 1, 1, level))))
+            (level > 0 && !ok(d, nc_def_var_deflate(d->ncid, ids->field, 1, 1, level))) ||
+            /* Every cell is written: filling each chunk first wrote every
+             * record twice. A record cut short is told by its unset step. */
+            !ok(d, nc_def_var_fill(d->ncid, ids->field, NC_NOFILL, NULL)))
             return false;
     }
     return text_att(d, ids->field, "long_name", "temperature") &&
