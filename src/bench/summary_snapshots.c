@@ -71,6 +71,22 @@ static double record_bytes(const trial_row *r)
     return r->snapshots > 0 ? (double)r->snapshot_bytes / (double)r->snapshots : 0.0;
 }
 
+/* Seconds of a row's snapshot copies at the link: each at the pinned D2H
+ * rate, but for a method that reports READBACK_S the last, which is the
+ * read-back into the run's own host array: at the pageable rate unless the
+ * row is a -pinned twin. 0 where a rate was not measured. */
+static double copy_seconds(const trial_row *r, double records, double bytes, const limits *lim)
+{
+    bool pinned = false;
+    heat2d_label_method(r->method, &pinned);
+    const double last = r->readback_s >= 0.0 && records > 0.0 ? 1.0 : 0.0;
+    const double last_rate = lim->d2h_gbs[pinned ? 1 : 0];
+    if (lim->d2h_gbs[1] <= 0.0 || (last > 0.0 && last_rate <= 0.0))
+        return 0.0;
+    return (records - last) * bytes / (lim->d2h_gbs[1] * 1e9) +
+           (last > 0.0 ? bytes / (last_rate * 1e9) : 0.0);
+}
+
 static double per_step(const cell *c, size_t steps)
 {
     return summary_median(c->throughs, c->n_throughs) / (double)steps;
@@ -92,7 +108,9 @@ void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim)
             "Time per step with the field on the host every K steps: the loop and the "
             "read-back (the last snapshot), median, over the steps. In brackets, that over the "
             "bound, the greatest of: the same method's loop and read-back without snapshots; "
-            "ceil(steps/K) snapshots of S at the pinned D2H rate%s",
+            "ceil(steps/K) snapshots of S at the pinned D2H rate, the last at the pageable "
+            "rate where it is the read-back into a pageable host array (all but -pinned rows "
+            "of methods that report READBACK_S)%s",
             link > 0.0 ? "" : " (not measured here)");
     if (any_writer)
         fprintf(f,
@@ -142,7 +160,7 @@ void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim)
             }
             const double t = per_step(at, s->steps);
             const double snaps = (double)((s->steps + ks[k] - 1) / ks[k]);
-            const double copies = link > 0.0 ? snaps * bytes / (link * 1e9) / (double)s->steps : 0;
+            const double copies = copy_seconds(at->last, snaps, bytes, lim) / (double)s->steps;
             const double written = writes(at->last) && disk > 0.0
                                        ? records_timed(at->last, snaps) * record_bytes(at->last) /
                                              (disk * 1e9) / (double)s->steps
