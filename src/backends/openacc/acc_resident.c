@@ -46,6 +46,8 @@
 #include "acc_stencil.h"
 
 #include <limits.h>
+#include <stdint.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,22 +71,24 @@ typedef enum acc_schedule {
     SCHEDULE_COLUMNS16,        /* columns, 16 rows a lane */
     SCHEDULE_COLUMNS2,         /* columns, two adjacent columns a lane */
     SCHEDULE_COLUMNS4,         /* four adjacent columns a lane, 4 rows */
+    SCHEDULE_COLUMNS2_LONG,    /* two adjacent columns a lane, 16 rows */
+    SCHEDULE_COLUMNS4_LONG,    /* four adjacent columns a lane, 8 rows */
     SCHEDULE_COUNT
 } acc_schedule;
 
 static const char *const schedule_names[SCHEDULE_COUNT] = {
     "seed",     "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
     "columns",  "columns-fitted", "worker-columns", "warp-columns", "columns16",
-    "columns2", "columns4"};
+    "columns2", "columns4",       "columns2-16",    "columns4-8"};
 
-/* columns, one gang a block, is the fastest schedule on a GPU, and 8 rows a
- * lane beat 16 in f64 with libgomp's gang count (fewer gangs to hide
- * latency); columns16, columns2 and columns4 put more bytes in flight a lane
- * for f32, to be measured against it. The row schedules, collapse and the
- * seed's kernel stay selectable for comparison. A tile(32,4) schedule was dropped:
- * it computed a wrong field at 25x21/7.
+/* columns2, one gang a block of lanes of two adjacent columns, is the
+ * fastest schedule on a GPU in both precisions: a lane shares its
+ * neighbours' loads and has twice the bytes in flight of a columns lane,
+ * and there are half the gangs. The other column schedules, the row
+ * schedules, collapse and the seed's kernel stay selectable for comparison.
+ * A tile(32,4) schedule was dropped: it computed a wrong field at 25x21/7.
  * Measurements: docs/performance.md, "acc-resident". */
-#define DEFAULT_SCHEDULE SCHEDULE_COLUMNS
+#define DEFAULT_SCHEDULE SCHEDULE_COLUMNS2
 /* Where the kernels run on the host (a build without offload), one thread
  * runs every gang and lane in turn, and a lane's walk down its column
  * reloads the arguments after every store (they might alias the field), so
@@ -162,16 +166,18 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
  * one column or, in columns2 and columns4, of two or four. */
 static size_t column_strips(size_t ny)
 {
-    const size_t rows = schedule == SCHEDULE_COLUMNS16  ? ACC_LONG_COLUMN_ROWS
+    const size_t rows = schedule == SCHEDULE_COLUMNS16 || schedule == SCHEDULE_COLUMNS2_LONG
+                            ? ACC_LONG_COLUMN_ROWS
                         : schedule == SCHEDULE_COLUMNS4 ? ACC_WIDE_COLUMN_ROWS
                                                         : ACC_COLUMN_ROWS;
     return (ny - 2 + rows - 1) / rows;
 }
 static size_t column_blocks_across(size_t nx)
 {
-    const size_t lane_columns = schedule == SCHEDULE_COLUMNS2   ? 2
-                                : schedule == SCHEDULE_COLUMNS4 ? 4
-                                                                : 1;
+    const size_t lane_columns =
+        schedule == SCHEDULE_COLUMNS2 || schedule == SCHEDULE_COLUMNS2_LONG   ? 2
+        : schedule == SCHEDULE_COLUMNS4 || schedule == SCHEDULE_COLUMNS4_LONG ? 4
+                                                                              : 1;
     const size_t width = ACC_COLUMN_WIDTH * lane_columns;
     return (nx - 2 + width - 1) / width;
 }
@@ -182,4 +188,5 @@ static size_t column_blocks_across(size_t nx)
 HEAT2D_METHOD(heat2d_method_acc_resident, acc_resident_solve, acc_resident_solve_f32,
               .name = "acc-resident", .seed_name = "ACC_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,
               .gpu_only = true, .on_host_here = heat2d_acc_on_host_here,
-              .prepare = acc_resident_prepare, .has_snapshots = true);
+              .prepare = acc_resident_prepare, .has_snapshots = true,
+              .device_snapshot_stats = true);
