@@ -32,8 +32,9 @@
 # heat2d's field after STEPS steps is the unit heat at the centre, spread a
 # few cells: mostly zeros, which deflate shrinks to nothing. A dense field
 # (every cell a full-precision value, as a model's) is measured too, written
-# by Python's netCDF4 through the same library with the same chunks, where
-# it is installed. The output goes to OUT (results/dev-vm/field_format.txt).
+# by Python's netCDF4 through the same library in 1 MiB chunks of rows (a
+# compressed field's), where it is installed. The output goes to OUT
+# (results/dev-vm/field_format.txt).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=$(cd "${1:-build/bin}" && pwd)
