@@ -185,9 +185,10 @@ static bool field_var(definer *d, netcdf_ids *ids, const heat2d_netcdf_meta *met
         const int level = meta->deflate < 0 ? HEAT2D_NETCDF_DEFAULT_DEFLATE : meta->deflate;
         const size_t row = meta->nx * heat2d_precision_bytes(meta->precision);
         /* A compressed chunk is about 1 MiB of rows; an uncompressed record
-         * is one chunk, up to HDF5's limit, which the library writes
-         * straight from the caller's buffer in one pass (1 MiB chunks went
-         * through its chunk cache, at about half the file system's rate). */
+         * is one chunk, up to HDF5's limit, and with no chunk cache the
+         * library writes it straight from the caller's buffer in one pass
+         * (1 MiB chunks, or a record that fits the cache, went through the
+         * cache first: half the file system's rate, or less). */
         const size_t target = level > 0 ? CHUNK_BYTES : MAX_CHUNK_BYTES;
         size_t rows = row >= target ? 1 : target / row;
         rows = rows > meta->ny ? meta->ny : rows;
@@ -201,7 +202,8 @@ static bool field_var(definer *d, netcdf_ids *ids, const heat2d_netcdf_meta *met
             (level > 0 && !ok(d, nc_def_var_deflate(d->ncid, ids->field, 1, 1, level))) ||
             /* Every cell is written: filling each chunk first wrote every
              * record twice. A record cut short is told by its unset step. */
-            !ok(d, nc_def_var_fill(d->ncid, ids->field, NC_NOFILL, NULL)))
+            !ok(d, nc_def_var_fill(d->ncid, ids->field, NC_NOFILL, NULL)) ||
+            (level == 0 && !ok(d, nc_set_var_chunk_cache(d->ncid, ids->field, 0, 0, 0.0f))))
             return false;
     }
     return text_att(d, ids->field, "long_name", "temperature") &&
