@@ -39,11 +39,11 @@ typedef struct {
 } limits_text;
 
 /* The largest field of the plan in f64, the size of a record a writer
- * writes (text: about three times that), no more than the probe needs: a
- * disk's page cache takes far more before it holds a writer back. */
+ * writes (text: about three times that), at most 1 GiB: eight of them kept
+ * are about what an 8192² run's records at K=100 pile up in its folder. */
 static size_t record_bytes(const bench_run_info *info)
 {
-    const size_t cap = (size_t)256 << 20;
+    const size_t cap = (size_t)1 << 30;
     size_t most = 0;
     for (size_t k = 0; k < info->n_sizes; ++k) {
         const bench_size *s = &info->sizes[k];
@@ -69,9 +69,10 @@ static int write_limits(FILE *f, void *ctx)
     if (t->write != NULL)
         fprintf(f,
                 "SCRATCH_FS=%s\nSCRATCH_FS_MAGIC=0x%llx\nSCRATCH_WRITE_GBS=%.3f\n"
-                "SCRATCH_WRITE_BYTES=%zu\nSCRATCH_WRITE_FILES=%zu\nSCRATCH_WRITE_SYNC=none\n",
-                t->write->fs, t->write->magic, t->write->gbs, t->write->file_bytes,
-                t->write->files);
+                "SCRATCH_WRITE_BYTES=%zu\nSCRATCH_WRITE_FILES=%zu\nSCRATCH_WRITE_TOTAL_BYTES=%zu\n"
+                "SCRATCH_WRITE_SYNC=none\n",
+                t->write->fs, t->write->magic, t->write->gbs, t->write->file_bytes, t->write->files,
+                t->write->bytes);
     else
         fprintf(f, "SCRATCH_WRITE=none (%s)\n", t->write_why);
     return ferror(f) ? (errno ? errno : EIO) : 0;
@@ -90,7 +91,7 @@ int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_
     heat2d_error write_err = {{0}};
     const char *scratch = heat2d_tmp_base();
     const bool wrote =
-        heat2d_write_rate_probe(scratch, record_bytes(info), 2.0, &write, &write_err) == 0;
+        heat2d_write_rate_probe(scratch, record_bytes(info), 4.0, &write, &write_err) == 0;
     char path[4200];
     snprintf(path, sizeof path, "%s/bandwidth.txt", info->dir);
     limits_text t = {info, text, scratch, wrote ? &write : NULL, write_err.message};

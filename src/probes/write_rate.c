@@ -84,22 +84,17 @@ static bool mount_type(const char *dir, dev_t dev, char *type, size_t size)
     return found;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One file of up to bytes bytes into dir, from buf (chunk bytes), written
- * until the deadline at the latest (one chunk at least); its rate and size
- * into *gbs, *held. */
+ * until the deadline at the latest (one chunk at least) and kept (its name
+ * in paths[slot], its cleanup slot in *cleanup) so that the next files find
+ * it there, as a run's records find the earlier ones; its seconds and size
+ * into *seconds, *held. */
 static int time_one_file(const char *dir, const char *buf, size_t chunk, size_t bytes,
-                         double deadline, double *gbs, size_t *held, heat2d_error *err)
+                         double deadline, char *path, size_t path_size, int *cleanup,
+                         double *seconds, size_t *held, heat2d_error *err)
 {
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/heat2d-write-probe-XXXXXX", dir);
-    int slot = -1;
-    const int fd = heat2d_cleanup_mkstemp(path, &slot);
+    snprintf(path, path_size, "%s/heat2d-write-probe-XXXXXX", dir);
+    const int fd = heat2d_cleanup_mkstemp(path, cleanup);
     if (fd < 0)
         return heat2d_fail(err, "cannot write a file in %s: %s", dir, strerror(errno));
     const double t0 = heat2d_now();
@@ -118,13 +113,10 @@ static int time_one_file(const char *dir, const char *buf, size_t chunk, size_t 
     }
     if (close(fd) != 0 && failed == 0)
         failed = errno;
-    const double seconds = heat2d_now() - t0;
-    unlink(path);
-    heat2d_cleanup_forget(slot);
+    *seconds = heat2d_now() - t0;
+    *held = done;
     if (failed != 0)
         return heat2d_fail(err, "cannot write %zu bytes in %s: %s", bytes, dir, strerror(failed));
-    *gbs = seconds > 0.0 ? (double)done / seconds / 1e9 : 0.0;
-    *held = done;
     return 0;
 }
 
@@ -151,22 +143,39 @@ int heat2d_write_rate_probe(const char *dir, size_t bytes, double max_s, heat2d_
         return heat2d_fail(err, "cannot allocate %zu bytes to write", chunk);
     for (size_t k = 0; k < chunk; ++k)
         buf[k] = k % 25 == 24 ? '\n' : (char)('0' + (k * 7 + k / 25) % 10);
-    enum { kFiles = 7 };
-    double rates[kFiles];
+    /* The files stay until the last is written: a run's records pile up
+     * in its folder, and on a disk the kernel holds a writer back once
+     * enough of them wait to be written out, which files removed at once
+     * never show. The rate is the bytes of them all over their seconds. */
+    enum { kFiles = 8 };
+    char paths[kFiles][PATH_MAX + 64];
+    int slots[kFiles];
     const double deadline = heat2d_now() + max_s;
+    double seconds = 0.0;
+    size_t total = 0, made = 0;
     int rc = 0;
-    while (out->files < kFiles && (out->files == 0 || heat2d_now() < deadline)) {
+    while (made < kFiles && (made == 0 || heat2d_now() < deadline)) {
         size_t held = 0;
-        rc = time_one_file(dir, buf, chunk, bytes, deadline, &rates[out->files], &held, err);
+        double took = 0.0;
+        slots[made] = -1;
+        rc = time_one_file(dir, buf, chunk, bytes, deadline, paths[made], sizeof paths[made],
+                           &slots[made], &took, &held, err);
+        made++;
         if (rc != 0)
             break;
         out->file_bytes = held > out->file_bytes ? held : out->file_bytes;
         out->files++;
+        seconds += took;
+        total += held;
+    }
+    for (size_t k = 0; k < made; ++k) {
+        unlink(paths[k]);
+        heat2d_cleanup_forget(slots[k]);
     }
     free(buf);
     if (rc != 0)
         return -1;
-    qsort(rates, out->files, sizeof rates[0], compare_doubles);
-    out->gbs = rates[out->files / 2];
+    out->bytes = total;
+    out->gbs = seconds > 0.0 ? (double)total / seconds / 1e9 : 0.0;
     return 0;
 }

@@ -10,17 +10,20 @@ typedef struct heat2d_write_rate {
      * overlay, ...), else statfs's f_type in hex; magic is that f_type. */
     char fs[64];
     unsigned long long magic;
-    double gbs;        /* median over the files, 1e9 bytes a second */
+    double gbs;        /* all the files' bytes over their seconds, 1e9 bytes a second */
     size_t file_bytes; /* the most one file held (bytes asked, unless the time ran out) */
     size_t files;      /* files timed */
+    size_t bytes;      /* their bytes together */
 } heat2d_write_rate;
 
 /* Writes files of `bytes` bytes into dir, as the snapshot writers write:
  * created, written with write(), closed, and no fsync (their records stay
  * in the page cache, and their scratch folder is removed at the end, before
- * most would reach a disk). Up to 7 files, stopping once max_s seconds
- * have passed (a file then cut short: its rate is of what it holds); each
- * removed after, and by a fatal signal too. 0, or -1 with err. */
+ * most would reach a disk). Up to 8 files, one after another, each kept
+ * until the last is written, as a run's records are, stopping once max_s
+ * seconds have passed (a file then cut short); all removed after, and by a
+ * fatal signal too. The rate is their bytes over their seconds. 0, or -1
+ * with err. */
 int heat2d_write_rate_probe(const char *dir, size_t bytes, double max_s, heat2d_write_rate *out,
                             heat2d_error *err);
 
