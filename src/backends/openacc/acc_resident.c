@@ -71,15 +71,13 @@ typedef enum acc_schedule {
     SCHEDULE_COLUMNS16,        /* columns, 16 rows a lane */
     SCHEDULE_COLUMNS2,         /* columns, two adjacent columns a lane */
     SCHEDULE_COLUMNS4,         /* four adjacent columns a lane, 4 rows */
-    SCHEDULE_COLUMNS2_LONG,    /* two adjacent columns a lane, 16 rows */
-    SCHEDULE_COLUMNS4_LONG,    /* four adjacent columns a lane, 8 rows */
     SCHEDULE_COUNT
 } acc_schedule;
 
 static const char *const schedule_names[SCHEDULE_COUNT] = {
     "seed",     "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
     "columns",  "columns-fitted", "worker-columns", "warp-columns", "columns16",
-    "columns2", "columns4",       "columns2-16",    "columns4-8"};
+    "columns2", "columns4"};
 
 /* columns2, one gang a block of lanes of two adjacent columns, is the
  * fastest schedule on a GPU in both precisions: a lane shares its
@@ -166,18 +164,16 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
  * one column or, in columns2 and columns4, of two or four. */
 static size_t column_strips(size_t ny)
 {
-    const size_t rows = schedule == SCHEDULE_COLUMNS16 || schedule == SCHEDULE_COLUMNS2_LONG
-                            ? ACC_LONG_COLUMN_ROWS
+    const size_t rows = schedule == SCHEDULE_COLUMNS16  ? ACC_LONG_COLUMN_ROWS
                         : schedule == SCHEDULE_COLUMNS4 ? ACC_WIDE_COLUMN_ROWS
                                                         : ACC_COLUMN_ROWS;
     return (ny - 2 + rows - 1) / rows;
 }
 static size_t column_blocks_across(size_t nx)
 {
-    const size_t lane_columns =
-        schedule == SCHEDULE_COLUMNS2 || schedule == SCHEDULE_COLUMNS2_LONG   ? 2
-        : schedule == SCHEDULE_COLUMNS4 || schedule == SCHEDULE_COLUMNS4_LONG ? 4
-                                                                              : 1;
+    const size_t lane_columns = schedule == SCHEDULE_COLUMNS2   ? 2
+                                : schedule == SCHEDULE_COLUMNS4 ? 4
+                                                                : 1;
     const size_t width = ACC_COLUMN_WIDTH * lane_columns;
     return (nx - 2 + width - 1) / width;
 }

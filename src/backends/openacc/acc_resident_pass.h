@@ -223,35 +223,5 @@ static void PASS(args_columns4)(int gangs)
     }
 }
 
-/* columns2 with ACC_LONG_COLUMN_ROWS rows a lane (columns2-16), and
- * columns4 with ACC_COLUMN_ROWS (columns4-8): more bytes in flight a lane
- * again, and half the gangs. */
-static void PASS(args_columns2_long)(int gangs)
-{
-#pragma acc parallel loop gang collapse(2) num_gangs(gangs) vector_length(ACC_COLUMN_WIDTH)        \
-    async(HEAT2D_ACC_QUEUE)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
-#pragma acc loop vector
-            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_LANES(strip, 1 + (block * ACC_COLUMN_WIDTH + lane) * 2, ACC_LONG_COLUMN_ROWS,
-                           2);
-        }
-    }
-}
-
-static void PASS(args_columns4_long)(int gangs)
-{
-#pragma acc parallel loop gang collapse(2) num_gangs(gangs) vector_length(ACC_COLUMN_WIDTH)        \
-    async(HEAT2D_ACC_QUEUE)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
-#pragma acc loop vector
-            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_LANES(strip, 1 + (block * ACC_COLUMN_WIDTH + lane) * 4, ACC_COLUMN_ROWS, 4);
-        }
-    }
-}
-
 #undef PASS_LANES
 #undef PASS_COLUMN

@@ -156,18 +156,6 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         else
             FN(args_columns4_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
         break;
-    case SCHEDULE_COLUMNS2_LONG:
-        if (step % 2 == 0)
-            FN(args_columns2_long_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        else
-            FN(args_columns2_long_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        break;
-    case SCHEDULE_COLUMNS4_LONG:
-        if (step % 2 == 0)
-            FN(args_columns4_long_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        else
-            FN(args_columns4_long_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        break;
     case SCHEDULE_COLUMNS:
     case SCHEDULE_COUNT:
         if (step % 2 == 0)
