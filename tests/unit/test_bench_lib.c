@@ -326,43 +326,40 @@ static void test_limits(const char *dir, const char *bandwidth, const char *pass
     check(found, "limits row '%s', got %s", want, seen);
 }
 
-/* The snapshot table's bound with a writer: a row that reports READBACK_S
- * wrote all but its last record inside the time measured, one that does
- * not wrote every one. 1e4 cells, 10 steps, files at 1 GB/s; the run
- * without snapshots takes 0.11 ms a step. K=2: 5 records of 0.8 MB, 4
- * inside: 3.2 ms / 10 = 0.32 ms a step, against 1.01 ms: 3.16 (3.2 ms with
- * all 5 would give 2.53). K=5: 2 records, both inside: 0.16 ms against
- * 0.48 ms: 3.00. */
-static void test_snapshot_bound(const char *dir)
+/* One cpu row of a snapshot table: K (0: the run without snapshots), its
+ * loop and read-back, and with K its snapshots and the bytes written. */
+typedef struct snapshot_run {
+    size_t every;
+    const char *loop, *readback, *snapshots, *bytes;
+} snapshot_run;
+
+/* A folder with bandwidth (bandwidth.txt's text) and runs (writer the
+ * snapshots' writer), and its summary written; false when either failed. */
+static bool snapshot_summary(const char *dir, const char *bandwidth, const snapshot_run *runs,
+                             size_t n_runs, heat2d_snapshot_writer writer)
 {
     heat2d_error err = {{0}};
     bench_csv_repair repair;
     char path[4200];
     snprintf(path, sizeof path, "%s/bandwidth.txt", dir);
-    write_file(path, "SCRATCH_DIR=/dev/shm\nSCRATCH_FS=tmpfs\nSCRATCH_WRITE_GBS=1\n"
-                     "SCRATCH_WRITE_BYTES=80000\n");
+    write_file(path, bandwidth);
     FILE *csv = bench_csv_open(dir, &repair, &err);
     if (!check(csv != NULL, "trials.csv opens: %s", err.message))
-        return;
+        return false;
     bench_run_info info = {.dir = dir, .run_id = "20261201-000002", .hostname = "test"};
     const bench_size size = {100, 100, 10};
-    const struct {
-        size_t every;
-        const char *loop, *readback, *snapshots, *bytes;
-    } runs[] = {{0, "0.001", "0.0001", "", ""},
-                {2, "0.01", "0.0001", "5", "4000000"},
-                {5, "0.0048", "", "2", "1600000"}};
-    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; ++k) {
+    for (size_t k = 0; k < n_runs; ++k) {
         bench_target t = target("cpu", HEAT2D_F64);
         t.value[HEAT2D_OPTION_OUTPUT_EVERY] = runs[k].every;
-        t.value[HEAT2D_OPTION_SNAPSHOT_WRITER] = runs[k].every > 0 ? HEAT2D_WRITER_NETCDF : 0;
+        t.value[HEAT2D_OPTION_SNAPSHOT_WRITER] = runs[k].every > 0 ? writer : 0;
         bench_target_label(&t);
         bench_result r = result("1", "CPU_LOOP_S", runs[k].loop, "host", "f64");
         snprintf(r.value[HEAT2D_FIELD_READBACK_S], sizeof r.value[0], "%s", runs[k].readback);
         if (runs[k].every > 0) {
             snprintf(r.value[HEAT2D_FIELD_OUTPUT_EVERY], sizeof r.value[0], "%zu", runs[k].every);
             snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_COPY], sizeof r.value[0], "plain");
-            snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_WRITER], sizeof r.value[0], "netcdf");
+            snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_WRITER], sizeof r.value[0], "%s",
+                     heat2d_snapshot_writer_name(writer));
             snprintf(r.value[HEAT2D_FIELD_SNAPSHOTS], sizeof r.value[0], "%s", runs[k].snapshots);
             snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_BYTES_WRITTEN], sizeof r.value[0], "%s",
                      runs[k].bytes);
@@ -372,21 +369,56 @@ static void test_snapshot_bound(const char *dir)
     }
     fclose(csv);
     info.n_targets = info.n_sizes = info.repeats = 1;
-    check(bench_write_summary(&info, NULL, NULL, &err) == 0, "summary: %s", err.message);
+    return check(bench_write_summary(&info, NULL, NULL, &err) == 0, "summary: %s", err.message);
+}
+
+/* Whether dir's summary.md has the line want; the line that starts like
+ * it (up to its first number) into seen. */
+static bool summary_has(const char *dir, const char *want, const char *prefix, char *seen,
+                        size_t size)
+{
+    char path[4200], line[1024];
     snprintf(path, sizeof path, "%s/summary.md", dir);
     FILE *f = fopen(path, "r");
-    char line[1024];
-    bool row = false, folder = false;
+    bool found = false;
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        row = row || strcmp(line, "| cpu | plain | netcdf, 80 B/cell | 1.01 ms (3.16) | "
-                                  "0.48 ms (3.00) | 0.11 ms |\n") == 0;
-        folder = folder || starts_with(line, "The snapshot writers' folder, /dev/shm (tmpfs), "
-                                             "took files of 0.08 MB at 1 GB/s");
+        if (prefix != NULL && starts_with(line, prefix))
+            snprintf(seen, size, "%s", line);
+        found = found || strcmp(line, want) == 0 || (prefix == NULL && starts_with(line, want));
     }
     if (f != NULL)
         fclose(f);
-    check(row, "the snapshot table's netcdf row and its bounds");
-    check(folder, "the limits name the writers' folder and its rate");
+    return found;
+}
+
+/* The snapshot table's bound with a writer: a row that reports READBACK_S
+ * wrote all but its last record inside the time measured, one that does
+ * not wrote every one. 1e4 cells, 10 steps, files at 1 GB/s; the run
+ * without snapshots takes 0.11 ms a step. K=2: 5 records of 0.8 MB, 4
+ * inside: 3.2 ms / 10 = 0.32 ms a step, against 1.01 ms: 3.16 (3.2 ms with
+ * all 5 would give 2.53). K=5: 2 records, both inside: 0.16 ms against
+ * 0.48 ms: 3.00. */
+static void test_snapshot_bound(const char *dir)
+{
+    const snapshot_run runs[] = {{0, "0.001", "0.0001", "", ""},
+                                 {2, "0.01", "0.0001", "5", "4000000"},
+                                 {5, "0.0048", "", "2", "1600000"}};
+    if (!snapshot_summary(dir,
+                          "SCRATCH_DIR=/dev/shm\nSCRATCH_FS=tmpfs\nSCRATCH_WRITE_GBS=1\n"
+                          "SCRATCH_WRITE_BYTES=80000\n",
+                          runs, 3, HEAT2D_WRITER_NETCDF))
+        return;
+    char seen[1024] = "";
+    check(summary_has(dir,
+                      "| cpu | plain | netcdf, 80 B/cell | 1.01 ms (3.16) | 0.48 ms (3.00) | "
+                      "0.11 ms |\n",
+                      "| cpu | plain | netcdf", seen, sizeof seen),
+          "the snapshot table's netcdf row and its bounds: got %s", seen);
+    check(summary_has(dir,
+                      "The snapshot writers' folder, /dev/shm (tmpfs), took files of 0.08 MB at "
+                      "1 GB/s",
+                      NULL, seen, sizeof seen),
+          "the limits name the writers' folder and its rate");
 }
 
 /* The snapshot table's copy bound: every record at the pinned D2H rate but
@@ -397,50 +429,15 @@ static void test_snapshot_bound(const char *dir)
  * of it (every record pinned, 0.010 ms, would give 2.91). */
 static void test_snapshot_link(const char *dir)
 {
-    heat2d_error err = {{0}};
-    bench_csv_repair repair;
-    char path[4200];
-    snprintf(path, sizeof path, "%s/bandwidth.txt", dir);
-    write_file(path, "D2H_PAGEABLE_GBS=1\nD2H_PINNED_GBS=4\n");
-    FILE *csv = bench_csv_open(dir, &repair, &err);
-    if (!check(csv != NULL, "trials.csv opens: %s", err.message))
+    const snapshot_run runs[] = {{0, "0.0001", "0.00001", "", ""},
+                                 {2, "0.0003", "0.00002", "5", ""}};
+    if (!snapshot_summary(dir, "D2H_PAGEABLE_GBS=1\nD2H_PINNED_GBS=4\n", runs, 2,
+                          HEAT2D_WRITER_NONE))
         return;
-    bench_run_info info = {.dir = dir, .run_id = "20261201-000003", .hostname = "test"};
-    const bench_size size = {100, 100, 10};
-    const struct {
-        size_t every;
-        const char *loop, *readback, *snapshots;
-    } runs[] = {{0, "0.0001", "0.00001", ""}, {2, "0.0003", "0.00002", "5"}};
-    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; ++k) {
-        bench_target t = target("cpu", HEAT2D_F64);
-        t.value[HEAT2D_OPTION_OUTPUT_EVERY] = runs[k].every;
-        bench_target_label(&t);
-        bench_result r = result("1", "CPU_LOOP_S", runs[k].loop, "host", "f64");
-        snprintf(r.value[HEAT2D_FIELD_READBACK_S], sizeof r.value[0], "%s", runs[k].readback);
-        if (runs[k].every > 0) {
-            snprintf(r.value[HEAT2D_FIELD_OUTPUT_EVERY], sizeof r.value[0], "%zu", runs[k].every);
-            snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_COPY], sizeof r.value[0], "plain");
-            snprintf(r.value[HEAT2D_FIELD_SNAPSHOT_WRITER], sizeof r.value[0], "none");
-            snprintf(r.value[HEAT2D_FIELD_SNAPSHOTS], sizeof r.value[0], "%s", runs[k].snapshots);
-        }
-        check(bench_csv_append(csv, &info, &t, 1, &size, &r, 1.0, &err) == 0, "row: %s",
-              err.message);
-    }
-    fclose(csv);
-    info.n_targets = info.n_sizes = info.repeats = 1;
-    check(bench_write_summary(&info, NULL, NULL, &err) == 0, "summary: %s", err.message);
-    snprintf(path, sizeof path, "%s/summary.md", dir);
-    FILE *f = fopen(path, "r");
-    char line[1024], seen[1024] = "";
-    bool row = false;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (starts_with(line, "| cpu | plain | none |"))
-            snprintf(seen, sizeof seen, "%s", line);
-        row = row || strcmp(line, "| cpu | plain | none | 0.032 ms (2.00) | 0.011 ms |\n") == 0;
-    }
-    if (f != NULL)
-        fclose(f);
-    check(row, "the snapshot table's copy bound, the last record pageable: got %s", seen);
+    char seen[1024] = "";
+    check(summary_has(dir, "| cpu | plain | none | 0.032 ms (2.00) | 0.011 ms |\n",
+                      "| cpu | plain | none", seen, sizeof seen),
+          "the snapshot table's copy bound, the last record pageable: got %s", seen);
 }
 
 /* Every label part in its place: NAME[-pinned][-hK][-pP][-f32][-kK-COPY]
