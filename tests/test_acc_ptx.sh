@@ -29,9 +29,9 @@ for p in f64 f32; do
     "every $p multiply in the kernels is the exact 4*u"
   # The seed's step twice (acc-each's copy and acc-resident's seed schedule,
   # each its own LTO-private kernel), acc-resident's three row schedules and
-  # its eight argument-free ones in both directions of the ping-pong.
-  expect_eq "$stencils" 21 \
-    "$p: two seed steps; collapse, gang-vector, gang-worker; args gang-vector, columns, columns-fitted, worker-columns, warp-columns, columns16, columns2, columns4, twice"
+  # its six argument-free ones in both directions of the ping-pong.
+  expect_eq "$stencils" 17 \
+    "$p: two seed steps; collapse, gang-vector, gang-worker; args gang-vector, columns, columns-fitted, worker-columns, warp-columns, columns2, twice"
   # Per kernel, not per line: the columns kernels, unrolled, hold several.
   expect_eq "$(awk -v fma="^fma[.]rn[.]$p .*,$zero;\$" '
     /^\/\/ BEGIN FUNCTION DEF: / { f = $5 } f ~ /^(heat2d_acc_step|interior_|args_)/ && $0 ~ fma { seen[f] = 1 }

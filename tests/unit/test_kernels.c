@@ -156,17 +156,16 @@ static void test_methods_against_cpu(void)
          * interior columns), then a partial block both ways. */
         {.nx = 130, .ny = 18, .steps = 5, .alpha = HEAT2D_ALPHA},
         {.nx = 131, .ny = 19, .steps = 6, .alpha = HEAT2D_ALPHA},
-        /* columns2's and columns4's: whole blocks of lanes of two columns
+        /* columns2's: whole blocks of lanes of two columns
          * (256 interior columns, 16 rows), then partial ones (an odd width). */
         {.nx = 258, .ny = 18, .steps = 5, .alpha = HEAT2D_ALPHA},
         {.nx = 515, .ny = 21, .steps = 6, .alpha = HEAT2D_ALPHA},
         /* Enough cells for several omp threads; odd width. */
         {.nx = 1001, .ny = 703, .steps = 37, .alpha = HEAT2D_ALPHA},
     };
-    const char *const schedules[] = {"seed",           "collapse",         "gang-vector",
-                                     "gang-worker",    "args-gang-vector", "columns",
-                                     "columns-fitted", "worker-columns",   "warp-columns",
-                                     "columns16",      "columns2",         "columns4"};
+    const char *const schedules[] = {
+        "seed",    "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
+        "columns", "columns-fitted", "worker-columns", "warp-columns", "columns2"};
     const char *const stores[] = {"plain", "stream"};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const heat2d_config *cfg = &cases[c];
@@ -237,8 +236,7 @@ static void test_bad_settings(void)
                   strcmp(err.message, "acc-resident: HEAT2D_ACC_SCHEDULE=fastest is not a "
                                       "schedule (seed, collapse, gang-vector, gang-worker, "
                                       "args-gang-vector, columns, columns-fitted, "
-                                      "worker-columns, warp-columns, columns16, "
-                                      "columns2, columns4)") == 0,
+                                      "worker-columns, warp-columns, columns2)") == 0,
               "acc-resident refuses HEAT2D_ACC_SCHEDULE=fastest: '%s'", err.message);
         unsetenv("HEAT2D_ACC_SCHEDULE");
     }

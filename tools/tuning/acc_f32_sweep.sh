@@ -16,7 +16,7 @@
 # $BUILD/bin/heat2d, and $BUILD/lib with GCC's libgomp and its nvptx plugin,
 # which this script puts on LD_LIBRARY_PATH (with /usr/local/cuda/lib64).
 # Settings (environment):
-#   SCHEDULES  acc-resident schedules (default: columns columns16 columns2 columns4)
+#   SCHEDULES  acc-resident schedules (default: columns columns2)
 #   SIZES      NXxNY:STEPS (default: 8192x8192:1000 2048x2048:500)
 #   PRECISIONS (default: f32 f64)
 #   REPEATS    runs of each (default 3)
@@ -27,7 +27,7 @@ BUILD=${BUILD:-build-gpu}
 REPEATS=${REPEATS:-3}
 SIZES=${SIZES:-8192x8192:1000 2048x2048:500}
 PRECISIONS=${PRECISIONS:-f32 f64}
-SCHEDULES=${SCHEDULES:-columns columns16 columns2 columns4}
+SCHEDULES=${SCHEDULES:-columns columns2}
 CHECKS=${CHECKS:-1001x703:37 5x5:7 7x300:9 300x7:9 129x131:11 515x21:6}
 case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
 h=$BUILD/bin/heat2d

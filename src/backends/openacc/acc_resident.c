@@ -29,9 +29,9 @@
  *   reads each row three times (for itself and as its neighbours'
  *   neighbour). The columns schedule gives each vector lane a column of
  *   ACC_COLUMN_ROWS cells and keeps the rows it has read in registers, as
- *   cuda-resident's kernel does; columns2 and columns4 give a lane two or
- *   four adjacent columns, so that an f32 lane has as many bytes in flight
- *   as an f64 one.
+ *   cuda-resident's kernel does; columns2 gives a lane two adjacent
+ *   columns, so that an f32 lane has as many bytes in flight as an f64
+ *   one.
  *
  * - Only the interior is computed after the second step. The boundary
  *   cells are written 0 in steps 1 and 2, as the original writes them every
@@ -68,16 +68,13 @@ typedef enum acc_schedule {
     SCHEDULE_COLUMNS_FITTED,   /* columns, as many gangs as libgomp fits */
     SCHEDULE_WORKER_COLUMNS,   /* columns over 4 workers of 32 lanes */
     SCHEDULE_WARP_COLUMNS,     /* columns, 32 a gang of one warp */
-    SCHEDULE_COLUMNS16,        /* columns, 16 rows a lane */
     SCHEDULE_COLUMNS2,         /* columns, two adjacent columns a lane */
-    SCHEDULE_COLUMNS4,         /* four adjacent columns a lane, 4 rows */
     SCHEDULE_COUNT
 } acc_schedule;
 
 static const char *const schedule_names[SCHEDULE_COUNT] = {
-    "seed",     "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
-    "columns",  "columns-fitted", "worker-columns", "warp-columns", "columns16",
-    "columns2", "columns4"};
+    "seed",    "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
+    "columns", "columns-fitted", "worker-columns", "warp-columns", "columns2"};
 
 /* columns2, one gang a block of lanes of two adjacent columns, is the
  * fastest schedule on a GPU in both precisions: a lane shares its
@@ -152,28 +149,17 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
 #define ACC_COLUMN_ROWS 8
 #endif
 #define ACC_COLUMN_WIDTH 128
-/* Rows a lane in columns16, and in columns4 (whose lanes hold four columns'
- * cells in registers: half the rows keep them about as many as columns2's). */
-#define ACC_LONG_COLUMN_ROWS 16
-#ifndef ACC_WIDE_COLUMN_ROWS
-#define ACC_WIDE_COLUMN_ROWS 4
-#endif
 
 /* The column schedules' blocks: strips of rows (a lane's walk) down the
  * interior, and blocks of ACC_COLUMN_WIDTH lanes across it, each lane of
- * one column or, in columns2 and columns4, of two or four. */
+ * one column or, in columns2, of two. */
 static size_t column_strips(size_t ny)
 {
-    const size_t rows = schedule == SCHEDULE_COLUMNS16  ? ACC_LONG_COLUMN_ROWS
-                        : schedule == SCHEDULE_COLUMNS4 ? ACC_WIDE_COLUMN_ROWS
-                                                        : ACC_COLUMN_ROWS;
-    return (ny - 2 + rows - 1) / rows;
+    return (ny - 2 + ACC_COLUMN_ROWS - 1) / ACC_COLUMN_ROWS;
 }
 static size_t column_blocks_across(size_t nx)
 {
-    const size_t lane_columns = schedule == SCHEDULE_COLUMNS2   ? 2
-                                : schedule == SCHEDULE_COLUMNS4 ? 4
-                                                                : 1;
+    const size_t lane_columns = schedule == SCHEDULE_COLUMNS2 ? 2 : 1;
     const size_t width = ACC_COLUMN_WIDTH * lane_columns;
     return (nx - 2 + width - 1) / width;
 }

@@ -22,38 +22,38 @@ static void PASS(args_gang_vector)(int gangs)
     }
 }
 
-/* Columns: blocks of `rows` rows by ACC_COLUMN_WIDTH columns over the
- * gangs; each vector lane walks its column down the block's rows, keeping
- * the row below and its own cell in registers from one row to the next, so
- * that each row is read about once instead of three times
+/* Columns: blocks of ACC_COLUMN_ROWS rows by ACC_COLUMN_WIDTH columns over
+ * the gangs; each vector lane walks its column down the block's rows,
+ * keeping the row below and its own cell in registers from one row to the
+ * next, so that each row is read about once instead of three times
  * (docs/performance.md, "acc-resident"). One lane's column of the block at
- * strip (of `rows` rows) and column i. */
-#define PASS_COLUMN(strip, i, rows)                                                                \
+ * strip (rows) and column i. */
+#define PASS_COLUMN(strip, i)                                                                      \
     do {                                                                                           \
         const REAL *restrict u = FN(resident_args).array[PASS_FROM];                               \
         REAL *restrict v = FN(resident_args).array[PASS_TO];                                       \
         const size_t nx = FN(resident_args).nx;                                                    \
         const size_t ny = FN(resident_args).ny;                                                    \
         const REAL alpha = FN(resident_args).alpha;                                                \
-        const size_t j0 = 1 + (strip) * (rows);                                                    \
+        const size_t j0 = 1 + (strip)*ACC_COLUMN_ROWS;                                             \
         if ((i) < nx - 1) {                                                                        \
             size_t k = j0 * nx + (i);                                                              \
             REAL below = u[k - nx];                                                                \
             REAL here = u[k];                                                                      \
-            if (j0 + (rows) <= ny - 1) {                                                           \
+            if (j0 + ACC_COLUMN_ROWS <= ny - 1) {                                                  \
                 /* A whole block: every load first, then every store, in loops                     \
                  * of a constant trip count that the compiler unrolls into                         \
                  * registers; interleaved with the stores (which the GPU                           \
                  * cannot prove do not alias them) the loads would wait. */                        \
-                REAL column[(rows) + 2], west[(rows)], east[(rows)];                               \
+                REAL column[ACC_COLUMN_ROWS + 2], west[ACC_COLUMN_ROWS], east[ACC_COLUMN_ROWS];    \
                 column[0] = below;                                                                 \
                 column[1] = here;                                                                  \
-                for (size_t r = 0; r < (rows); ++r) {                                              \
+                for (size_t r = 0; r < ACC_COLUMN_ROWS; ++r) {                                     \
                     column[r + 2] = u[k + (r + 1) * nx];                                           \
                     west[r] = u[k + r * nx - 1];                                                   \
                     east[r] = u[k + r * nx + 1];                                                   \
                 }                                                                                  \
-                for (size_t r = 0; r < (rows); ++r)                                                \
+                for (size_t r = 0; r < ACC_COLUMN_ROWS; ++r)                                       \
                     v[k + r * nx] = FN(heat2d_acc_update)(column[r + 1], west[r], east[r],         \
                                                           column[r], column[r + 2], alpha);        \
             } else {                                                                               \
@@ -77,7 +77,7 @@ static void PASS(args_columns_fitted)(void)
         for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
 #pragma acc loop vector
             for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane, ACC_COLUMN_ROWS);
+                PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane);
         }
     }
 }
@@ -93,7 +93,7 @@ static void PASS(args_columns)(int gangs)
         for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
 #pragma acc loop vector
             for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane, ACC_COLUMN_ROWS);
+                PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane);
         }
     }
 }
@@ -111,8 +111,7 @@ static void PASS(args_worker_columns)(void)
             for (size_t warp = 0; warp < ACC_COLUMN_WIDTH / 32; ++warp) {
 #pragma acc loop vector
                 for (size_t lane = 0; lane < 32; ++lane)
-                    PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + warp * 32 + lane,
-                                ACC_COLUMN_ROWS);
+                    PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + warp * 32 + lane);
             }
         }
     }
@@ -127,28 +126,12 @@ static void PASS(args_warp_columns)(void)
              ++block) {
 #pragma acc loop vector
             for (size_t lane = 0; lane < 32; ++lane)
-                PASS_COLUMN(strip, 1 + block * 32 + lane, ACC_COLUMN_ROWS);
+                PASS_COLUMN(strip, 1 + block * 32 + lane);
         }
     }
 }
 
-/* The same blocks, one gang each, from a single column's walk: 16 rows a
- * lane (columns16). In f32 a lane's rows put half the bytes of f64's in
- * flight; twice the rows make up for it at the cost of half the gangs. */
-static void PASS(args_columns16)(int gangs)
-{
-#pragma acc parallel loop gang collapse(2) num_gangs(gangs) vector_length(ACC_COLUMN_WIDTH)        \
-    async(HEAT2D_ACC_QUEUE)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
-#pragma acc loop vector
-            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane, ACC_LONG_COLUMN_ROWS);
-        }
-    }
-}
-
-/* Lanes of `cols` adjacent columns (2 or 4) and `rows` rows: the block at
+/* Lanes of `cols` adjacent columns and `rows` rows: the block at
  * strip (of `rows` rows) whose first column is i. A lane loads the cells
  * x[r][t] of rows j0 - 1 + r and columns i - 1 + t, neighbours included,
  * all before its first store, and updates the rows x cols cells inside
@@ -203,22 +186,6 @@ static void PASS(args_columns2)(int gangs)
 #pragma acc loop vector
             for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
                 PASS_LANES(strip, 1 + (block * ACC_COLUMN_WIDTH + lane) * 2, ACC_COLUMN_ROWS, 2);
-        }
-    }
-}
-
-/* Blocks of ACC_WIDE_COLUMN_ROWS rows by ACC_COLUMN_WIDTH lanes of four
- * columns (columns4), one gang a block. */
-static void PASS(args_columns4)(int gangs)
-{
-#pragma acc parallel loop gang collapse(2) num_gangs(gangs) vector_length(ACC_COLUMN_WIDTH)        \
-    async(HEAT2D_ACC_QUEUE)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
-#pragma acc loop vector
-            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_LANES(strip, 1 + (block * ACC_COLUMN_WIDTH + lane) * 4, ACC_WIDE_COLUMN_ROWS,
-                           4);
         }
     }
 }

@@ -138,23 +138,11 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         else
             FN(args_warp_columns_backward)();
         break;
-    case SCHEDULE_COLUMNS16:
-        if (step % 2 == 0)
-            FN(args_columns16_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        else
-            FN(args_columns16_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        break;
     case SCHEDULE_COLUMNS2:
         if (step % 2 == 0)
             FN(args_columns2_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
         else
             FN(args_columns2_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        break;
-    case SCHEDULE_COLUMNS4:
-        if (step % 2 == 0)
-            FN(args_columns4_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        else
-            FN(args_columns4_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
         break;
     case SCHEDULE_COLUMNS:
     case SCHEDULE_COUNT:
