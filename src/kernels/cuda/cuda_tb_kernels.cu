@@ -26,8 +26,9 @@
  *  - Input rows arrive by cp.async into a per-warp ring of 4 rows in shared
  *    memory, three rows ahead of use, coalesced (element lane + 32q) and with
  *    zero fill outside the grid; each lane then reads its 4 cells as two
- *    double2. Output rows go back the same way through a shared-memory stage,
- *    so that the global stores are coalesced too.
+ *    double2, laid out so that the reads meet no bank twice. Output rows go
+ *    back the same way through a shared-memory stage, so that the global
+ *    stores are coalesced too.
  *  - Boundary cells (i = 0, nx-1, j = 0, ny-1) of every level above 0 are 0;
  *    rows outside the grid are 0 too. Only the few warps whose strip touches
  *    i = 0 or i = nx-1 pay for a per-cell column test (template EDGE).
@@ -47,7 +48,10 @@
  * Rows in the middle of an item, where every level computes and every
  * output row is written, run without row tests or selects, two rows a loop
  * trip so that the centre rows alternate between two register sets without
- * moves; only the first and last 2T or so rows of an item carry the tests. */
+ * moves; only the first and last 2T or so rows of an item carry the tests.
+ * In strips inside the grid their input copies carry none either ("lean").
+ * The f32 variant takes the two rows of a trip through one wait and one
+ * stage pass ("pairs"), which lets the compiler interleave them. */
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -80,33 +84,51 @@ template <typename Real> __device__ __forceinline__ Real fma_rn(Real a, Real b, 
         return __fma_rn(a, b, c);
 }
 
-/* A lane's 4 consecutive cells to and from shared memory in 16-byte pieces:
- * two double2 in fp64, one float4 in fp32. */
-__device__ __forceinline__ void load4(const double *p, double (&row)[kCells])
+/* Where a lane's cells sit in a ring or stage row. Element e of the strip
+ * is at slot e, except in fp64: a lane reads its 4 cells as two double2,
+ * and at slots 4l..4l+3 the 32 lanes' 16-byte reads would span 1 KB and
+ * meet every bank twice; at double2 l and 32 + l (cells 4l, 4l+1 and 4l+2,
+ * 4l+3) each read is 512 contiguous bytes. Element lane + 32q then lies at
+ * slot_of(lane) + kQStep * q, so the copies keep constant offsets. */
+template <typename Real> struct Layout {
+    static constexpr bool kSplit = sizeof(Real) == sizeof(double);
+    static constexpr int kQStep = kSplit ? 16 : 32;
+    static __device__ __forceinline__ int slot_of(int e)
+    {
+        return kSplit ? ((e & 3) >> 1) * 64 + (e >> 2) * 2 + (e & 1) : e;
+    }
+};
+
+/* A lane's 4 consecutive cells to and from a ring or stage row, in 16-byte
+ * pieces: two double2 in fp64 (at double2 lane and 32 + lane, see Layout),
+ * one float4 in fp32. */
+__device__ __forceinline__ void load4(const double *row_base, int lane, double (&row)[kCells])
 {
-    const double2 a = reinterpret_cast<const double2 *>(p)[0];
-    const double2 b = reinterpret_cast<const double2 *>(p)[1];
+    const double2 *p = reinterpret_cast<const double2 *>(row_base);
+    const double2 a = p[lane];
+    const double2 b = p[32 + lane];
     row[0] = a.x;
     row[1] = a.y;
     row[2] = b.x;
     row[3] = b.y;
 }
-__device__ __forceinline__ void load4(const float *p, float (&row)[kCells])
+__device__ __forceinline__ void load4(const float *row_base, int lane, float (&row)[kCells])
 {
-    const float4 a = *reinterpret_cast<const float4 *>(p);
+    const float4 a = reinterpret_cast<const float4 *>(row_base)[lane];
     row[0] = a.x;
     row[1] = a.y;
     row[2] = a.z;
     row[3] = a.w;
 }
-__device__ __forceinline__ void store4(double *p, const double (&out)[kCells])
+__device__ __forceinline__ void store4(double *row_base, int lane, const double (&out)[kCells])
 {
-    reinterpret_cast<double2 *>(p)[0] = make_double2(out[0], out[1]);
-    reinterpret_cast<double2 *>(p)[1] = make_double2(out[2], out[3]);
+    double2 *p = reinterpret_cast<double2 *>(row_base);
+    p[lane] = make_double2(out[0], out[1]);
+    p[32 + lane] = make_double2(out[2], out[3]);
 }
-__device__ __forceinline__ void store4(float *p, const float (&out)[kCells])
+__device__ __forceinline__ void store4(float *row_base, int lane, const float (&out)[kCells])
 {
-    *reinterpret_cast<float4 *>(p) = make_float4(out[0], out[1], out[2], out[3]);
+    reinterpret_cast<float4 *>(row_base)[lane] = make_float4(out[0], out[1], out[2], out[3]);
 }
 
 /* One level of one row: the update of the row whose centre is c_old (with
@@ -182,6 +204,7 @@ template <typename Real> struct Item {
     Real alpha;
     Real *ring; /* this warp's kRing rows of kStripCols, then the stage */
     int lane;
+    int slot;          /* where element lane lies in a ring or stage row */
     unsigned in_grid;  /* bit q: element lane + 32q lies inside the grid */
     unsigned store;    /* bit q: ... and is one of the strip's output columns */
     unsigned interior; /* bit k: cell 4*lane + k is in columns 1..nx-2 */
@@ -195,21 +218,30 @@ template <typename Real> struct Item {
 
 /* Queues the copy of stream row rr into its ring slot and commits it as one
  * group (an empty group past the last row, so that the waits stay in step).
- * The copies are coalesced: element lane + 32q, 8 bytes each. */
-template <typename Real> __device__ __forceinline__ void issue_row(const Item<Real> &it, int rr)
+ * The copies are coalesced: element lane + 32q, 8 bytes each. LEAN: the
+ * caller knows that row rr lies in the grid and is at most the last, and
+ * that every column of the strip does, so there is nothing to test. */
+template <bool LEAN, typename Real>
+__device__ __forceinline__ void issue_row(const Item<Real> &it, int rr)
 {
     constexpr unsigned long long kLaneBytes = 32ull * sizeof(Real); /* a warp's element q row */
-    if (rr <= it.last) {
-        Real *slot = it.ring + (rr & (kRing - 1)) * kStripCols + it.lane;
+    constexpr int kQStep = Layout<Real>::kQStep;
+    Real *slot = it.ring + (rr & (kRing - 1)) * kStripCols + it.slot;
+    const unsigned long long from = it.src + (unsigned long long)(long long)rr * it.row_bytes;
+    if constexpr (LEAN) {
+#pragma unroll
+        for (int q = 0; q < kCells; ++q)
+            copy_to_ring(slot + kQStep * q, reinterpret_cast<const Real *>(from + kLaneBytes * q),
+                         true);
+    } else if (rr <= it.last) {
         const unsigned mask = (rr >= it.rows_before && rr < it.rows_after) ? it.in_grid : 0u;
-        const unsigned long long from = it.src + (unsigned long long)(long long)rr * it.row_bytes;
 #pragma unroll
         for (int q = 0; q < kCells; ++q) {
             const bool ok = (mask >> q & 1u) != 0;
             /* Zero fill outside the grid; the source is then not read, but
              * keep it a valid address. */
             const Real *p = ok ? reinterpret_cast<const Real *>(from + kLaneBytes * q) : it.valid;
-            copy_to_ring(slot + 32 * q, p, ok);
+            copy_to_ring(slot + kQStep * q, p, ok);
         }
     }
     commit_copies();
@@ -217,16 +249,16 @@ template <typename Real> __device__ __forceinline__ void issue_row(const Item<Re
 
 /* Waits for stream row rr in the ring (queueing row rr + kRing - 1) and
  * reads this lane's 4 cells of it into row. */
-template <typename Real>
+template <bool LEAN, typename Real>
 __device__ __forceinline__ void next_input(const Item<Real> &it, int rr, Real (&row)[kCells])
 {
     /* The slot refilled now held the previous row: every lane must be done
      * with it (and with the stage row, read at the end of the last pass). */
     __syncwarp();
-    issue_row(it, rr + kRing - 1);
+    issue_row<LEAN>(it, rr + kRing - 1);
     wait_copies<kRing - 1>(); /* this lane's copies of row rr have landed */
     __syncwarp();             /* and so have everyone's */
-    load4(it.ring + (rr & (kRing - 1)) * kStripCols + kCells * it.lane, row);
+    load4(it.ring + (rr & (kRing - 1)) * kStripCols, it.lane, row);
 }
 
 /* Writes this lane's cells of output stream row y through the stage, so that
@@ -235,14 +267,15 @@ template <typename Real>
 __device__ __forceinline__ void write_output(const Item<Real> &it, int y, const Real (&out)[kCells])
 {
     constexpr unsigned long long kLaneBytes = 32ull * sizeof(Real);
+    constexpr int kQStep = Layout<Real>::kQStep;
     Real *stage = it.ring + kRing * kStripCols;
-    store4(stage + kCells * it.lane, out);
+    store4(stage, it.lane, out);
     __syncwarp();
     const unsigned long long to = it.dst + (unsigned long long)(long long)y * it.row_bytes;
 #pragma unroll
     for (int q = 0; q < kCells; ++q)
         if ((it.store >> q & 1u) != 0)
-            *reinterpret_cast<Real *>(to + kLaneBytes * q) = stage[it.lane + 32 * q];
+            *reinterpret_cast<Real *>(to + kLaneBytes * q) = stage[it.slot + kQStep * q];
 }
 
 /* One input row (stream index rr): every level advances by one row; level
@@ -250,13 +283,14 @@ __device__ __forceinline__ void write_output(const Item<Real> &it, int y, const 
  * c_old holds each level's centre row, c_new receives the next. Level t+1
  * needs level t's new row of the same call: a chain through all levels.
  * STEADY: a row where every level computes and the output is written (the
- * caller knows), so that the row carries no row tests and no selects. */
+ * caller knows), so that the row carries no row tests and no selects; in a
+ * strip inside the grid, its input copy has none either. */
 template <typename Real, int T, bool EDGE, bool FMA, bool STEADY>
 __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T][kCells],
                                            Real (&c_new)[T][kCells], Real (&part)[T][kCells],
                                            int rr)
 {
-    next_input(it, rr, c_new[0]);
+    next_input<STEADY && !EDGE>(it, rr, c_new[0]);
 
     /* Level t+1 computes stream row y = rr-t-1: only interior grid rows, and
      * only rows that the segment's output depends on (y >= t + 1). */
@@ -276,6 +310,55 @@ __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T
         write_output(it, y, out);
 }
 
+/* Two steady rows, rr into c1 and rr + 1 back into c0, with one wait for
+ * both inputs and one pass through the stage for both outputs (PAIRS, in
+ * strips inside the grid). Between the loads and the stores nothing orders the two
+ * rows, so the compiler can interleave row rr's level t + 1 with row
+ * rr + 1's level t, twice the independent work of one row. */
+template <typename Real, int T, bool FMA>
+__device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][kCells],
+                                            Real (&c1)[T][kCells], Real (&part)[T][kCells], int rr)
+{
+    constexpr unsigned long long kLaneBytes = 32ull * sizeof(Real);
+    constexpr int kQStep = Layout<Real>::kQStep;
+    __syncwarp(); /* every lane is done with row rr - 1's slot and the stage */
+    issue_row<true>(it, rr + kRing - 1);
+    wait_copies<kRing - 2>(); /* rows rr and rr + 1 have landed */
+    __syncwarp();
+    Real second[kCells];
+    load4(it.ring + (rr & (kRing - 1)) * kStripCols, it.lane, c1[0]);
+    load4(it.ring + ((rr + 1) & (kRing - 1)) * kStripCols, it.lane, second);
+    __syncwarp(); /* row rr's slot is free */
+    issue_row<true>(it, rr + kRing);
+
+    Real out_a[kCells];
+    Real out_b[kCells];
+#pragma unroll
+    for (int t = 0; t < T - 1; ++t)
+        level_step<Real, false, FMA>(c0[t], c1[t], part[t], c1[t + 1], true, 0u, it.alpha);
+    level_step<Real, false, FMA>(c0[T - 1], c1[T - 1], part[T - 1], out_a, true, 0u, it.alpha);
+#pragma unroll
+    for (int k = 0; k < kCells; ++k)
+        c0[0][k] = second[k];
+#pragma unroll
+    for (int t = 0; t < T - 1; ++t)
+        level_step<Real, false, FMA>(c1[t], c0[t], part[t], c0[t + 1], true, 0u, it.alpha);
+    level_step<Real, false, FMA>(c1[T - 1], c0[T - 1], part[T - 1], out_b, true, 0u, it.alpha);
+
+    Real *stage = it.ring + kRing * kStripCols;
+    store4(stage, it.lane, out_a);
+    store4(stage + kStripCols, it.lane, out_b);
+    __syncwarp();
+    const unsigned long long to = it.dst + (unsigned long long)(long long)(rr - T) * it.row_bytes;
+#pragma unroll
+    for (int r = 0; r < 2; ++r)
+#pragma unroll
+        for (int q = 0; q < kCells; ++q)
+            if ((it.store >> q & 1u) != 0)
+                *reinterpret_cast<Real *>(to + r * it.row_bytes + kLaneBytes * q) =
+                    stage[r * kStripCols + it.slot + kQStep * q];
+}
+
 /* The centre rows move from c1 back into c0 after a row (2 moves a cell). */
 template <typename Real, int T>
 __device__ __forceinline__ void move_rows(Real (&c0)[T][kCells], const Real (&c1)[T][kCells])
@@ -292,7 +375,7 @@ __device__ __forceinline__ void move_rows(Real (&c0)[T][kCells], const Real (&c1
  * every level computes and every output row is written, without tests,
  * two a loop trip, so that the centre rows alternate between c0 and c1
  * without register moves (the first and last rows move c1 into c0). */
-template <typename Real, int T, bool EDGE, bool FMA>
+template <typename Real, int T, bool EDGE, bool FMA, bool PAIRS>
 __device__ __forceinline__ void run_item(const Item<Real> &it)
 {
     Real c0[T][kCells];
@@ -308,20 +391,28 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
         }
 
     for (int d = 0; d < kRing - 1; ++d)
-        issue_row(it, d);
+        issue_row<false>(it, d);
     /* Steady rows: level t+1 computes row rr-t-1, which must lie in
      * top..bottom and be >= t+1 for every t, and the output row rr-T must
      * be one of T..out_end-1. */
     const int steady_first = max(it.top + T, 2 * T);
-    const int steady_last = min(it.bottom + 1, it.out_end + T - 1);
+    int steady_last = min(it.bottom + 1, it.out_end + T - 1);
+    /* A lean copy needs the row it queues in the grid: rr + kRing - 1 is
+     * then below rows_after, which is at most last + 1. */
+    if (!EDGE)
+        steady_last = min(steady_last, it.rows_after - kRing);
     int rr = 0;
     for (; rr <= it.last && rr < steady_first; ++rr) {
         stream_row<Real, T, EDGE, FMA, false>(it, c0, c1, part, rr);
         move_rows<Real, T>(c0, c1);
     }
     for (; rr + 1 <= steady_last; rr += 2) {
-        stream_row<Real, T, EDGE, FMA, true>(it, c0, c1, part, rr);
-        stream_row<Real, T, EDGE, FMA, true>(it, c1, c0, part, rr + 1);
+        if constexpr (!EDGE && PAIRS) {
+            stream_pair<Real, T, FMA>(it, c0, c1, part, rr);
+        } else {
+            stream_row<Real, T, EDGE, FMA, true>(it, c0, c1, part, rr);
+            stream_row<Real, T, EDGE, FMA, true>(it, c1, c0, part, rr + 1);
+        }
     }
     for (; rr <= it.last; ++rr) {
         stream_row<Real, T, EDGE, FMA, false>(it, c0, c1, part, rr);
@@ -333,12 +424,13 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
  * thread, 6 blocks 168. */
-template <typename Real, int T, int MINB, bool FMA>
+template <typename Real, int T, int MINB, bool FMA, bool PAIRS>
 __global__ void __launch_bounds__(kThreads, MINB)
     tb_kernel(const Real *__restrict__ src, Real *__restrict__ dst, long long nx, long long ny,
               Real alpha, long long strips, long long seg_rows, long long items)
 {
-    __shared__ __align__(16) Real smem[kWarpsPerBlock][kRing + 1][kStripCols];
+    /* A warp's ring, then its stage: one row, two with PAIRS. */
+    __shared__ __align__(16) Real smem[kWarpsPerBlock][kRing + (PAIRS ? 2 : 1)][kStripCols];
     const int lane = (int)(threadIdx.x & 31);
     const int warp = (int)(threadIdx.x >> 5);
     const long long item = (long long)blockIdx.x * kWarpsPerBlock + warp;
@@ -361,6 +453,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
     it.alpha = alpha;
     it.ring = &smem[warp][0][0];
     it.lane = lane;
+    it.slot = Layout<Real>::slot_of(lane);
     it.in_grid = 0;
     it.store = 0;
     it.interior = 0;
@@ -387,9 +480,9 @@ __global__ void __launch_bounds__(kThreads, MINB)
      * boundary columns and skip the per-cell test. */
     const bool edge = col0 < 1 || col0 + kStripCols - 1 > nx - 2;
     if (edge)
-        run_item<Real, T, true, FMA>(it);
+        run_item<Real, T, true, FMA, PAIRS>(it);
     else
-        run_item<Real, T, false, FMA>(it);
+        run_item<Real, T, false, FMA, PAIRS>(it);
 }
 
 /* A variant in both precisions: the same scheme, its state in double or in
@@ -402,32 +495,33 @@ struct Variant {
     const void *kernel[2]; /* by heat2d_precision: HEAT2D_F64, HEAT2D_F32 */
 };
 
-#define HEAT2D_TB_VARIANT(name, depth, minb, fma)                                                  \
+#define HEAT2D_TB_VARIANT(name, depth, minb, fma, pairs)                                           \
     {                                                                                              \
         name, depth, fma,                                                                          \
         {                                                                                          \
-            (const void *)tb_kernel<double, depth, minb, fma>,                                     \
-                (const void *)tb_kernel<float, depth, minb, fma>                                   \
+            (const void *)tb_kernel<double, depth, minb, fma, pairs>,                              \
+                (const void *)tb_kernel<float, depth, minb, fma, pairs>                            \
         }                                                                                          \
     }
 
 /* The main variant of each precision, the bit-identical one, then the
  * shallower passes for the remainder. Names: depth, r (rotation: the steady
  * rows two a trip), thread blocks an SM holds, f for FMA, s for steady rows
- * without tests. A variant that spills loses more than depth
- * gains: 8r4fs keeps its 240 registers at 8 warps an SM, where the 12-warp
- * variants of depth 6 and more spill at their 168. 10r6fs is f32's (its
- * state is half as large). Measurements: docs/performance.md, "cuda-tb". */
+ * without tests, l for their lean copies, p for pairs of steady rows. A
+ * variant that spills loses more than depth gains: 8r4fsl keeps its 252
+ * registers at 8 warps an SM, where the 12-warp variants of depth 6 and
+ * more spill at their 168. 9r6fsp is f32's (its state is half as large, 16
+ * warps an SM fit). Measurements: docs/performance.md, "cuda-tb". */
 const Variant kVariants[] = {
-    HEAT2D_TB_VARIANT("8r4fs", 8, 4, true), HEAT2D_TB_VARIANT("10r6fs", 10, 6, true),
-    HEAT2D_TB_VARIANT("8r4s", 8, 4, false), HEAT2D_TB_VARIANT("4r4s", 4, 4, false),
-    HEAT2D_TB_VARIANT("2r4s", 2, 4, false),
+    HEAT2D_TB_VARIANT("8r4fsl", 8, 4, true, false), HEAT2D_TB_VARIANT("9r6fsp", 9, 6, true, true),
+    HEAT2D_TB_VARIANT("8r4sl", 8, 4, false, false), HEAT2D_TB_VARIANT("4r4sl", 4, 4, false, false),
+    HEAT2D_TB_VARIANT("2r4sl", 2, 4, false, false),
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
 /* The main variant of each precision (by heat2d_precision: HEAT2D_F64,
  * HEAT2D_F32), the fastest measured. */
-const char *const kMainVariant[2] = {"8r4fs", "10r6fs"};
+const char *const kMainVariant[2] = {"8r4fsl", "9r6fsp"};
 
 int find_variant(const char *name)
 {
