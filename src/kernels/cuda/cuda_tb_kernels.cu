@@ -49,9 +49,11 @@
  * output row is written, run without row tests or selects, two rows a loop
  * trip so that the centre rows alternate between two register sets without
  * moves; only the first and last 2T or so rows of an item carry the tests.
- * In strips inside the grid their input copies carry none either ("lean").
- * The f32 variant takes the two rows of a trip through one wait and one
- * stage pass ("pairs"), which lets the compiler interleave them. */
+ * In strips inside the grid their input copies carry none either ("lean"),
+ * and the f64 variant stores their output rows straight from registers when
+ * the rows are 16-byte aligned ("direct": no stage, no wait for it). The f32
+ * variant takes the two rows of a trip through one wait and one stage pass
+ * ("pairs"), which lets the compiler interleave them. */
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -131,6 +133,18 @@ __device__ __forceinline__ void store4(float *row_base, int lane, const float (&
     reinterpret_cast<float4 *>(row_base)[lane] = make_float4(out[0], out[1], out[2], out[3]);
 }
 
+/* A lane's 4 consecutive cells straight to device memory (16-byte aligned). */
+__device__ __forceinline__ void store_cells(unsigned long long to, const double (&out)[kCells])
+{
+    double2 *p = reinterpret_cast<double2 *>(to);
+    p[0] = make_double2(out[0], out[1]);
+    p[1] = make_double2(out[2], out[3]);
+}
+__device__ __forceinline__ void store_cells(unsigned long long to, const float (&out)[kCells])
+{
+    *reinterpret_cast<float4 *>(to) = make_float4(out[0], out[1], out[2], out[3]);
+}
+
 /* One level of one row: the update of the row whose centre is c_old (with
  * partial sum part = (W + E) + S and the new north row c_new) into out, then
  * part becomes the partial sum of c_new, the next centre. */
@@ -197,14 +211,16 @@ template <int pending> __device__ __forceinline__ void wait_copies()
  * output row) are ints, as a segment is at most kMaxSegRows rows; the
  * addresses are this lane's element of the strip's first stream row. */
 template <typename Real> struct Item {
-    const Real *valid;      /* the input array, a valid address for zero fill */
-    unsigned long long src; /* address of element lane of stream row 0 in src */
-    unsigned long long dst; /* the same in dst */
+    const Real *valid;            /* the input array, a valid address for zero fill */
+    unsigned long long src;       /* address of element lane of stream row 0 in src */
+    unsigned long long dst;       /* the same in dst */
+    unsigned long long dst_cells; /* this lane's first cell of stream row 0 in dst */
     unsigned long long row_bytes;
     Real alpha;
     Real *ring; /* this warp's kRing rows of kStripCols, then the stage */
     int lane;
     int slot;          /* where element lane lies in a ring or stage row */
+    bool mine;         /* this lane's 4 cells are all output columns */
     unsigned in_grid;  /* bit q: element lane + 32q lies inside the grid */
     unsigned store;    /* bit q: ... and is one of the strip's output columns */
     unsigned interior; /* bit k: cell 4*lane + k is in columns 1..nx-2 */
@@ -278,6 +294,18 @@ __device__ __forceinline__ void write_output(const Item<Real> &it, int y, const 
             *reinterpret_cast<Real *>(to + kLaneBytes * q) = stage[it.slot + kQStep * q];
 }
 
+/* Writes this lane's cells of output stream row y straight from its
+ * registers, 16 bytes at a time (DIRECT: T a multiple of 4, so that a lane's
+ * cells are all output columns or none, and rows 16-byte aligned). No stage
+ * and no wait: the two halves of each 32-byte sector come from two store
+ * instructions of the same warp, which the L2 merges. */
+template <typename Real>
+__device__ __forceinline__ void write_direct(const Item<Real> &it, int y, const Real (&out)[kCells])
+{
+    if (it.mine)
+        store_cells(it.dst_cells + (unsigned long long)(long long)y * it.row_bytes, out);
+}
+
 /* One input row (stream index rr): every level advances by one row; level
  * T's row, stream index rr - T, is written when it belongs to the segment.
  * c_old holds each level's centre row, c_new receives the next. Level t+1
@@ -285,7 +313,7 @@ __device__ __forceinline__ void write_output(const Item<Real> &it, int y, const 
  * STEADY: a row where every level computes and the output is written (the
  * caller knows), so that the row carries no row tests and no selects; in a
  * strip inside the grid, its input copy has none either. */
-template <typename Real, int T, bool EDGE, bool FMA, bool STEADY>
+template <typename Real, int T, bool EDGE, bool FMA, bool STEADY, bool DIRECT>
 __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T][kCells],
                                            Real (&c_new)[T][kCells], Real (&part)[T][kCells],
                                            int rr)
@@ -306,7 +334,9 @@ __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T
     Real out[kCells];
     level_step<Real, EDGE, FMA>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute, it.interior,
                                 it.alpha);
-    if (STEADY || (y >= T && y < it.out_end))
+    if constexpr (STEADY && !EDGE && DIRECT)
+        write_direct(it, y, out);
+    else if (STEADY || (y >= T && y < it.out_end))
         write_output(it, y, out);
 }
 
@@ -315,7 +345,7 @@ __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T
  * strips inside the grid). Between the loads and the stores nothing orders the two
  * rows, so the compiler can interleave row rr's level t + 1 with row
  * rr + 1's level t, twice the independent work of one row. */
-template <typename Real, int T, bool FMA>
+template <typename Real, int T, bool FMA, bool DIRECT>
 __device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][kCells],
                                             Real (&c1)[T][kCells], Real (&part)[T][kCells], int rr)
 {
@@ -345,6 +375,11 @@ __device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][
         level_step<Real, false, FMA>(c1[t], c0[t], part[t], c0[t + 1], true, 0u, it.alpha);
     level_step<Real, false, FMA>(c1[T - 1], c0[T - 1], part[T - 1], out_b, true, 0u, it.alpha);
 
+    if constexpr (DIRECT) {
+        write_direct(it, rr - T, out_a);
+        write_direct(it, rr + 1 - T, out_b);
+        return;
+    }
     Real *stage = it.ring + kRing * kStripCols;
     store4(stage, it.lane, out_a);
     store4(stage + kStripCols, it.lane, out_b);
@@ -375,7 +410,7 @@ __device__ __forceinline__ void move_rows(Real (&c0)[T][kCells], const Real (&c1
  * every level computes and every output row is written, without tests,
  * two a loop trip, so that the centre rows alternate between c0 and c1
  * without register moves (the first and last rows move c1 into c0). */
-template <typename Real, int T, bool EDGE, bool FMA, bool PAIRS>
+template <typename Real, int T, bool EDGE, bool FMA, bool PAIRS, bool DIRECT>
 __device__ __forceinline__ void run_item(const Item<Real> &it)
 {
     Real c0[T][kCells];
@@ -403,19 +438,19 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
         steady_last = min(steady_last, it.rows_after - kRing);
     int rr = 0;
     for (; rr <= it.last && rr < steady_first; ++rr) {
-        stream_row<Real, T, EDGE, FMA, false>(it, c0, c1, part, rr);
+        stream_row<Real, T, EDGE, FMA, false, false>(it, c0, c1, part, rr);
         move_rows<Real, T>(c0, c1);
     }
     for (; rr + 1 <= steady_last; rr += 2) {
         if constexpr (!EDGE && PAIRS) {
-            stream_pair<Real, T, FMA>(it, c0, c1, part, rr);
+            stream_pair<Real, T, FMA, DIRECT>(it, c0, c1, part, rr);
         } else {
-            stream_row<Real, T, EDGE, FMA, true>(it, c0, c1, part, rr);
-            stream_row<Real, T, EDGE, FMA, true>(it, c1, c0, part, rr + 1);
+            stream_row<Real, T, EDGE, FMA, true, DIRECT>(it, c0, c1, part, rr);
+            stream_row<Real, T, EDGE, FMA, true, DIRECT>(it, c1, c0, part, rr + 1);
         }
     }
     for (; rr <= it.last; ++rr) {
-        stream_row<Real, T, EDGE, FMA, false>(it, c0, c1, part, rr);
+        stream_row<Real, T, EDGE, FMA, false, false>(it, c0, c1, part, rr);
         move_rows<Real, T>(c0, c1);
     }
     wait_copies<0>();
@@ -424,7 +459,7 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
  * thread, 6 blocks 168. */
-template <typename Real, int T, int MINB, bool FMA, bool PAIRS>
+template <typename Real, int T, int MINB, bool FMA, bool PAIRS, bool DIRECT>
 __global__ void __launch_bounds__(kThreads, MINB)
     tb_kernel(const Real *__restrict__ src, Real *__restrict__ dst, long long nx, long long ny,
               Real alpha, long long strips, long long seg_rows, long long items)
@@ -449,6 +484,8 @@ __global__ void __launch_bounds__(kThreads, MINB)
     it.valid = src;
     it.src = (unsigned long long)src + sizeof(Real) * (unsigned long long)first;
     it.dst = (unsigned long long)dst + sizeof(Real) * (unsigned long long)first;
+    it.dst_cells = it.dst + sizeof(Real) * (unsigned long long)(kCells - 1) * lane;
+    it.mine = lane >= T / kCells && lane < 32 - T / kCells;
     it.row_bytes = sizeof(Real) * (unsigned long long)nx;
     it.alpha = alpha;
     it.ring = &smem[warp][0][0];
@@ -480,9 +517,11 @@ __global__ void __launch_bounds__(kThreads, MINB)
      * boundary columns and skip the per-cell test. */
     const bool edge = col0 < 1 || col0 + kStripCols - 1 > nx - 2;
     if (edge)
-        run_item<Real, T, true, FMA, PAIRS>(it);
+        run_item<Real, T, true, FMA, PAIRS, false>(it);
+    else if (DIRECT && T % kCells == 0 && nx % (16 / (long long)sizeof(Real)) == 0)
+        run_item<Real, T, false, FMA, PAIRS, DIRECT && T % kCells == 0>(it);
     else
-        run_item<Real, T, false, FMA, PAIRS>(it);
+        run_item<Real, T, false, FMA, PAIRS, false>(it);
 }
 
 /* A variant in both precisions: the same scheme, its state in double or in
@@ -495,33 +534,36 @@ struct Variant {
     const void *kernel[2]; /* by heat2d_precision: HEAT2D_F64, HEAT2D_F32 */
 };
 
-#define HEAT2D_TB_VARIANT(name, depth, minb, fma, pairs)                                           \
+#define HEAT2D_TB_VARIANT(name, depth, minb, fma, pairs, direct)                                   \
     {                                                                                              \
         name, depth, fma,                                                                          \
         {                                                                                          \
-            (const void *)tb_kernel<double, depth, minb, fma, pairs>,                              \
-                (const void *)tb_kernel<float, depth, minb, fma, pairs>                            \
+            (const void *)tb_kernel<double, depth, minb, fma, pairs, direct>,                      \
+                (const void *)tb_kernel<float, depth, minb, fma, pairs, direct>                    \
         }                                                                                          \
     }
 
 /* The main variant of each precision, the bit-identical one, then the
  * shallower passes for the remainder. Names: depth, r (rotation: the steady
  * rows two a trip), thread blocks an SM holds, f for FMA, s for steady rows
- * without tests, l for their lean copies, p for pairs of steady rows. A
- * variant that spills loses more than depth gains: 8r4fsl keeps its 252
- * registers at 8 warps an SM, where the 12-warp variants of depth 6 and
- * more spill at their 168. 9r6fsp is f32's (its state is half as large, 16
- * warps an SM fit). Measurements: docs/performance.md, "cuda-tb". */
+ * without tests, l for their lean copies, p for pairs of steady rows, d
+ * for output rows stored from registers (l included). A variant that
+ * spills loses more than depth gains: 8r4fsd keeps its 238 registers at 8
+ * warps an SM, where the 12-warp variants of depth 6 and more spill at
+ * their 168. 9r6fsp is f32's (its state is half as large). Measurements:
+ * docs/performance.md, "cuda-tb". */
 const Variant kVariants[] = {
-    HEAT2D_TB_VARIANT("8r4fsl", 8, 4, true, false), HEAT2D_TB_VARIANT("9r6fsp", 9, 6, true, true),
-    HEAT2D_TB_VARIANT("8r4sl", 8, 4, false, false), HEAT2D_TB_VARIANT("4r4sl", 4, 4, false, false),
-    HEAT2D_TB_VARIANT("2r4sl", 2, 4, false, false),
+    HEAT2D_TB_VARIANT("8r4fsd", 8, 4, true, false, true),
+    HEAT2D_TB_VARIANT("9r6fsp", 9, 6, true, true, false),
+    HEAT2D_TB_VARIANT("8r4sl", 8, 4, false, false, false),
+    HEAT2D_TB_VARIANT("4r4sl", 4, 4, false, false, false),
+    HEAT2D_TB_VARIANT("2r4sl", 2, 4, false, false, false),
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
 /* The main variant of each precision (by heat2d_precision: HEAT2D_F64,
  * HEAT2D_F32), the fastest measured. */
-const char *const kMainVariant[2] = {"8r4fsl", "9r6fsp"};
+const char *const kMainVariant[2] = {"8r4fsd", "9r6fsp"};
 
 int find_variant(const char *name)
 {

@@ -32,7 +32,7 @@ typedef struct heat2d_cuda_tb_plan {
 /* The pass depths there are, deepest (the main one) first, into depths;
  * returns how many. A run does as many passes of the first as fit, then
  * of the next ones, and a last single step with heat2d_cuda_step. The main
- * pass is 8 steps deep in f64 (variant 8r4fsl), 9 in f32 (9r6fsp);
+ * pass is 8 steps deep in f64 (variant 8r4fsd), 9 in f32 (9r6fsp);
  * HEAT2D_CUDA_TB_VARIANT (a tuning knob) selects another main variant by
  * name, e.g. 8r4sl, the bit-identical 8-deep kernel without FMA
  * (docs/performance.md, "cuda-tb", compares them). */
