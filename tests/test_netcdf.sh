@@ -72,7 +72,8 @@ done
 # ---- mpi-cpu on 2 ranks: one series, written by rank 0, cpu's records ------------------------
 if "$h" methods | grep -q '^mpi-cpu ' && command -v mpirun >/dev/null; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  launch=(mpirun)
+  # (In a sanitizer build, LeakSanitizer's options for MPI: tests/CMakeLists.txt.)
+  launch=(env ${HEAT2D_MPI_LSAN_OPTIONS:+"LSAN_OPTIONS=$HEAT2D_MPI_LSAN_OPTIONS"} mpirun)
   mpirun --version 2>&1 | grep -qE 'Open MPI|OpenRTE' && launch+=(-q --oversubscribe)
   run timeout 60 "${launch[@]}" -np 2 "$h" run --method mpi-cpu --nx 37 --ny 23 --steps 20 --output-every 7 --save-every m.nc
   expect_rc 0 "mpi-cpu on 2 ranks: a .nc series"
