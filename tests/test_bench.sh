@@ -12,6 +12,17 @@ trap 'rm -rf "$w"' EXIT
 # A column's index (1-based) in a CSV header line.
 col() { tr ',' '\n' <<<"$1" | grep -nx -- "$2" | cut -d: -f1; }
 
+# Under the sanitizers, the benches whose plots nothing here looks at are
+# run without them (${noplots[@]}: HEAT2D_PYTHON=false, as on a machine
+# without matplotlib): the plots are python's, the same in every build,
+# and the plain build makes every one. The benches under mpirun there run
+# one trial a point, not two: each is ranks that take a second or two to
+# start and end.
+sanitized=false
+[ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ] || sanitized=true
+noplots=() mpi_repeats=2
+if $sanitized; then noplots=(env HEAT2D_PYTHON=false) mpi_repeats=1; fi
+
 # ---- a tiny bench --------------------------------------------------------------
 b=$w/b
 run "$h" bench --sizes 16x16:3,24x20:5 --repeats 2 --warmups 1 --out "$b"
@@ -130,7 +141,7 @@ else
 fi
 
 # ---- a second run into the same folder appends -----------------------------------
-run "$h" bench --sizes 16x16:3 --repeats 1 --warmups 0 --methods cpu,cpu --out "$b"
+run "${noplots[@]}" "$h" bench --sizes 16x16:3 --repeats 1 --warmups 0 --methods cpu,cpu --out "$b"
 expect_rc 0 "second run into the folder"
 expect_eq "$(grep -c '^method,' "$csv")" 1 "one header after appending"
 expect_eq "$(($(wc -l <"$csv") - 1))" "$((n * 4 + 1))" "appended one row"
@@ -141,7 +152,7 @@ expect_eq "$(grep -c '^RUN=' "$b/environment.txt")" 2 "environment.txt has both 
 # ---- a failing method is reported, dropped at that size, and the rest go on -------
 # (HEAT2D_FAULT_METHOD limits the NaN hook to omp: a method that fails mid-run)
 if "$h" methods | grep -q '^omp '; then
-  run env HEAT2D_FAULT_NAN_AT_STEP=2 HEAT2D_FAULT_METHOD=omp "$h" bench --sizes 16x16:3,24x20:5 \
+  run "${noplots[@]}" env HEAT2D_FAULT_NAN_AT_STEP=2 HEAT2D_FAULT_METHOD=omp "$h" bench --sizes 16x16:3,24x20:5 \
     --repeats 2 --warmups 0 --methods cpu,omp --out "$w/f"
   expect_rc 1 "a failed trial fails the bench"
   expect_eq "$(grep -c 'failed: .*is dropped at this size' <<<"$err")" 2 "each failure once"
@@ -175,7 +186,7 @@ expect_eq "$(ls -A "$w/mine")/$(cat "$w/mine/notes.txt")" "notes.txt/notes" "the
 
 # ---- the bench's own files: read-only refused up front, modes kept -------------------
 mkdir "$w/ro"
-run "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
+run "${noplots[@]}" "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
 expect_rc 0 "a bench folder made"
 echo precious >"$w/ro/summary.md"
 chmod 444 "$w/ro/summary.md"
@@ -184,7 +195,7 @@ expect_failure 1 "heat2d: bench: cannot write bench file '$w/ro/summary.md': it 
 expect_eq "$(cat "$w/ro/summary.md")/$(stat -c %a "$w/ro/summary.md")/$(tail -n +2 "$w/ro/trials.csv" | wc -l)" \
   "precious/444/1" "a read-only summary.md: nothing run, nothing written, the file intact"
 chmod 600 "$w/ro/summary.md"
-run "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
+run "${noplots[@]}" "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/ro"
 expect_eq "$rc/$(stat -c %a "$w/ro/summary.md")/$(grep -c '^## 16x16, 3 steps' "$w/ro/summary.md")" "0/600/1" \
   "a private summary.md is replaced and stays private"
 # field.png's field is written where only the bench looks: a field_256.dat
@@ -202,12 +213,12 @@ if [ -n "$(matplotlib_python)" ]; then
 fi
 
 # ---- closed standard streams: nothing lands in trials.csv -----------------------------
-run bash -c '"$@" >&-' - "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/closed"
+run "${noplots[@]}" bash -c '"$@" >&-' - "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/closed"
 expect_rc 1 "bench with stdout closed"
 expect_eq "$(tail -n 1 <<<"$err")" "heat2d: standard output was closed: the output was lost" \
   "bench with stdout closed: said at the end"
 expect_eq "$(grep -vc '^cpu,' "$w/closed/trials.csv")" 1 "bench with stdout closed: trials.csv holds its header and rows only"
-run bash -c '"$@" 2>&-' - "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/closed"
+run "${noplots[@]}" bash -c '"$@" 2>&-' - "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --warmups 0 --out "$w/closed"
 expect_rc 0 "bench with stderr closed"
 expect_eq "$(grep -vc '^cpu,' "$w/closed/trials.csv")" 1 "bench with stderr closed: no progress line in trials.csv"
 expect_eq "$(grep -c '^cpu,' "$w/closed/trials.csv")" 2 "bench with stderr closed: the two runs' rows"
@@ -215,7 +226,7 @@ expect_eq "$(grep -c '^cpu,' "$w/closed/trials.csv")" 2 "bench with stderr close
 # ---- the time budget: a method's runs at a size stop at --budget seconds ---
 # (after one trial; no warm-up once a run is known not to fit); the summary
 # says which. A budget no run fits in leaves one trial a method and size.
-run "$h" bench --methods cpu --sizes 16x16:3,24x20:5 --repeats 3 --warmups 1 --budget 0.000001 \
+run "${noplots[@]}" "$h" bench --methods cpu --sizes 16x16:3,24x20:5 --repeats 3 --warmups 1 --budget 0.000001 \
   --out "$w/budget"
 expect_rc 0 "bench --budget"
 expect_eq "$(awk -F, 'NR > 1 {print $3 "x" $4 "/" $2}' "$w/budget/trials.csv" | paste -sd' ')" \
@@ -225,7 +236,7 @@ expect_eq "$(grep -c '^- Fewer trials at 16x16/3, .*: cpu 1 of 3\. Every trial: 
 expect_eq "$(grep -c '^- Fewer trials at 24x20/5, .*: cpu 1 of 3 (no warm-up)\. Every trial: heat2d bench --full\.$' "$w/budget/summary.md")" 1 \
   "and at the second, without its warm-up"
 expect_eq "$(grep -c '^BENCH_BUDGET_S=1e-06$' "$w/budget/environment.txt")" 1 "environment.txt records the budget"
-run "$h" bench --methods cpu --sizes 16x16:3 --repeats 3 --warmups 0 --budget 0.000001 --full \
+run "${noplots[@]}" "$h" bench --methods cpu --sizes 16x16:3 --repeats 3 --warmups 0 --budget 0.000001 --full \
   --out "$w/full"
 expect_rc 0 "bench --full"
 expect_eq "$(($(wc -l <"$w/full/trials.csv") - 1))" 3 "--full: every trial"
@@ -268,7 +279,8 @@ expect_eq "$(test -e "$w/never" && echo made || echo none)" none "a refused benc
 # A size given twice runs once, as every other list; a run of zeros is zero
 # warm-ups.
 for warmups in 00 000; do
-  run "$h" bench --methods cpu --sizes 8x8:1,9x8:2,8x8:1 --repeats 1 --warmups "$warmups" --out "$w/dup-$warmups"
+  run "${noplots[@]}" "$h" bench --methods cpu --sizes 8x8:1,9x8:2,8x8:1 --repeats 1 --warmups "$warmups" \
+    --out "$w/dup-$warmups"
   expect_rc 0 "bench --warmups $warmups, a size given twice"
   expect_eq "$(tail -n +2 "$w/dup-$warmups/trials.csv" | wc -l)" 2 "--sizes 8x8:1,9x8:2,8x8:1: two trials"
   expect_err_has "8x8/1: 1 method(s), 0 warm-up(s) + 1 trial(s) each" "--warmups $warmups: none"
@@ -295,7 +307,7 @@ expect_eq "$([ -e "$w/never" ] && echo created || echo absent)" absent "no folde
 # field, standing for a GPU error) is reported, dropped for that size, and
 # the others go on; the exit status says something failed.
 if "$bin/heat2d" methods | grep -q '^omp '; then
-  run env HEAT2D_FAULT_NAN_AT_STEP=3 HEAT2D_FAULT_METHOD=omp \
+  run "${noplots[@]}" env HEAT2D_FAULT_NAN_AT_STEP=3 HEAT2D_FAULT_METHOD=omp \
     "$bin/heat2d" bench --methods cpu,omp --sizes 16x16:5,24x20:6 --repeats 2 --warmups 0 \
     --out "$w/faulty"
   expect_rc 1 "bench with a failing method"
@@ -628,23 +640,25 @@ elif ! command -v mpirun >/dev/null; then
   echo "note: no mpirun on PATH: --ranks checks skipped" >&2
 else
   r=$w/ranks
-  run "$h" bench --methods mpi-cpu --ranks 1,2 --sizes 24x20:5 --weak 24x20:5 --repeats 2 \
-    --warmups 0 --out "$r"
+  run "$h" bench --methods mpi-cpu --ranks 1,2 --sizes 24x20:5 --weak 24x20:5 \
+    --repeats "$mpi_repeats" --warmups 0 --out "$r"
   expect_rc 0 "bench --ranks 1,2"
   rh=$(head -n 1 "$r/trials.csv")
   expect_eq "$(cut -d, -f28-30 <<<"$rh")" \
     "ranks,decomp,halo_bytes_per_step" "the ranks columns are 28 to 30, after the original's"
   cr=$(col "$rh" ranks) cd=$(col "$rh" decomp) chb=$(col "$rh" halo_bytes_per_step)
-  # Two trials at each P, the method's own name, and what `heat2d run` reports:
+  # The trials at each P, the method's own name, and what `heat2d run` reports:
   # 1 rank is 1x1 with no halo; 2 ranks split 24x20 into 2x1, whose one inner
   # edge moves 16 bytes (two fp64 rows, both ways) per cell of its length:
   # 16*((PX-1)*ny + (PY-1)*nx) = 16*20 = 320.
   expect_eq "$(awk -F, -v r="$cr" -v d="$cd" -v hb="$chb" 'NR > 1 {print $1, $r, $d, $hb}' \
     "$r/trials.csv" | sort | uniq -c | awk '{print $1, $2, $3, $4, $5}' | paste -sd';')" \
-    "2 mpi-cpu 1 1x1 0;4 mpi-cpu 2 2x1 320" "rows per P with decomposition and halo bytes"
+    "$mpi_repeats mpi-cpu 1 1x1 0;$((2 * mpi_repeats)) mpi-cpu 2 2x1 320" \
+    "rows per P with decomposition and halo bytes"
   # --weak 24x20:5 at P=1 is the --sizes run already; at P=2 the grid is 48x20.
   expect_eq "$(awk -F, 'NR > 1 {print $3 "x" $4}' "$r/trials.csv" | sort | uniq -c |
-    awk '{print $1, $2}' | paste -sd';')" "4 24x20;2 48x20" "weak: 48x20 at 2 ranks, 24x20 not twice"
+    awk '{print $1, $2}' | paste -sd';')" "$((2 * mpi_repeats)) 24x20;$mpi_repeats 48x20" \
+    "weak: 48x20 at 2 ranks, 24x20 not twice"
   one=$("$h" run --method mpi-cpu --nx 24 --ny 20 --steps 5)
   # bench adds these itself when root; a direct mpirun needs them here.
   two=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
@@ -654,8 +668,10 @@ else
   expect_eq "$(sed -n 's/^DECOMP=//p;s/^HALO_BYTES_PER_STEP=//p' <<<"$one" | paste -sd' ')" \
     "1x1 0" "heat2d run on 1 rank reports the same"
   # The Scaling table: efficiency T1/(P*TP) from the CSV's medians.
+  median() { sort -g | awk '{v[NR] = $1}
+    END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
   med() { awk -F, -v r="$cr" -v p="$1" -v nx="$2" 'NR > 1 && $r == p && $3 == nx {print $6}' \
-    "$r/trials.csv" | sort -g | awk '{v[NR] = $1} END {print (v[1] + v[2]) / 2}'; }
+    "$r/trials.csv" | median; }
   t1=$(med 1 24) t2=$(med 2 24) w2=$(med 2 48)
   sc=$(awk '/^### Scaling of mpi-cpu at 24x20, 5 steps$/ {on = 1; next} /^##/ {on = 0}
     on && /^\| [0-9]/' "$r/summary.md")
@@ -690,14 +706,15 @@ else
       --ranks 2 --halo-depth 2
   fi
   r=$w/halo-depth
-  run "$h" bench --methods mpi-cpu --ranks 1,2 --halo-depth 1,3 --sizes 24x20:6 --repeats 2 \
-    --warmups 0 --out "$r"
+  run "${noplots[@]}" "$h" bench --methods mpi-cpu --ranks 1,2 --halo-depth 1,3 --sizes 24x20:6 \
+    --repeats "$mpi_repeats" --warmups 0 --out "$r"
   expect_rc 0 "bench --ranks 1,2 --halo-depth 1,3"
   rh=$(head -n 1 "$r/trials.csv")
   cr=$(col "$rh" ranks) cl=$(col "$rh" label) ck=$(col "$rh" halo_depth)
   expect_eq "$(awk -F, -v r="$cr" -v l="$cl" -v k="$ck" 'NR > 1 {print $1, $r, $k, $l}' \
     "$r/trials.csv" | sort | uniq -c | awk '{print $1, $2, $3, $4, $5}' | paste -sd';')" \
-    "2 mpi-cpu 1 1 mpi-cpu-p1;2 mpi-cpu 1 3 mpi-cpu-h3-p1;2 mpi-cpu 2 1 mpi-cpu-p2;2 mpi-cpu 2 3 mpi-cpu-h3-p2" \
+    "$(for c in "1 1 mpi-cpu-p1" "1 3 mpi-cpu-h3-p1" "2 1 mpi-cpu-p2" "2 3 mpi-cpu-h3-p2"; do
+      echo "$mpi_repeats mpi-cpu $c"; done | paste -sd';')" \
     "rows per P and depth: method, ranks, halo_depth, label"
   expect_eq "$(grep -c '^### Scaling of mpi-cpu\(-h3\)\? at 24x20, 6 steps$' "$r/summary.md")" 2 \
     "a scaling table for each depth"
@@ -706,7 +723,7 @@ else
   expect_eq "$(awk -F'|' '{gsub(/ /, ""); print $2, $3}' <<<"$hd" | paste -sd';')" \
     "1 1;1 3;2 1;2 3" "the depth table: each P, then each K"
   medk() { awk -F, -v r="$cr" -v k="$ck" -v p="$1" -v d="$2" 'NR > 1 && $r == p && $k == d {print $6}' \
-    "$r/trials.csv" | sort -g | awk '{v[NR] = $1} END {print (v[1] + v[2]) / 2}'; }
+    "$r/trials.csv" | median; }
   # The ratio as the summary writes it: 2 decimals from 0.1 to 10, else 3
   # significant digits.
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN {x = a / b; if (x >= 10 || x < 0.1) printf "%.3g", x; else printf "%.2f", x}'; }

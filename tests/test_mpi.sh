@@ -40,23 +40,34 @@ mpi() {
 }
 summary() { grep -E '^(MASS|CENTRE|MIN|MAX)=' <<<"$1"; }
 
+# Under the sanitizers each rank of an MPI start costs one to two seconds
+# (LeakSanitizer unwinds OpenMPI's 30000 start-up allocations, lsan.supp),
+# so there the runs below that repeat a split and code path already run
+# (another grid, step count or rank count of the same shape) are left to
+# the plain build, which runs every one: each list says what it keeps.
+sanitized=false
+[ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ] || sanitized=true
+
 # ---- bit for bit against cpu -------------------------------------------------
 # Uneven splits (25 and 21 over 2, 3, 4), odd and even step counts, a strip
 # (101x7: 4 ranks cut it 4x1), the smallest grid (5x5: 3 ranks cut it 1x3
-# with blocks of 1 and 2 rows), and a 2x2 case with many steps.
+# with blocks of 1 and 2 rows), and a 2x2 case with many steps. A case
+# NXxNY:STEPS runs on 1 to 4 ranks; NXxNY:STEPS@P on P alone.
 cases="25x21:7 37x29:31 101x7:13 5x5:3 64x48:100"
-if [ "$("$h" info | sed -n 's/^SANITIZE=//p')" != off ]; then
-  # Under the sanitizers each MPI start costs about a second (LeakSanitizer
-  # unwinds OpenMPI's 30000 start-up allocations, lsan.supp): the uneven
-  # 2-D, thin and 2x2 cases only, to stay near a minute.
-  cases="25x21:7 5x5:3 64x48:100"
+if $sanitized; then
+  # The uneven 2-D grid on 1 (no halo), 2 (2x1), 3 (3x1, a block between
+  # two) and 4 ranks (2x2, uneven); the blocks of one row. (The 4x1 strip
+  # runs below, in the decomposition's cases.)
+  cases="25x21:7 5x5:3@3"
 fi
 for c in $cases; do
+  ranks="1 2 3 4"
+  case $c in *@*) ranks=${c#*@} c=${c%@*} ;; esac
   nx=${c%%x*} rest=${c#*x} ny=${rest%%:*} steps=${c#*:}
   run "$h" run --method cpu --nx "$nx" --ny "$ny" --steps "$steps" --save "$w/cpu.dat"
   expect_rc 0 "cpu $c"
   ref=$(summary "$out")
-  for p in 1 2 3 4; do
+  for p in $ranks; do
     mpi "$p" run --method "$method" --nx "$nx" --ny "$ny" --steps "$steps" --save "$w/mpi.dat"
     expect_rc 0 "$method $c on $p ranks"
     expect_eq "$err" "" "$method $c on $p ranks: nothing on stderr"
@@ -71,11 +82,14 @@ done
 
 # f32: float blocks and halos, bit for bit against cpu's f32 run, on two
 # uneven grids (mpi-cuda's kernels are built without FMA contraction too).
-for c in 25x21:7 37x29:31; do
+f32_cases="25x21:7 37x29:31" f32_ranks="1 2 3 4"
+# Sanitized: one grid; no halo, a block between two, and 2x2.
+if $sanitized; then f32_cases="25x21:7" f32_ranks="1 3 4"; fi
+for c in $f32_cases; do
   nx=${c%%x*} rest=${c#*x} ny=${rest%%:*} steps=${c#*:}
   run "$h" run --method cpu --nx "$nx" --ny "$ny" --steps "$steps" --precision f32 --save "$w/cpu32.dat"
   expect_rc 0 "cpu f32 $c"
-  for p in 1 2 3 4; do
+  for p in $f32_ranks; do
     mpi "$p" run --method "$method" --nx "$nx" --ny "$ny" --steps "$steps" --precision f32 \
       --save "$w/mpi32.dat"
     expect_rc 0 "$method f32 $c on $p ranks"
@@ -90,7 +104,10 @@ expect_eq "$(key HALO_BYTES_PER_STEP)" "$((2 * 29 * 4))" "f32 halo bytes per ste
 
 # Snapshots every K steps, gathered to rank 0: each one bit for bit cpu's
 # field after its step, on uneven splits (K=5 does not divide 17).
-for p in 1 2 3; do
+snap_ranks="1 2 3"
+# Sanitized: gathered from no other rank, and from two.
+if $sanitized; then snap_ranks="1 3"; fi
+for p in $snap_ranks; do
   d=$w/snap$p
   rm -rf "$d"
   mkdir -p "$d"
@@ -133,7 +150,10 @@ expect_rc 0 "7x12000 on 2 ranks: bit-identical to cpu"
 #   5x5, 3 ranks: 3x1 and 1x3 both cut 10: rows win the tie (contiguous
 #     halos) -> 1x3, 160
 #   25x21, 1 rank: nothing to exchange -> 0
-for c in 64x48:4:2x2:1792 101x7:4:4x1:336 101x7:3:3x1:224 5x5:3:1x3:160 25x21:1:1x1:0; do
+decomps="64x48:4:2x2:1792 101x7:4:4x1:336 101x7:3:3x1:224 5x5:3:1x3:160 25x21:1:1x1:0"
+# Sanitized: the strip, the one split of these that no run above has.
+if $sanitized; then decomps="101x7:4:4x1:336"; fi
+for c in $decomps; do
   IFS=: read -r grid p decomp bytes <<<"$c"
   mpi "$p" run --method "$method" --nx "${grid%x*}" --ny "${grid#*x}" --steps 3
   expect_rc 0 "$grid on $p ranks"
@@ -201,17 +221,16 @@ expect_one_line "heat2d: check: runs as one process; start it without mpirun" "c
 # divide.
 if [ "$method" = mpi-cpu ]; then
   deep_cases="37x29:13 23x41:16 23x41:7"
-  deep_ranks="1 2 3 4"
-  if [ "$("$h" info | sed -n 's/^SANITIZE=//p')" != off ]; then
-    deep_cases="37x29:13"
-    deep_ranks="2 4"
-  fi
+  deep_ranks="1 2 3 4" deep_depths="2 3 5"
+  # Sanitized: one grid at one depth, cut 2x1 and 2x2 (the runs that
+  # follow go deeper, to the edges, in f32, and with snapshots).
+  if $sanitized; then deep_cases="37x29:13" deep_ranks="2 4" deep_depths=3; fi
   for c in $deep_cases; do
     nx=${c%%x*} rest=${c#*x} ny=${rest%%:*} steps=${c#*:}
     run "$h" run --method cpu --nx "$nx" --ny "$ny" --steps "$steps" --save "$w/cpu.dat"
     ref=$(summary "$out")
     for p in $deep_ranks; do
-      for k in 2 3 5; do
+      for k in $deep_depths; do
         mpi "$p" run --method mpi-cpu --nx "$nx" --ny "$ny" --steps "$steps" --halo-depth "$k" \
           --save "$w/mpi.dat"
         expect_rc 0 "$c on $p ranks, depth $k"
@@ -240,7 +259,10 @@ if [ "$method" = mpi-cpu ]; then
   done
   # f32: float halos, deep.
   "$h" run --method cpu --nx 37 --ny 29 --steps 13 --precision f32 --save "$w/cpu32.dat" >/dev/null
-  for p in 3 4; do
+  deep_f32_ranks="3 4"
+  # Sanitized: 3x1 (2x2 in f32 at depth 2 follows, by hand).
+  if $sanitized; then deep_f32_ranks=3; fi
+  for p in $deep_f32_ranks; do
     mpi "$p" run --method mpi-cpu --nx 37 --ny 29 --steps 13 --precision f32 --halo-depth 3 \
       --save "$w/mpi32.dat"
     expect_rc 0 "f32 on $p ranks, depth 3"
@@ -259,7 +281,10 @@ if [ "$method" = mpi-cpu ]; then
   #   the same in f32: 1120 B a round, 7840 / 13 = 603
   #   depth 1 (the option's default, given): every step, no corners:
   #     16 * (29 + 37) = 1056 as without the option
-  for c in 2:3:f64:535:5 4:2:f64:1206:7 4:2:f32:603:7 4:1:f64:1056:13; do
+  by_hand="2:3:f64:535:5 4:2:f64:1206:7 4:2:f32:603:7 4:1:f64:1056:13"
+  # Sanitized: 2x2 in f32 with its corners, and depth 1 given.
+  if $sanitized; then by_hand="4:2:f32:603:7 4:1:f64:1056:13"; fi
+  for c in $by_hand; do
     IFS=: read -r p k prec bytes rounds <<<"$c"
     mpi "$p" run --method mpi-cpu --nx 37 --ny 29 --steps 13 --halo-depth "$k" --precision "$prec"
     expect_rc 0 "37x29 on $p ranks, depth $k, $prec"
@@ -277,9 +302,12 @@ if [ "$method" = mpi-cpu ]; then
   for s in 4 5 8 10 12 13; do
     "$h" run --method cpu --nx 37 --ny 29 --steps "$s" --save "$w/ref_$s.dat" >/dev/null
   done
+  deep_snap_ranks="2 3 4"
+  # Sanitized: 2x2, whose deep halos carry corners.
+  if $sanitized; then deep_snap_ranks=4; fi
   for c in 4:7:04,08,12,13 5:5:05,10,13; do
     IFS=: read -r every rounds files <<<"$c"
-    for p in 2 3 4; do
+    for p in $deep_snap_ranks; do
       d=$w/deep$every-$p
       rm -rf "$d"
       mkdir -p "$d"

@@ -35,17 +35,26 @@ mpmd() {
   expect_eq "$err" "$want" "$what: one line naming the difference"
   expect_eq "$out" "" "$what: nothing run"
 }
+# Under the sanitizers, where each rank takes a second or two to start and
+# end, the differences worded by the same code as --steps (another grid,
+# another depth, a second difference after the first) are left to the
+# plain build.
+sanitized=false
+[ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ] || sanitized=true
 mpmd "--steps 7 on rank 1" "$(r "$(disagree mpi-cpu 1 "--steps 7" "--steps 10")")" "${base[@]}" --steps 7
-mpmd "another grid on rank 1" "$(r "$(disagree mpi-cpu 1 "--nx 21" "--nx 20")")" "${base[@]}" --nx 21
+$sanitized ||
+  mpmd "another grid on rank 1" "$(r "$(disagree mpi-cpu 1 "--nx 21" "--nx 20")")" "${base[@]}" --nx 21
 mpmd "another alpha on rank 1" "$(r "$(disagree mpi-cpu 1 "--alpha 0.2" "--alpha 0.1")")" "${base[@]}" --alpha 0.2
 mpmd "another precision on rank 1" "$(r "$(disagree mpi-cpu 1 "--precision f32" "--precision f64")")" \
   "${base[@]}" --precision f32
-mpmd "another halo depth on rank 1" "$(r "$(disagree mpi-cpu 1 "--halo-depth 2" "--halo-depth 1")")" \
-  "${base[@]}" --halo-depth 2
+$sanitized ||
+  mpmd "another halo depth on rank 1" "$(r "$(disagree mpi-cpu 1 "--halo-depth 2" "--halo-depth 1")")" \
+    "${base[@]}" --halo-depth 2
 mpmd "snapshots on rank 1 only" "$(r "$(disagree mpi-cpu 1 "--output-every 5" "no --output-every")")" \
   "${base[@]}" --output-every 5
-mpmd "two differences: the first is named" "$(r "$(disagree mpi-cpu 1 "--ny 30" "--ny 20")")" \
-  "${base[@]}" --ny 30 --steps 3
+$sanitized ||
+  mpmd "two differences: the first is named" "$(r "$(disagree mpi-cpu 1 "--ny 30" "--ny 20")")" \
+    "${base[@]}" --ny 30 --steps 3
 mpmd "cpu on rank 1" "$(r "$(disagree mpi-cpu 1 "--method cpu" "--method mpi-cpu")")" \
   run --method cpu --nx 20 --ny 20 --steps 10
 # Three ranks, the odd one last: named by its rank.
