@@ -8,6 +8,9 @@
 # BUILD_DIR/fuzz-crashes/<target>-crash-...: fix it, then keep the input as
 # tests/fuzz/corpus/<target>/regression-<what>, which every build's test
 # suite replays (fuzz_corpus_<target>).
+#
+# The targets run side by side, FUZZ_JOBS at a time (default: one a core),
+# so that each still has a core to itself for its SECONDS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$1
@@ -15,18 +18,33 @@ seconds=$2
 shift 2
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(field real args series csv)
-status=0
-for t in "${targets[@]}"; do
-  work=$build/fuzz-corpus/$t
-  crashes=$build/fuzz-crashes
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+crashes=$build/fuzz-crashes
+# fuzz_one TARGET: the fuzzer's output in its log, 0 or 1 in BUILD_DIR/fuzz-TARGET.rc.
+fuzz_one() {
+  local t=$1 work=$build/fuzz-corpus/$1
   mkdir -p "$work" "$crashes"
-  log=$build/fuzz-$t.log
-  echo "fuzz: $t for ${seconds}s"
   # -timeout: an input taking 10 s is a finding (a hang); -rss_limit_mb: so is
   # one needing 2 GB (the reader must not trust a header's size).
   if "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$crashes/$t-" -print_final_stats=1 "$work" "tests/fuzz/corpus/$t" \
-    >"$log" 2>&1; then
+    >"$build/fuzz-$t.log" 2>&1; then
+    echo 0 >"$build/fuzz-$t.rc"
+  else
+    echo 1 >"$build/fuzz-$t.rc"
+  fi
+}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  rm -f "$build/fuzz-$t.rc"
+  echo "fuzz: $t for ${seconds}s"
+  fuzz_one "$t" &
+done
+wait
+status=0
+for t in "${targets[@]}"; do
+  log=$build/fuzz-$t.log
+  if [ "$(cat "$build/fuzz-$t.rc" 2>/dev/null)" = 0 ]; then
     grep -E '^stat::number_of_executed_units|^Done' "$log" | sed "s/^/fuzz: $t: /"
   else
     status=1
