@@ -55,11 +55,16 @@ if "$h" run --method cpu --nx 64 --ny 48 --steps 100 --save field.nc >/dev/null 
   expect_rc 0 "plot a record of a series"
   expect_eq "$out" "PLOT=series_40.png" "a record: NAME_STEP.png"
   expect_eq "$(size series_40.png)" 816x672 "series_40.png is a PNG of 816x672"
-  run "$h" plot series.nc
-  expect_rc 0 "plot a .nc series of 250 records"
-  expect_eq "$(size series.gif)" 489x403 "series.gif is a GIF of 489x403"
-  expect_eq "$(frames series.gif)" 200 "250 records: 200 frames, sampled evenly"
-  expect_eq "$(size series.png)" 816x672 "series.png is a PNG of 816x672"
+  # The animation of 250 records is python's work alone (heat2d hands it
+  # the series as it does a record), 20 s of it: not again under the
+  # sanitizers, which see only heat2d.
+  if [ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ]; then
+    run "$h" plot series.nc
+    expect_rc 0 "plot a .nc series of 250 records"
+    expect_eq "$(size series.gif)" 489x403 "series.gif is a GIF of 489x403"
+    expect_eq "$(frames series.gif)" 200 "250 records: 200 frames, sampled evenly"
+    expect_eq "$(size series.png)" 816x672 "series.png is a PNG of 816x672"
+  fi
   expect_failure 1 "heat2d: plot: series.nc has no record at step 41.5 (its steps: 1, 2, 3, 4, 5, 6, 7, 8, ...)" \
     "$h" plot series.nc:41.5
 else
