@@ -275,21 +275,30 @@ __device__ __forceinline__ void next_input(const Item<Real> &it, int rr, Real (&
     load4(it.ring + (rr & (kRing - 1)) * kStripCols, it.lane, row);
 }
 
+/* Copies this lane's output elements of a stage row (complete: the caller
+ * synchronised the warp) to the output row whose element lane is at `to`,
+ * coalesced. */
+template <typename Real>
+__device__ __forceinline__ void store_stage_row(const Item<Real> &it, const Real *stage_row,
+                                                unsigned long long to)
+{
+    constexpr unsigned long long kLaneBytes = 32ull * sizeof(Real);
+    constexpr int kQStep = Layout<Real>::kQStep;
+#pragma unroll
+    for (int q = 0; q < kCells; ++q)
+        if ((it.store >> q & 1u) != 0)
+            *reinterpret_cast<Real *>(to + kLaneBytes * q) = stage_row[it.slot + kQStep * q];
+}
+
 /* Writes this lane's cells of output stream row y through the stage, so that
  * the global stores are coalesced. */
 template <typename Real>
 __device__ __forceinline__ void write_output(const Item<Real> &it, int y, const Real (&out)[kCells])
 {
-    constexpr unsigned long long kLaneBytes = 32ull * sizeof(Real);
-    constexpr int kQStep = Layout<Real>::kQStep;
     Real *stage = it.ring + kRing * kStripCols;
     store4(stage, it.lane, out);
     __syncwarp();
-    const unsigned long long to = it.dst + (unsigned long long)(long long)y * it.row_bytes;
-#pragma unroll
-    for (int q = 0; q < kCells; ++q)
-        if ((it.store >> q & 1u) != 0)
-            *reinterpret_cast<Real *>(to + kLaneBytes * q) = stage[it.slot + kQStep * q];
+    store_stage_row(it, stage, it.dst + (unsigned long long)(long long)y * it.row_bytes);
 }
 
 /* Writes this lane's cells of output stream row y straight from its
@@ -347,8 +356,6 @@ template <typename Real, int T, bool FMA, bool DIRECT>
 __device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][kCells],
                                             Real (&c1)[T][kCells], Real (&part)[T][kCells], int rr)
 {
-    constexpr unsigned long long kLaneBytes = 32ull * sizeof(Real);
-    constexpr int kQStep = Layout<Real>::kQStep;
     __syncwarp(); /* every lane is done with row rr - 1's slot and the stage */
     issue_row<true>(it, rr + kRing - 1);
     wait_copies<kRing - 2>(); /* rows rr and rr + 1 have landed */
@@ -383,13 +390,8 @@ __device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][
     store4(stage + kStripCols, it.lane, out_b);
     __syncwarp();
     const unsigned long long to = it.dst + (unsigned long long)(long long)(rr - T) * it.row_bytes;
-#pragma unroll
-    for (int r = 0; r < 2; ++r)
-#pragma unroll
-        for (int q = 0; q < kCells; ++q)
-            if ((it.store >> q & 1u) != 0)
-                *reinterpret_cast<Real *>(to + r * it.row_bytes + kLaneBytes * q) =
-                    stage[r * kStripCols + it.slot + kQStep * q];
+    store_stage_row(it, stage, to);
+    store_stage_row(it, stage + kStripCols, to + it.row_bytes);
 }
 
 /* The centre rows move from c1 back into c0 after a row (2 moves a cell). */
