@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Ranks agree: ranks started with different settings (an MPMD launch,
 # PROG A : PROG B) refuse together at start, with one line naming the first
-# difference, instead of waiting for each other forever; a method of one
-# process is refused under mpirun, and so are bench and check, on every
-# rank with one line; the launchers' variables count only under a launcher.
+# difference, instead of waiting for each other forever, and before
+# anything is made; a method of one process is refused under mpirun, and
+# so are bench and check (on one rank too), on every rank with one line;
+# the launchers' variables count only under a launcher; a bench where MPI
+# cannot start skips the MPI methods with a note.
 # usage: test_ranks.sh BIN_DIR [MPIEXEC]
 set -e
 . "$(dirname "$0")/lib.sh"
@@ -97,6 +99,33 @@ expect_rc 0 "OMPI_COMM_WORLD_SIZE=4 inherited: bench runs"
 # check goes on past its mpirun refusal, to the next thing it checks.
 expect_failure 1 "heat2d: check: cannot write to '$w/no/such': No such file or directory" \
   env OMPI_COMM_WORLD_SIZE=4 PMI_SIZE=3 "$h" check --keep "$w/no/such"
+
+# ---- a bench where MPI cannot start: the MPI methods skipped, with a note --------------------
+# As on a machine without ssh or rsh (OpenMPI's remote launcher, which even
+# a single process's daemon needs unless OMPI_MCA_plm=isolated): one probe,
+# the MPI methods left out, the note with the reason and the fix on stdout
+# and in summary.md; asked for alone, nothing is left to run.
+down=(env -u OMPI_MCA_plm OMPI_MCA_plm_rsh_agent=/nonexistent/agent HEAT2D_PYTHON=false "$h" bench
+  --sizes 8x8:1 --repeats 1 --warmups 0)
+note_tail="the MPI methods (mpi-cpu) are skipped; with OpenMPI and no ssh/rsh, set OMPI_MCA_plm=isolated"
+run "${down[@]}" --methods cpu,mpi-cpu --out "$w/mpi-down"
+expect_rc 0 "bench --methods cpu,mpi-cpu where MPI cannot start"
+note=$(grep '^NOTE: MPI could not start (' <<<"$out" || true)
+if [[ $note == "NOTE: MPI could not start ("?*"): $note_tail." ]]; then ok
+else ko "bench where MPI cannot start: the note '$note' lacks its reason or '$note_tail.'"; fi
+if "$h" info | grep -q '^MPI=.*OpenRTE) 4\.1\.'; then
+  expect_eq "$note" "NOTE: MPI could not start (ompi_mpi_init: ompi_rte_init failed: Returned \"Unable to start a daemon on the local node\" (-127) instead of \"Success\" (0)): $note_tail." \
+    "bench where MPI cannot start: OpenMPI 4.1's reason"
+fi
+expect_eq "$(grep -cxF -- "- ${note#NOTE: }" "$w/mpi-down/summary.md" || true)" 1 \
+  "bench where MPI cannot start: the note in summary.md"
+expect_eq "$(cut -d, -f1 "$w/mpi-down/trials.csv" | sort -u | paste -sd' ' -)" "cpu method" \
+  "bench where MPI cannot start: cpu measured, mpi-cpu not"
+run "${down[@]}" --methods mpi-cpu --ranks 1,2 --out "$w/mpi-down-alone"
+expect_eq "$rc/$err" "1/heat2d: bench: nothing left to run: $(sed "s/^NOTE: //; s/\.$//" <<<"$note")" \
+  "bench --methods mpi-cpu where MPI cannot start: nothing left to run, one line"
+expect_eq "$(ls -d "$w/mpi-down-alone" 2>/dev/null || echo none)" none \
+  "bench --methods mpi-cpu where MPI cannot start: no folder made"
 
 # ---- a rank count that cannot split a size: refused before mpirun starts ------------------------
 for spec in "100:8x8:1" "7:5x5:1" "11:128x10:3,10x10:1"; do

@@ -346,6 +346,10 @@ int bench_command(int argc, char **argv)
         status = heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", env_err.message);
         goto done;
     }
+    /* MPI last: its probe starts MPI, which no refusal above waits for. */
+    if ((status = bench_skip_mpi_if_down(opt.methods != NULL ? &chosen : &all,
+                                         opt.methods != NULL)) != 0)
+        goto done;
 
     static bench_run_info info;
     memset(&info, 0, sizeof info);

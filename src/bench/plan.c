@@ -4,6 +4,7 @@
  * method by a tiny run. */
 #define _GNU_SOURCE
 #include "plan.h"
+#include "mpi_probe.h"
 #include "run_state.h"
 
 #include <errno.h>
@@ -152,6 +153,46 @@ int bench_parse_sizes(const char *text, bench_size **sizes, size_t *n)
     return 0;
 }
 
+/* The note bench_skip_mpi_if_down left for the summary, "" for none. */
+static char mpi_note[sizeof((bench_run_info *)0)->notes[0]];
+
+int bench_skip_mpi_if_down(target_list *candidates, bool asked)
+{
+    mpi_note[0] = '\0';
+    bool any = false;
+    for (size_t k = 0; k < candidates->n && !any; ++k)
+        any = candidates->items[k].method->distributed;
+    if (!any)
+        return 0;
+    heat2d_mpi_probe probe;
+    heat2d_mpi_probe_run(&probe);
+    if (probe.starts)
+        return 0;
+    /* The methods by name, once each (a method's targets differ in ranks,
+     * depths, precisions), in the registry's order. */
+    char names[256] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < heat2d_method_count() && used < sizeof names; ++k) {
+        const heat2d_method *m = heat2d_method_at(k);
+        bool listed = false;
+        for (size_t j = 0; j < candidates->n && !listed; ++j)
+            listed = candidates->items[j].method == m;
+        if (m->distributed && listed)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                     m->name);
+    }
+    size_t kept = 0;
+    for (size_t k = 0; k < candidates->n; ++k)
+        if (!candidates->items[k].method->distributed)
+            candidates->items[kept++] = candidates->items[k];
+    candidates->n = kept;
+    heat2d_mpi_skip_text(&probe, names, mpi_note, sizeof mpi_note);
+    /* Asked for MPI methods alone: nothing is left to measure. */
+    if (asked && kept == 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: nothing left to run: %s", mpi_note);
+    return 0;
+}
+
 /* A tiny run: can this method run here, and where do its kernels run? */
 static bool probe(const bench_target *t, char *device, size_t device_size, char *why,
                   size_t why_size)
@@ -218,6 +259,8 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
         }
         runnable->items[runnable->n++] = *t;
     }
+    if (mpi_note[0] != '\0')
+        bench_add_note(info, "%s.", mpi_note);
     if (n_skipped > 0)
         bench_add_note(info, "Skipped %.200s: no usable GPU here (%.350s).", skipped, skip_why);
     if (distributed[0] != '\0')

@@ -49,6 +49,13 @@ int bench_expand_lists(const bench_options *o, target_list *all, target_list *ch
 /* Room for n runnable targets. */
 int bench_grow_runnable(target_list *runnable, size_t n);
 
+/* Whether MPI starts, when the candidates hold a distributed method (one
+ * probe, heat2d_mpi_probe_run): where it does not, those are taken out and
+ * bench_choose_runnable's notes say so, with the reason and the fix.
+ * Returns 0, else (asked for MPI methods alone: nothing left to measure)
+ * the exit status, having said why. */
+int bench_skip_mpi_if_down(target_list *candidates, bool asked);
+
 /* Which candidates can run here (asked: every one of them, so that a
  * failure is reported), and whether any ran on a GPU; notes say what was
  * left out and why. */

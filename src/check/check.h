@@ -68,10 +68,10 @@ void check_transfers(check_state *st, const check_target *t, const heat2d_config
  * session directory there too. */
 int check_tmpdir(const char **dir, heat2d_error *err);
 
-/* Whether MPI starts, when the targets hold a distributed method: mpi-cpu
- * on a tiny grid in a child process, its output captured; a failure is
- * "MPI could not start: " and the last meaningful line the child wrote
- * (or how it ended). */
-int check_mpi_starts(const check_target *targets, size_t n, heat2d_error *err);
+/* Whether MPI starts, when the targets hold a distributed method
+ * (heat2d_mpi_probe_run): where it does not, those targets are taken out
+ * (*n shrinks) and note holds the line that says so, with the reason and
+ * the fix (heat2d_mpi_skip_text); else note is "". */
+void check_skip_mpi_if_down(check_target *targets, size_t *n, char *note, size_t size);
 
 #endif /* HEAT2D_CHECK_H */
