@@ -83,6 +83,21 @@ expect_eq "$rc/$(grep -v '^\[warn\] Epoll ' <<<"$err" || true)" \
   "1/heat2d: bench: runs as one process (it starts mpirun itself for --ranks); start it without mpirun" \
   "bench under mpirun -np 3: refused, one line"
 expect_failure 1 "heat2d: check: runs as one process; start it without mpirun" "${launch[@]}" -np 2 "$h" check
+# The one rank of mpirun -np 1 too: check and bench start MPI themselves
+# (check's probe in a child, then check itself; the bench's trials), each
+# with that rank's identity, which MPI refuses with pages and an abort.
+# One line, and nothing left in TMPDIR.
+mkdir "$w/np1-tmp"
+run env TMPDIR="$w/np1-tmp" "${launch[@]}" -np 1 "$h" check
+expect_eq "$rc/$err/$out" "1/heat2d: check: runs as one process; start it without mpirun/" \
+  "check under mpirun -np 1: refused in one line"
+expect_eq "$(find "$w/np1-tmp" -mindepth 1)" "" "check under mpirun -np 1: nothing left in TMPDIR"
+run env TMPDIR="$w/np1-tmp" "${launch[@]}" -np 1 "$h" bench --methods cpu --sizes 8x8:1 --repeats 1 \
+  --warmups 0 --out "$w/bench"
+expect_eq "$rc/$err" \
+  "1/heat2d: bench: runs as one process (it starts mpirun itself for --ranks); start it without mpirun" \
+  "bench under mpirun -np 1: refused in one line"
+expect_eq "$(find "$w/np1-tmp" "$w/bench" -mindepth 1 2>/dev/null)" "" "bench under mpirun -np 1: nothing made"
 
 # ---- the launchers' variables count only under a launcher ------------------------------------
 for vars in "PMI_RANK=1 PMI_SIZE=2" "OMPI_COMM_WORLD_RANK=3 OMPI_COMM_WORLD_SIZE=4" "PMIX_RANK=1"; do

@@ -3,6 +3,7 @@
  * the machine and its limits, every size, the field, the plots and the
  * summary. */
 #define _GNU_SOURCE
+#include "ancestry.h"
 #include "environment.h"
 #include "file_replace.h"
 #include "options.h"
@@ -286,8 +287,10 @@ int bench_command(int argc, char **argv)
     if (status >= 0)
         return status;
     /* Under mpirun every rank would run the whole bench, into one folder;
-     * each refuses alike, and rank 0 alone says so. */
-    if (heat2d_process_count() > 1)
+     * each refuses alike, and rank 0 alone says so. The one rank of
+     * mpirun -np 1 too: its trials and its MPI probe would each start MPI
+     * with that rank's identity, which MPI refuses. */
+    if (heat2d_process_count() > 1 || heat2d_launched_as_rank())
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                    "bench: runs as one process (it starts mpirun itself for "
                                    "--ranks); start it without mpirun");

@@ -2,6 +2,7 @@
  * anything starts, a scratch folder removed on every exit, then the cases
  * of src/check/ and the verdict. */
 #define _GNU_SOURCE
+#include "ancestry.h"
 #include "check.h"
 #include "commands.h"
 #include "process_guard.h"
@@ -45,8 +46,11 @@ int heat2d_cmd_check(int argc, char **argv)
 
     /* Every method is run in this process, the distributed ones with one
      * rank (their P > 1 runs are tests/test_mpi.sh's): under mpirun each
-     * rank would run the whole check, and only rank 0 would get fields. */
-    if (heat2d_process_count() > 1)
+     * rank would run the whole check, and only rank 0 would get fields.
+     * As the one rank of mpirun -np 1 it would start MPI twice with that
+     * rank's identity (its probe's child, then itself), which MPI refuses
+     * with pages and an abort: refused alike, before anything is made. */
+    if (heat2d_process_count() > 1 || heat2d_launched_as_rank())
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                    "check: runs as one process; start it without mpirun");
 

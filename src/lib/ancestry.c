@@ -5,6 +5,7 @@
 #include "ancestry.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -61,4 +62,28 @@ bool heat2d_ancestor_named(const char *const names[], int depth)
         p = parent;
     }
     return false;
+}
+
+bool heat2d_under_mpi_launcher(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        static const char *const launchers[] = {
+            "mpirun", "mpiexec", "orterun",    "orted",           "prterun",   "prted",
+            "prte",   "srun",    "slurmstepd", "hydra_pmi_proxy", "pmi_proxy", NULL};
+        known = heat2d_ancestor_named(launchers, 8);
+    }
+    return known != 0;
+}
+
+bool heat2d_launched_as_rank(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK",
+                                        NULL};
+    bool named = false;
+    for (size_t k = 0; names[k] != NULL && !named; ++k) {
+        const char *value = getenv(names[k]);
+        named = value != NULL && value[0] != '\0';
+    }
+    return named && heat2d_under_mpi_launcher();
 }

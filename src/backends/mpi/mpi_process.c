@@ -59,29 +59,12 @@ int heat2d_mpi_start(const char *who, heat2d_error *err)
     return 0;
 }
 
-/* Whether an MPI launcher is above us: the launchers' variables are
- * inherited by whatever starts below a shell that has them (a user's
- * exported PMI_RANK, a script copied from a job), and there they must not
- * silence a serial run's error line or make check refuse to run. Asked
- * once; a few levels up allows a wrapper script between. */
-static bool under_launcher(void)
-{
-    static int known = -1;
-    if (known < 0) {
-        static const char *const launchers[] = {
-            "mpirun", "mpiexec", "orterun",    "orted",           "prterun",   "prted",
-            "prte",   "srun",    "slurmstepd", "hydra_pmi_proxy", "pmi_proxy", NULL};
-        known = heat2d_ancestor_named(launchers, 8);
-    }
-    return known != 0;
-}
-
 /* The first of the launchers' variables that holds a number: OpenMPI's
  * mpirun sets OMPI_COMM_WORLD_*, MPICH's hydra (and Slurm's PMI) PMI_*;
- * only under a launcher. */
+ * only under a launcher (heat2d_under_mpi_launcher says why). */
 static int launcher_value(const char *const names[], int fallback)
 {
-    if (!under_launcher())
+    if (!heat2d_under_mpi_launcher())
         return fallback;
     for (size_t k = 0; names[k] != NULL; ++k) {
         const char *text = getenv(names[k]);
