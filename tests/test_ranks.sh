@@ -59,6 +59,37 @@ $sanitized ||
     "${base[@]}" --ny 30 --steps 3
 mpmd "cpu on rank 1" "$(r "$(disagree mpi-cpu 1 "--method cpu" "--method mpi-cpu")")" \
   run --method cpu --nx 20 --ny 20 --steps 10
+# What the ranks write: rank 0 alone writes, so a rank 1 with another
+# --save, --save-every or --snapshot-writer would go unwritten. Refused
+# before anything is made (a snapshot folder, a scratch folder), in a
+# folder of their own with a TMPDIR of their own, both left empty.
+# outputs WHAT WANT RANK-0-ARGS... -- RANK-1-ARGS...: base + each
+outputs() {
+  local what=$1 want=$2 zero=() one=()
+  shift 2
+  while [ "$1" != -- ]; do zero+=("$1"); shift; done
+  shift
+  one=("$@")
+  mkdir "$w/outputs" "$w/outputs-tmp"
+  cd "$w/outputs"
+  run env TMPDIR="$w/outputs-tmp" "${launch[@]}" -np 1 "$h" "${base[@]}" ${zero[@]+"${zero[@]}"} : \
+    -np 1 "$h" "${base[@]}" "${one[@]}"
+  cd "$w"
+  expect_eq "$rc/$err/$out" "1/$want/" "$what: refused in one line, nothing run"
+  expect_eq "$(find "$w/outputs" "$w/outputs-tmp" -mindepth 1)" "" \
+    "$what: nothing made"
+  rm -rf "$w/outputs" "$w/outputs-tmp"
+}
+outputs "another --save-every on rank 1" \
+  "$(r "$(disagree mpi-cpu 1 "--save-every b" "--save-every a")")" \
+  --output-every 5 --save-every a -- --output-every 5 --save-every b
+if ! $sanitized; then
+  outputs "--save on rank 1 only" "$(r "$(disagree mpi-cpu 1 "--save b.dat" "no --save")")" \
+    -- --save b.dat
+  outputs "--snapshot-writer on rank 1 only" \
+    "$(r "$(disagree mpi-cpu 1 "--snapshot-writer text" "no --snapshot-writer")")" \
+    --output-every 5 -- --output-every 5 --snapshot-writer text
+fi
 # Three ranks, the odd one last: named by its rank.
 run "${launch[@]}" -np 2 "$h" "${base[@]}" : -np 1 "$h" "${base[@]}" --steps 11
 expect_rc 1 "rank 2 of 3 differs"

@@ -136,6 +136,8 @@ int heat2d_cmd_run(int argc, char **argv)
                                        heat2d_run_options[k].name, heat2d_run_options[needs].name);
     }
     heat2d_options_to_config(values, &cfg);
+    cfg.save_path = save_path;
+    cfg.save_every_path = save_every;
     /* --snapshot-writer writes to a scratch folder of its own: beside
      * --save-every's place it would say nothing; netcdf needs a build with
      * NetCDF, refused as a choice this build cannot make (exit 2). */
@@ -193,15 +195,19 @@ int heat2d_cmd_run(int argc, char **argv)
     if ((nc_series || writer_nc || (save_path != NULL && heat2d_netcdf_path(save_path))) &&
         heat2d_run_netcdf_meta(&meta, &cfg, method->name, command_line, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
-    /* Under mpirun a method of one process would run once a rank, each
-     * printing; part of an MPMD launch beside mpi-cpu it would leave that
-     * one waiting in MPI. Every rank joins, agrees, and refuses alike. */
-    if (!method->distributed && heat2d_process_count() > 1) {
+    /* Under mpirun the ranks agree on their settings before anything is
+     * made (a snapshot folder, a series), so that ranks that differ refuse
+     * with nothing left behind. A method of one process would run once a
+     * rank, each printing; part of an MPMD launch beside mpi-cpu it would
+     * leave that one waiting in MPI. Every rank joins, agrees, and refuses
+     * alike. */
+    if (heat2d_process_count() > 1) {
         if (heat2d_process_join(method->name, &cfg, &err) != 0)
             return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
-        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
-                                   "run: %s runs as one process: start it without mpirun",
-                                   method->name);
+        if (!method->distributed)
+            return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                       "run: %s runs as one process: start it without mpirun",
+                                       method->name);
     }
     /* --snapshot-writer: step files in a scratch folder, claimed and
      * written as --save-every's, or one series there, written as a .nc

@@ -98,6 +98,11 @@ typedef struct heat2d_config {
     size_t snapshot_writer;
     heat2d_snapshot_fn snapshot;
     void *snapshot_ctx;
+    /* Where the run writes, as its command line names it (--save FILE,
+     * --save-every PLACE; NULL: not given). Rank 0 alone writes, so the
+     * ranks of a distributed run must agree on them (mpi_settings.c). */
+    const char *save_path;
+    const char *save_every_path;
     /* Distributed methods with deep_halos: halos this many cells deep,
      * exchanged once every halo_depth steps (fewer messages, some cells
      * computed twice); 0 or 1: one-cell halos exchanged every step. */

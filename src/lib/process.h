@@ -17,13 +17,13 @@ extern "C" {
 int heat2d_process_rank(void);
 int heat2d_process_count(void);
 
-/* A method that is not distributed, started by a launcher among several
- * processes (mpirun -np 2 heat2d run --method cpu, or one part of an MPMD
- * launch whose other part runs mpi-cpu): starts MPI and agrees on the
- * settings with the other ranks, as a distributed method's prepare does,
- * so that no rank is left waiting in MPI for this one. 0 when this process
- * is alone; -1 with err when the ranks disagree. The caller then refuses to
- * run one process's method on several. */
+/* A run started by a launcher among several processes (mpirun -np 2
+ * heat2d run, or one part of an MPMD launch): starts MPI and agrees on the
+ * settings with the other ranks, as a distributed method's prepare does
+ * again, before the run makes anything; for a method that is not
+ * distributed, so that no rank is left waiting in MPI for this one (the
+ * caller then refuses to run one process's method on several). 0 when
+ * this process is alone; -1 with err when the ranks disagree. */
 struct heat2d_config;
 struct heat2d_error;
 int heat2d_process_join(const char *method, const struct heat2d_config *cfg,

@@ -46,8 +46,9 @@ int heat2d_mpi_start(const char *who, heat2d_error *err);
 
 /* Right after heat2d_mpi_start, on every rank: refuses, on every rank
  * alike, a job whose ranks were started with different settings (grid,
- * steps, alpha, method, precision, halo depth, snapshots), naming the
- * first difference (mpi_settings.c). */
+ * steps, alpha, method, precision, halo depth, snapshots, and what rank 0
+ * writes: --save, --save-every, --snapshot-writer), naming the first
+ * difference (mpi_settings.c). */
 int heat2d_mpi_settings_agree(const char *who, const heat2d_config *cfg, heat2d_error *err);
 
 /* Part c of `parts` of a side of n cells: the first `n % parts` parts get one

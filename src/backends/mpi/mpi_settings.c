@@ -1,9 +1,10 @@
 /* Ranks agree on what they run before any of them waits for another: an
  * MPMD launch (mpirun -np 1 heat2d run ... : -np 1 heat2d run --steps 7)
  * gives ranks different settings, and ranks that disagree on the grid or
- * the step count post halo exchanges that never match and wait forever.
- * Three collectives of fixed size, right after MPI starts, which every
- * rank of a distributed method reaches; each rank finds the same first
+ * the step count post halo exchanges that never match and wait forever;
+ * rank 0 alone writes, so another rank's --save, --save-every or
+ * --snapshot-writer would silently go unwritten. Three collectives of fixed size, right after MPI
+ * starts, which every rank of a distributed method reaches; each rank finds the same first
  * difference, so that all refuse together and rank 0 says why. */
 #include "mpi_common.h"
 
@@ -23,13 +24,39 @@ enum {
     S_OUTPUT_EVERY,
     S_SNAPSHOT_COPY,
     S_SNAPSHOT_FILES, /* a snapshot handler (--save-every, the check) or none */
+    S_SAVE,           /* what rank 0 alone writes: the paths' hashes, */
+    S_SAVE_EVERY,     /* 0 when not given */
+    S_SNAPSHOT_WRITER,
     N_SETTINGS
 };
+
+/* Room for a path in a difference's line; a longer one is cut there (its
+ * hash tells it apart all the same). */
+#define PATH_ROOM 160
 
 typedef struct rank_settings {
     uint64_t v[N_SETTINGS];
     char method[32];
+    char save[PATH_ROOM];
+    char save_every[PATH_ROOM];
 } rank_settings;
+
+/* A path as a number that differs where the paths do (FNV-1a), never 0,
+ * which stands for none; and as much of it as the line has room for. */
+static uint64_t path_setting(const char *path, char *text, size_t size)
+{
+    if (path == NULL)
+        return 0;
+    uint64_t hash = 14695981039346656037ULL;
+    for (const char *c = path; *c != '\0'; ++c)
+        hash = (hash ^ (unsigned char)*c) * 1099511628211ULL;
+    const size_t len = strlen(path);
+    if (len < size)
+        snprintf(text, size, "%s", path);
+    else
+        snprintf(text, size, "%.*s...", (int)(size - 4), path);
+    return hash | 1;
+}
 
 static rank_settings settings_of(const char *who, const heat2d_config *cfg)
 {
@@ -44,6 +71,9 @@ static rank_settings settings_of(const char *who, const heat2d_config *cfg)
     s.v[S_OUTPUT_EVERY] = cfg->output_every;
     s.v[S_SNAPSHOT_COPY] = cfg->output_every > 0 ? (uint64_t)cfg->snapshot_copy : 0;
     s.v[S_SNAPSHOT_FILES] = cfg->snapshot != NULL;
+    s.v[S_SAVE] = path_setting(cfg->save_path, s.save, sizeof s.save);
+    s.v[S_SAVE_EVERY] = path_setting(cfg->save_every_path, s.save_every, sizeof s.save_every);
+    s.v[S_SNAPSHOT_WRITER] = cfg->snapshot_writer;
     snprintf(s.method, sizeof s.method, "%s", who);
     return s;
 }
@@ -86,6 +116,22 @@ static void setting_text(const rank_settings *s, int k, int digits, char *out, s
         snprintf(out, size, "--snapshot-copy %s",
                  heat2d_snapshot_copy_name((heat2d_snapshot_copy)s->v[k]));
         return;
+    case S_SAVE:
+    case S_SAVE_EVERY: {
+        const char *option = k == S_SAVE ? "--save" : "--save-every";
+        if (s->v[k] == 0)
+            snprintf(out, size, "no %s", option);
+        else
+            snprintf(out, size, "%s %s", option, k == S_SAVE ? s->save : s->save_every);
+        return;
+    }
+    case S_SNAPSHOT_WRITER:
+        if (s->v[k] == HEAT2D_WRITER_NONE)
+            snprintf(out, size, "no --snapshot-writer");
+        else
+            snprintf(out, size, "--snapshot-writer %s",
+                     heat2d_snapshot_writer_name((heat2d_snapshot_writer)s->v[k]));
+        return;
     default:
         snprintf(out, size, "%s", s->v[k] ? "--save-every" : "no --save-every");
     }
@@ -123,7 +169,7 @@ int heat2d_mpi_settings_agree(const char *who, const heat2d_config *cfg, heat2d_
     const int r = (int)(least / N_SETTINGS), k = (int)(least % N_SETTINGS);
     rank_settings odd = mine;
     HEAT2D_MPI_CHECK(err, MPI_Bcast(&odd, (int)sizeof odd, MPI_BYTE, r, MPI_COMM_WORLD));
-    char there[96], here[96];
+    char there[PATH_ROOM + 32], here[PATH_ROOM + 32];
     /* An alpha short where that tells them apart, in full where not. */
     for (int digits = 6; digits <= 17; digits += 11) {
         setting_text(&odd, k, digits, there, sizeof there);
