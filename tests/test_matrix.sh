@@ -8,7 +8,10 @@
 #   no-acc-link   a C compiler that cannot link -fopenacc programs
 #   parts-off     OpenACC, CUDA and MPI off, no matplotlib, no gfortran, no
 #                 package registry: plain `make bench` through the Makefile
-#   unprivileged  `make bench` on a fresh clone as a user without root
+#   mpi-down      this build where MPI cannot start (OpenMPI without ssh or
+#                 rsh): the MPI methods skipped, with the note and its fix
+#   login-shell   `make bench` on a fresh clone as a user without root, in a
+#                 login shell: none of the environment of the test's user
 # usage: test_matrix.sh SOURCE_DIR BUILD_DIR
 set -e
 src=$(cd "$1" && pwd)
@@ -35,14 +38,17 @@ configure() {
   expect_rc 0 "$name: build ($(tail -n 5 <<<"$out") $err)"
 }
 
-# main_job NAME BIN: what `make bench` runs (the check, then the bench), at
-# small sizes into $w/NAME-out; the summary in $summary.
+# main_job NAME BIN [ENV...]: what `make bench` runs (the check, then the
+# bench), at small sizes into $w/NAME-out, with env's ENV arguments; the
+# check's output in $check_out, the summary in $summary.
 main_job() {
   local name=$1 bin=$2
-  run "$bin/heat2d" check
+  shift 2
+  run env "$@" "$bin/heat2d" check
   expect_rc 0 "$name: heat2d check ($err)"
   expect_out_has "CPU_CHECK=PASS" "$name: the check passes"
-  run "$bin/heat2d" bench $sizes --out "$w/$name-out"
+  check_out=$out
+  run env "$@" "$bin/heat2d" bench $sizes --out "$w/$name-out"
   expect_rc 0 "$name: heat2d bench ($err)"
   summary=$(cat "$w/$name-out/summary.md" 2>/dev/null || true)
 }
@@ -63,6 +69,30 @@ headline=$(grep -n '^## Headline' <<<"$summary" | cut -d: -f1)
 first_size=$(grep -n '^## [0-9]' <<<"$summary" | head -n 1 | cut -d: -f1)
 expect_eq "$([ -n "$headline" ] && [ -n "$first_size" ] && [ "$headline" -lt "$first_size" ] && echo first)" \
   first "default: the headline table comes before the ladder"
+
+# ---- mpi-down: MPI cannot start ---------------------------------------------
+# As a machine without ssh or rsh is (a container, a new user's login shell
+# where OMPI_MCA_plm=isolated is not set): OpenMPI's singleton daemon needs
+# its remote launcher's agent. The main job goes on without the MPI methods
+# and says why, with the fix.
+if "$build/bin/heat2d" methods | grep -q '^mpi-cpu ' &&
+  "$build/bin/heat2d" info | grep -q '^MPI=.*OpenRTE'; then
+  main_job mpi-down "$build/bin" -u OMPI_MCA_plm OMPI_MCA_plm_rsh_agent=/nonexistent/agent
+  fix="are skipped; with OpenMPI and no ssh/rsh, set OMPI_MCA_plm=isolated"
+  note=$(grep '^NOTE: check: MPI could not start (' <<<"$check_out" || true)
+  reason=${note#NOTE: check: MPI could not start (}
+  reason=${reason%%): the MPI methods (*}
+  if [ -n "$reason" ] && [ "$note" = "NOTE: check: MPI could not start ($reason): the MPI methods (mpi-cpu) $fix" ]
+  then ok; else ko "mpi-down: the check's note '$note' lacks its reason or '$fix'"; fi
+  # The bench names every MPI method of the build (mpi-cuda too, with CUDA).
+  line=$(grep '^- MPI could not start (' <<<"$summary" || true)
+  if [[ $line == "- MPI could not start ($reason): the MPI methods (mpi-cpu"*") $fix." ]]; then ok
+  else ko "mpi-down: summary.md's note '$line' lacks the check's reason or '$fix'"; fi
+  expect_eq "$(grep -c 'Not run by default: mpi-' <<<"$summary" || true)" 0 \
+    "mpi-down: the MPI methods are not offered to run over ranks"
+else
+  echo "SKIP mpi-down: this build has no mpi-cpu with OpenMPI"
+fi
 
 # ---- offload: GCC's nvptx compiler, no GPU ----------------------------------
 printf 'int main(void){int a[4];\n#pragma acc parallel loop copyout(a)\nfor(int i=0;i<4;i++)a[i]=i;\nreturn a[3]-3;}\n' >"$w/acc.c"
@@ -133,33 +163,41 @@ expect_summary_has "Not in this build: MPI (mpi-cpu, mpi-cuda): HEAT2D_MPI=OFF" 
 expect_summary_has "Plots skipped (time_per_step.png, headline.png, field.png): no python with matplotlib" \
   "parts-off: no matplotlib, the plots skipped with the reason"
 
-# ---- an unprivileged user on a fresh clone -------------------------------------
+# ---- login-shell: an unprivileged user on a fresh clone, in a login shell ------
+# As a new user logs in: `su - USER` (root here), or env -i with a minimal
+# PATH (not root), so that nothing of this test's environment (its PATH,
+# CC, OMPI_MCA_*, TMPDIR) reaches the build, the check or the bench. A
+# variable exported here proves it.
 if ! command -v git >/dev/null || ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-  echo "SKIP unprivileged: the source is not a git checkout, so there is nothing to clone"
+  echo "SKIP login-shell: the source is not a git checkout, so there is nothing to clone"
 else
-  user_run=()
-  if [ "$(id -u)" = 0 ]; then
-    user=heat2d-matrix-$$
-    useradd -M -d "$w/home" -s /bin/bash "$user"
-    trap 'userdel "$user" 2>/dev/null; rm -rf "$w"' EXIT
-    mkdir -p "$w/home"
-    chown "$user" "$w/home"
-    user_run=(runuser -u "$user" --)
-  fi
+  export HEAT2D_MATRIX_CALLER=yes
+  home=$w/home
+  mkdir -p "$home"
   # A bundle of HEAD: the user clones what was committed, and git has no
   # reason to refuse a repository that another user owns.
   git -C "$src" bundle create -q "$w/heat2d.bundle" HEAD
   chmod 644 "$w/heat2d.bundle"
-  run "${user_run[@]}" env HOME="$w/home" git clone -q "$w/heat2d.bundle" "$w/home/clone"
-  expect_rc 0 "unprivileged: git clone ($err)"
-  run "${user_run[@]}" env HOME="$w/home" make -C "$w/home/clone" --no-print-directory bench \
-    JOBS="$jobs" CMAKE_FLAGS="-DHEAT2D_CUDA=OFF -DBUILD_TESTING=OFF" \
-    BENCH_FLAGS="$sizes --out $w/home/out"
-  expect_rc 0 "unprivileged: make bench on a fresh clone ($(tail -n 3 <<<"$err"))"
-  expect_out_has "CPU_CHECK=PASS" "unprivileged: the check passes"
-  expect_eq "$(test -s "$w/home/out/summary.md" && echo written)" written "unprivileged: the summary written"
+  job=$(printf 'env >%q/env.txt && git clone -q %q %q/clone && make -C %q/clone --no-print-directory bench JOBS=%q CMAKE_FLAGS=%q BENCH_FLAGS=%q' \
+    "$home" "$w/heat2d.bundle" "$home" "$home" "$jobs" "-DHEAT2D_CUDA=OFF -DBUILD_TESTING=OFF" \
+    "$sizes --out $home/out")
   if [ "$(id -u)" = 0 ]; then
-    expect_eq "$(stat -c %U "$w/home/out/trials.csv")" "$user" "unprivileged: the results are the user's"
+    user=heat2d-matrix-$$
+    useradd -M -d "$home" -s /bin/bash "$user"
+    trap 'userdel "$user" 2>/dev/null; rm -rf "$w"' EXIT
+    chown "$user" "$home"
+    run su - "$user" -c "$job"
+  else
+    run env -i HOME="$home" PATH=/usr/bin:/bin bash -l -c "$job"
+  fi
+  expect_rc 0 "login-shell: make bench on a fresh clone ($(tail -n 3 <<<"$err"))"
+  expect_out_has "CPU_CHECK=PASS" "login-shell: the check passes"
+  expect_eq "$(test -s "$home/out/summary.md" && echo written)" written "login-shell: the summary written"
+  expect_eq "$(grep -c '^HEAT2D_MATRIX_CALLER=' "$home/env.txt" || true)" 0 \
+    "login-shell: none of the caller's environment"
+  expect_eq "$(sed -n 's/^HOME=//p' "$home/env.txt")" "$home" "login-shell: the user's own HOME"
+  if [ "$(id -u)" = 0 ]; then
+    expect_eq "$(stat -c %U "$home/out/trials.csv")" "$user" "login-shell: the results are the user's"
   fi
 fi
 finish
