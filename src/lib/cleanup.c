@@ -83,6 +83,20 @@ static void block_fatal(sigset_t *old)
     sigprocmask(SIG_BLOCK, &fatal, old);
 }
 
+/* The mask heat2d_cleanup_hold found (heat2d makes its files from one
+ * thread, one at a time). */
+static sigset_t held;
+
+void heat2d_cleanup_hold(void)
+{
+    block_fatal(&held);
+}
+
+void heat2d_cleanup_release(void)
+{
+    sigprocmask(SIG_SETMASK, &held, NULL);
+}
+
 int heat2d_cleanup_mkstemp(char *tmpl, int *slot)
 {
     sigset_t old;

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -254,6 +255,15 @@ int heat2d_file_replace(const char *path, const char *what, heat2d_file_writer w
     if (e)
         return heat2d_fail(err, "cannot write %s '%s': %s", what, path, strerror(e));
     return 0;
+}
+
+bool heat2d_file_final_name(const char *path, char *out, size_t size)
+{
+    struct stat link;
+    char *resolved = lstat(path, &link) == 0 && S_ISLNK(link.st_mode) ? realpath(path, NULL) : NULL;
+    const int n = snprintf(out, size, "%s", resolved != NULL ? resolved : path);
+    free(resolved);
+    return n >= 0 && (size_t)n < size;
 }
 
 int heat2d_file_check_regular(const char *path, heat2d_error *err)

@@ -20,6 +20,10 @@ int heat2d_file_replace(const char *path, const char *what, heat2d_file_writer w
  * a closed descriptor, a folder that cannot be written. */
 int heat2d_file_check_replaceable(const char *path, const char *what, heat2d_error *err);
 
+/* The name a write to path lands on: the file a symbolic link names
+ * (resolved), else path itself; false when it does not fit in out. */
+bool heat2d_file_final_name(const char *path, char *out, size_t size);
+
 /* A file that heat2d keeps as its own (a bench's ledger and summary) must
  * be a regular file: a FIFO or a device there would hang or swallow it.
  * 0 when path is one or does not exist, else -1 with "F is not a regular

@@ -37,6 +37,12 @@ void heat2d_cleanup_forget(int slot);
 int heat2d_cleanup_mkstemp(char *tmpl, int *slot);
 char *heat2d_cleanup_mkdtemp(char *tmpl, int *slot);
 
+/* The fatal signals held off, then let through again: for a file made
+ * and registered above in one step that mkstemp does not cover (a lock
+ * file, registered once it is held). Not nested. */
+void heat2d_cleanup_hold(void);
+void heat2d_cleanup_release(void);
+
 /* What a fatal signal's line, "heat2d: interrupted by signal N: TEXT",
  * says was kept (the text is copied; "" for none). */
 void heat2d_cleanup_kept(const char *text);
