@@ -37,6 +37,7 @@ int heat2d_cmd_run(int argc, char **argv)
     static const struct option after[] = {
         {"save-every", required_argument, NULL, 'S'},
         {"initial", required_argument, NULL, 'i'},
+        {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -60,6 +61,7 @@ int heat2d_cmd_run(int argc, char **argv)
     const char *save_every = NULL;
     const char *initial_path = NULL;
     bool shape_given = false;
+    bool force = false;
     heat2d_error err = {{0}};
     /* Before getopt permutes argv: the history of a .nc file. */
     char command_line[2048];
@@ -101,6 +103,9 @@ int heat2d_cmd_run(int argc, char **argv)
             if (optarg[0] == '\0')
                 return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --initial needs a file name");
             initial_path = optarg;
+            break;
+        case 'f':
+            force = true;
             break;
         case 'h':
             heat2d_usage("run", stdout);
@@ -153,6 +158,10 @@ int heat2d_cmd_run(int argc, char **argv)
      * (the file's, when --nx and --ny are not given), refused up front. */
     heat2d_field initial_field = {0};
     heat2d_initial initial;
+    const int initial_checked = heat2d_run_initial_check(initial_path, save_every, &err);
+    if (initial_checked != 0)
+        return heat2d_report_error(initial_checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
+                                   "run: %s", err.message);
     if (initial_path != NULL) {
         if (method->distributed)
             return heat2d_report_error(HEAT2D_EXIT_USAGE,
@@ -188,7 +197,7 @@ int heat2d_cmd_run(int argc, char **argv)
     bool nc_series = save_every != NULL && heat2d_netcdf_path(save_every);
     const bool writer_nc = cfg.snapshot_writer == HEAT2D_WRITER_NETCDF;
     heat2d_netcdf_meta meta;
-    const int nc_checked = heat2d_run_netcdf_check(save_path, save_every, &err);
+    const int nc_checked = heat2d_run_netcdf_check(save_path, save_every, force, &err);
     if (nc_checked != 0)
         return heat2d_report_error(nc_checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                    "run: %s", err.message);

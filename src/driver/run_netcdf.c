@@ -4,7 +4,10 @@
 #include "run_netcdf.h"
 #include "build_info.h"
 #include "file_replace.h"
+#include "process.h"
+#include "write_lock.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,23 +69,54 @@ static bool same_file(const char *a, const char *b)
                                  sa.st_ino == sb.st_ino);
 }
 
-int heat2d_run_netcdf_check(const char *save_path, const char *save_every, heat2d_error *err)
+int heat2d_run_netcdf_check(const char *save_path, const char *save_every, bool force,
+                            heat2d_error *err)
 {
-    if (save_path != NULL && heat2d_netcdf_path(save_path) &&
-        heat2d_netcdf_check_built("--save", save_path, err) != 0)
+    const bool nc_save = save_path != NULL && heat2d_netcdf_path(save_path);
+    const bool series = save_every != NULL && heat2d_netcdf_path(save_every);
+    if ((nc_save && heat2d_netcdf_check_built("--save", save_path, err) != 0) ||
+        (series && heat2d_netcdf_check_built("--save-every", save_every, err) != 0))
         return -1;
-    if (save_every == NULL || !heat2d_netcdf_path(save_every))
-        return 0;
-    if (heat2d_netcdf_check_built("--save-every", save_every, err) != 0)
-        return -1;
-    if (save_path != NULL && same_file(save_path, save_every)) {
+    if (series && save_path != NULL && same_file(save_path, save_every)) {
         heat2d_fail(err, "--save %s is the series that --save-every writes; choose another name",
                     save_path);
         return -2;
     }
+    /* A series another run is writing is not to be replaced under it.
+     * Rank 0 alone writes, and asks: the others would find its own lock. */
     heat2d_error why = {{0}};
-    if (heat2d_file_check_regular(save_every, &why) != 0 ||
-        heat2d_file_check_replaceable(save_every, "series", &why) != 0)
+    const bool writer = heat2d_process_rank() == 0;
+    if (writer && ((nc_save && heat2d_write_lock_check(save_path, &why) != 0) ||
+                   (series && heat2d_write_lock_check(save_every, &why) != 0)))
+        return heat2d_fail(err, "%s; wait for it or choose another name", why.message);
+    if (series && (heat2d_file_check_regular(save_every, &why) != 0 ||
+                   heat2d_file_check_replaceable(save_every, "series", &why) != 0))
         return heat2d_fail(err, "--save-every: %s", why.message);
+    if ((save_path != NULL && heat2d_file_check_kind("--save", save_path, force, err) != 0) ||
+        (series && heat2d_file_check_kind("--save-every", save_every, force, err) != 0))
+        return -1;
+    return 0;
+}
+
+int heat2d_run_initial_check(const char *initial_path, const char *save_every, heat2d_error *err)
+{
+    char file[PATH_MAX];
+    size_t step;
+    if (initial_path == NULL)
+        return 0;
+    const char *name =
+        heat2d_netcdf_record_spec(initial_path, file, sizeof file, &step) ? file : initial_path;
+    if (!heat2d_netcdf_path(name))
+        return 0;
+    if (save_every != NULL && heat2d_netcdf_path(save_every) && same_file(name, save_every)) {
+        heat2d_fail(err,
+                    "--initial %s reads the series that --save-every %s writes; choose another "
+                    "name",
+                    initial_path, save_every);
+        return -2;
+    }
+    heat2d_error why = {{0}};
+    if (heat2d_write_lock_check(name, &why) != 0)
+        return heat2d_fail(err, "--initial %s: %s; wait for it", initial_path, why.message);
     return 0;
 }

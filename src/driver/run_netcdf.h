@@ -17,9 +17,17 @@ int heat2d_run_netcdf_meta(heat2d_netcdf_meta *meta, const heat2d_config *cfg, c
                            const char *command_line, heat2d_error *err);
 
 /* Before the run: a .nc save_path or save_every needs a build with NetCDF,
- * a .nc save_every a file it may replace, and the two may not be one file.
- * 0, -1 with err (exit 1), or -2 with err (exit 2: the command line is at
- * odds with itself). */
-int heat2d_run_netcdf_check(const char *save_path, const char *save_every, heat2d_error *err);
+ * no other run writing it (write_lock.h), a .nc save_every a file it may
+ * replace, and the two may not be one file; what is already at either
+ * name is judged by heat2d_file_check_kind (force: replaced whatever it
+ * holds). 0, -1 with err (exit 1), or -2 with err (exit 2: the command
+ * line is at odds with itself). */
+int heat2d_run_netcdf_check(const char *save_path, const char *save_every, bool force,
+                            heat2d_error *err);
+
+/* Before --initial is read: a .nc initial_path (FILE.nc or FILE.nc:STEP)
+ * that is the series save_every writes, however spelt (-2, exit 2), or one
+ * that another run is writing (-1, exit 1); else 0. */
+int heat2d_run_initial_check(const char *initial_path, const char *save_every, heat2d_error *err);
 
 #endif

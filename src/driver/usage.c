@@ -51,7 +51,7 @@ static void run_usage(FILE *stream)
 {
     static const char lead[] =
         "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "                  [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc]";
+        "                  [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc] [--force]";
     fputs(lead, stream);
     heat2d_options_synopsis(stream, false, strlen(strrchr(lead, '\n') + 1), 18);
     fputs("\n\n"
@@ -70,7 +70,10 @@ static void run_usage(FILE *stream)
           "                  NetCDF when FILE ends in .nc\n"
           "  --save-every DIR  with --output-every: write each snapshot as\n"
           "                  DIR/step_NNN.dat, or with FILE.nc append each to one\n"
-          "                  NetCDF series (complete=\"true\" once the run ends well)\n",
+          "                  NetCDF series (complete=\"true\" once the run ends well)\n"
+          "  --force         replace what --save or --save-every FILE.nc find at their\n"
+          "                  name even when it is not what heat2d writes there (a text\n"
+          "                  file under a .nc name, another program's NetCDF file)\n",
           stream);
     for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
         if (heat2d_run_options[k].run_help != NULL)
@@ -95,7 +98,7 @@ void heat2d_usage_main(FILE *stream)
 {
     static const char run[] =
         "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "           [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc]";
+        "           [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc] [--force]";
     static const char bench[] =
         "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
         "           [--out DIR] [--pinned-too] [--weak NXxNY:STEPS] [--budget S | --full]";

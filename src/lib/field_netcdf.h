@@ -42,6 +42,10 @@ bool heat2d_netcdf_record_spec(const char *spec, char *file, size_t size, size_t
  * was built without NetCDF; ..." (its fix). */
 int heat2d_netcdf_check_built(const char *option, const char *path, heat2d_error *err);
 
+/* Whether path is a NetCDF file that heat2d wrote (a field or a series);
+ * false in a build without NetCDF. */
+bool heat2d_netcdf_is_heat2d(const char *path);
+
 /* Writes the final field (nx*ny doubles, i fastest; an f32 run's widened
  * values narrow back exactly) to path, replaced whole as a text field file
  * is (file_replace.c): built in memory, then written out. */

@@ -16,6 +16,12 @@ int heat2d_netcdf_check_built(const char *option, const char *path, heat2d_error
     return heat2d_fail(err, "%s %s: %s", option, path, FIX);
 }
 
+bool heat2d_netcdf_is_heat2d(const char *path)
+{
+    (void)path;
+    return false;
+}
+
 int heat2d_netcdf_write_field(const char *path, const heat2d_netcdf_meta *meta, const double *field,
                               heat2d_error *err)
 {
