@@ -261,6 +261,7 @@ int heat2d_cmd_run(int argc, char **argv)
         }
         cfg.snapshot = heat2d_snapshot_sink_handle;
         cfg.snapshot_ctx = &sink;
+        sink.scratch = scratch_slot >= 0;
     }
 
     heat2d_outcome outcome;

@@ -156,8 +156,12 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
         /* A record in the run's own precision: no widening. */
         if (heat2d_netcdf_series_append(sink->series, step, field, err) != 0)
             return -1;
-        heat2d_fail(&kept, "%s keeps the records up to step %zu", sink->series_path, step);
-        heat2d_cleanup_kept(kept.message);
+        /* A stop signal's line says what stays: nothing of a scratch
+         * folder, which the signal removes. */
+        if (!sink->scratch) {
+            heat2d_fail(&kept, "%s keeps the records up to step %zu", sink->series_path, step);
+            heat2d_cleanup_kept(kept.message);
+        }
         return 0;
     }
     if (sink->dir == NULL)
@@ -174,8 +178,10 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
     if (heat2d_field_write(path, cfg->nx, cfg->ny, values, err) != 0)
         return -1;
     /* A stop signal's line says what stays (escaped as every message). */
-    heat2d_fail(&kept, "%s keeps the step files up to step %zu", sink->dir, step);
-    heat2d_cleanup_kept(kept.message);
+    if (!sink->scratch) {
+        heat2d_fail(&kept, "%s keeps the step files up to step %zu", sink->dir, step);
+        heat2d_cleanup_kept(kept.message);
+    }
     return 0;
 }
 

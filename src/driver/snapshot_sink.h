@@ -16,6 +16,7 @@ typedef struct heat2d_snapshot_sink {
     size_t handled;
     heat2d_netcdf_series *series; /* --save-every FILE.nc, or NULL */
     const char *series_path;
+    bool scratch; /* the files go to a scratch folder, removed with the run */
 } heat2d_snapshot_sink;
 
 /* Ready to handle cfg's snapshots; dir (NULL for none) is the folder that
