@@ -12,6 +12,8 @@
 #   TB_F64_2048, TB_F32_2048  variants at 2048x2048, 500 steps
 #   ACC_SCHEDULES           acc-resident schedules, both sizes and precisions
 #   CHECK_VARIANTS, CHECK_SCHEDULES  compared with cpu on the odd grids
+#   CHECK_F64, CHECK_F32    cuda-tb variants compared in one precision only
+#   ALPHAS                  the alphas of the comparisons (default 0.1)
 #   NCU_VARIANTS            cuda-tb variants profiled (ncu --set full, f64)
 #   REPEATS                 runs of each (default 2; the best is kept)
 # Writes OUTDIR/runs.csv (every run), OUTDIR/best.txt (the best of each),
@@ -62,17 +64,24 @@ scratch=$(mktemp -d)
 for shape in 5x5:7 8193x771:23 1001x703:31 130x98:9 33x2000:15 2000x33:15; do
     nx=${shape%%x*} rest=${shape#*x}
     ny=${rest%%:*} steps=${rest#*:}
-    for p in f64 f32; do
-        "$h" run --method cpu --nx "$nx" --ny "$ny" --steps "$steps" --precision $p \
+    for a in ${ALPHAS:-0.1}; do
+        # f32 against cpu in f64 within heat2d check's bound, (1 + 7 steps) 2^-24.
+        "$h" run --method cpu --nx "$nx" --ny "$ny" --steps "$steps" --alpha "$a" \
             --save "$scratch/ref.dat" >/dev/null
-        for spec in ${CHECK_VARIANTS:-} ${CHECK_SCHEDULES:-}; do
-            case " ${CHECK_SCHEDULES:-} " in
-            *" $spec "*) m=acc-resident setting=HEAT2D_ACC_SCHEDULE=$spec ;;
-            *) m=cuda-tb setting=HEAT2D_CUDA_TB_VARIANT=$spec ;;
-            esac
-            env "$setting" "$h" run --method $m --nx "$nx" --ny "$ny" --steps "$steps" \
-                --precision $p --save "$scratch/c.dat" >/dev/null 2>&1 || echo "FAILED: $spec $shape $p"
-            echo "$shape $p $spec $("$h" compare "$scratch/ref.dat" "$scratch/c.dat" 2>&1 | tr '\n' ' ')" >>"$out/compare.txt"
+        for p in f64 f32; do
+            tol=()
+            [ $p = f32 ] && tol=(--atol "$(awk -v s="$steps" 'BEGIN { printf "%.6e", (1 + 7 * s) * 2^-24 }')" --rtol 0)
+            [ $p = f64 ] && only=${CHECK_F64:-} || only=${CHECK_F32:-}
+            for spec in ${CHECK_VARIANTS:-} ${CHECK_SCHEDULES:-} $only; do
+                case " ${CHECK_SCHEDULES:-} " in
+                *" $spec "*) m=acc-resident setting=HEAT2D_ACC_SCHEDULE=$spec ;;
+                *) m=cuda-tb setting=HEAT2D_CUDA_TB_VARIANT=$spec ;;
+                esac
+                env "$setting" "$h" run --method $m --nx "$nx" --ny "$ny" --steps "$steps" \
+                    --precision $p --alpha "$a" --save "$scratch/c.dat" >/dev/null 2>&1 ||
+                    echo "FAILED: $spec $shape $p alpha $a"
+                echo "$shape $p alpha=$a $spec $("$h" compare "$scratch/ref.dat" "$scratch/c.dat" 2>&1 | tr '\n' ' ')" >>"$out/compare.txt"
+            done
         done
     done
 done

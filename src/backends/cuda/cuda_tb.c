@@ -69,7 +69,7 @@ static int tb_advance(void *method, heat2d_cuda_resident *r, const heat2d_config
     for (unsigned k = 0; k < t->n_depths; ++k)
         for (; left >= t->depths[k]; left -= t->depths[k]) {
             HEAT2D_CUDA_CHECK(err, heat2d_cuda_tb_pass(&t->plans[k], *current, next, cfg->nx,
-                                                       cfg->ny, cfg->alpha, r->stream));
+                                                       cfg->ny, r->stream));
             void *swap = *current;
             *current = next;
             next = swap;
@@ -88,11 +88,14 @@ static int tb_solve_any(const heat2d_config *cfg, void *u, void *v, void **resul
     heat2d_cuda_resident frame;
     if (heat2d_cuda_resident_enter(&frame, cfg, u, 0, rep, err) != 0)
         goto fail;
+    /* The bound the scheme keeps every cell within: max |u0|. */
+    const double bound = cfg->initial != NULL ? cfg->initial->scale : 1.0;
     for (unsigned k = 0; k < t.n_depths; ++k)
-        HEAT2D_CUDA_CHECK_GOTO(
-            err,
-            heat2d_cuda_tb_plan_pass(cfg->precision, cfg->nx, cfg->ny, t.depths[k], &t.plans[k]),
-            fail);
+        HEAT2D_CUDA_CHECK_GOTO(err,
+                               heat2d_cuda_tb_plan_pass(cfg->precision, cfg->nx, cfg->ny,
+                                                        t.depths[k], cfg->alpha, bound,
+                                                        &t.plans[k]),
+                               fail);
     rep->pass_steps = t.depths[0];
     rep->fp_ops_per_cell = t.plans[0].fp_ops;
     if (heat2d_cuda_resident_start(&frame, rep, err) != 0 ||

@@ -1,7 +1,9 @@
 /* The variants of cuda-tb's temporal-blocking kernel (the scheme and its
  * arithmetic: cuda_tb_stream.cuh), which passes run at which depth, how a
  * pass covers the grid, and the C launchers. */
+#include <cfloat>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,44 +22,55 @@ using namespace heat2d_tb;
 struct Variant {
     const char *name;
     unsigned depth;
-    bool fma;
+    int arith;             /* Arith: kReference, kFused or kScaled */
+    const char *unscaled;  /* a scaled variant's twin for where its range does not reach */
     const void *kernel[2]; /* by heat2d_precision: HEAT2D_F64, HEAT2D_F32 */
 };
 
-#define HEAT2D_TB_VARIANT(name, depth, minb, fma, pairs, direct)                                   \
+#define HEAT2D_TB_VARIANT(name, depth, minb, arith, unscaled, pairs, direct)                       \
     {                                                                                              \
-        name, depth, fma,                                                                          \
+        name, depth, arith, unscaled,                                                              \
         {                                                                                          \
-            (const void *)tb_kernel<double, depth, minb, fma, pairs, direct>,                      \
-                (const void *)tb_kernel<float, depth, minb, fma, pairs, direct>                    \
+            (const void *)tb_kernel<double, depth, minb, arith, pairs, direct>,                    \
+                (const void *)tb_kernel<float, depth, minb, arith, pairs, direct>                  \
         }                                                                                          \
     }
 
-/* The main variant of each precision, the bit-identical one, then the
- * shallower passes for the remainder. Names: depth, r (rotation: the steady
- * rows two a trip), thread blocks an SM holds, f for FMA, s for steady rows
- * without tests, l for their lean copies, p for pairs of steady rows, d
- * for output rows stored from registers (l included). A variant that
- * spills loses more than depth gains: 8r4fsd keeps its 238 registers at 8
- * warps an SM, where the 12-warp variants of depth 6 and more spill at
- * their 168. 9r6fsp is f32's (its state is half as large). Measurements:
- * docs/performance.md, "cuda-tb". */
+/* The main variant of each precision, their fused twins, the bit-identical
+ * one, then the shallower passes for the remainder. Names: depth, r
+ * (rotation: the steady rows two a trip), thread blocks an SM holds, then
+ * the arithmetic (q: the scaled form's four operations, f: two fused
+ * multiply-adds, none: the reference's order), s for steady rows without
+ * tests, l for their lean copies, p for pairs of steady rows, d for output
+ * rows stored from registers (l included). The depth and blocks an SM are
+ * set by the registers: a variant that spills loses more than depth gains.
+ * Measurements: docs/performance.md, "cuda-tb". */
 const Variant kVariants[] = {
-    HEAT2D_TB_VARIANT("8r4fsd", 8, 4, true, false, true),
-    HEAT2D_TB_VARIANT("9r6fsp", 9, 6, true, true, false),
-    HEAT2D_TB_VARIANT("8r4sl", 8, 4, false, false, false),
-    HEAT2D_TB_VARIANT("4r4sl", 4, 4, false, false, false),
-    HEAT2D_TB_VARIANT("2r4sl", 2, 4, false, false, false),
+    HEAT2D_TB_VARIANT("8r4qsd", 8, 4, kScaled, "8r4fsd", false, true),
+    HEAT2D_TB_VARIANT("9r6qsp", 9, 6, kScaled, "9r6fsp", true, false),
+    HEAT2D_TB_VARIANT("8r4qspd", 8, 4, kScaled, "8r4fsd", true, true),
+    HEAT2D_TB_VARIANT("9r4qs", 9, 4, kScaled, nullptr, false, false),
+    HEAT2D_TB_VARIANT("10r4qs", 10, 4, kScaled, nullptr, false, false),
+    HEAT2D_TB_VARIANT("6r6qs", 6, 6, kScaled, nullptr, false, false),
+    HEAT2D_TB_VARIANT("10r6qsp", 10, 6, kScaled, nullptr, true, false),
+    HEAT2D_TB_VARIANT("11r6qsp", 11, 6, kScaled, nullptr, true, false),
+    HEAT2D_TB_VARIANT("12r4qspd", 12, 4, kScaled, nullptr, true, true),
+    HEAT2D_TB_VARIANT("16r4qspd", 16, 4, kScaled, nullptr, true, true),
+    HEAT2D_TB_VARIANT("8r4fsd", 8, 4, kFused, nullptr, false, true),
+    HEAT2D_TB_VARIANT("9r6fsp", 9, 6, kFused, nullptr, true, false),
+    HEAT2D_TB_VARIANT("8r4sl", 8, 4, kReference, nullptr, false, false),
+    HEAT2D_TB_VARIANT("4r4sl", 4, 4, kReference, nullptr, false, false),
+    HEAT2D_TB_VARIANT("2r4sl", 2, 4, kReference, nullptr, false, false),
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
 /* The main variant of each precision (by heat2d_precision: HEAT2D_F64,
  * HEAT2D_F32), the fastest measured. */
-const char *const kMainVariant[2] = {"8r4fsd", "9r6fsp"};
+const char *const kMainVariant[2] = {"8r4qsd", "9r6qsp"};
 
 int find_variant(const char *name)
 {
-    for (int k = 0; k < kVariantCount; ++k)
+    for (int k = 0; name != nullptr && k < kVariantCount; ++k)
         if (strcmp(kVariants[k].name, name) == 0)
             return k;
     return -1;
@@ -82,6 +95,21 @@ int variant_for(heat2d_precision precision, unsigned depth)
         if (kVariants[k].depth == depth)
             return k;
     return -1;
+}
+
+/* Whether the scaled form stays inside Real's range for a field bounded by
+ * `bound` (max |u0|): level t carries u / alpha^t, which the scheme keeps
+ * within bound / alpha^t (each level's terms add up to at most 1/alpha
+ * times the last level's largest), and the stored rows are multiplied by
+ * alpha^T, which must be a normal number. 2^10 of headroom below the
+ * largest value. Elsewhere the variant's fused twin runs the pass. */
+bool scaled_in_range(heat2d_precision precision, unsigned depth, double alpha, double bound)
+{
+    const bool f32 = precision == HEAT2D_F32;
+    const double largest = f32 ? (double)FLT_MAX : DBL_MAX;
+    const double smallest = f32 ? (double)FLT_MIN : DBL_MIN;
+    const double power = std::pow(alpha, (double)depth);
+    return alpha > 0.0 && power >= smallest && bound <= largest / 1024.0 * power;
 }
 
 } // namespace
@@ -125,9 +153,13 @@ extern "C" cudaError_t heat2d_cuda_tb_load_kernels(void)
 }
 
 extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size_t nx, size_t ny,
-                                                unsigned depth, heat2d_cuda_tb_plan *plan)
+                                                unsigned depth, double alpha, double bound,
+                                                heat2d_cuda_tb_plan *plan)
 {
-    const int variant = variant_for(precision, depth);
+    int variant = variant_for(precision, depth);
+    if (variant >= 0 && kVariants[variant].arith == kScaled &&
+        !scaled_in_range(precision, depth, alpha, bound))
+        variant = find_variant(kVariants[variant].unscaled);
     if (variant < 0 || plan == nullptr || nx == 0 || ny == 0 || nx > (size_t)LLONG_MAX / 16 ||
         ny > (size_t)LLONG_MAX / 16)
         return cudaErrorInvalidValue;
@@ -185,14 +217,17 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size
     plan->seg_rows = seg_rows;
     plan->items = items;
     plan->resident = resident;
-    /* With FMA, 3 adds and 2 fused multiply-adds; else the reference's 7. */
-    plan->fp_ops = kVariants[variant].fma ? 5 : 7;
+    /* Scaled: 3 adds and 1 fused multiply-add; fused: 3 adds and 2; the
+     * reference's 7 otherwise. */
+    const int arith = kVariants[variant].arith;
+    plan->fp_ops = arith == kScaled ? 4 : arith == kFused ? 5 : 7;
+    plan->coef = arith == kScaled ? (1.0 - 4.0 * alpha) / alpha : alpha;
+    plan->scale = arith == kScaled ? std::pow(alpha, (double)depth) : 1.0;
     return cudaSuccess;
 }
 
 extern "C" cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const void *src,
-                                           void *dst, size_t nx, size_t ny, double alpha,
-                                           cudaStream_t stream)
+                                           void *dst, size_t nx, size_t ny, cudaStream_t stream)
 {
     if (plan == nullptr || plan->variant < 0 || plan->variant >= kVariantCount ||
         plan->blocks == 0 || plan->strips <= 0 || plan->seg_rows <= 0)
@@ -202,11 +237,22 @@ extern "C" cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, cons
     long long strips = plan->strips;
     long long seg_rows = plan->seg_rows;
     long long items = plan->items;
-    /* The kernel's alpha is of its precision: rounded to float once, here. */
+    /* The kernel's constants are of its precision: rounded to float once,
+     * here. */
     const bool f32 = plan->precision == HEAT2D_F32;
-    float alpha32 = (float)alpha;
-    void *args[] = {&src,    &dst,      &lx,   &ly, f32 ? (void *)&alpha32 : (void *)&alpha,
-                    &strips, &seg_rows, &items};
+    double coef = plan->coef;
+    double scale = plan->scale;
+    float coef32 = (float)coef;
+    float scale32 = (float)scale;
+    void *args[] = {&src,
+                    &dst,
+                    &lx,
+                    &ly,
+                    f32 ? (void *)&coef32 : (void *)&coef,
+                    f32 ? (void *)&scale32 : (void *)&scale,
+                    &strips,
+                    &seg_rows,
+                    &items};
     const cudaError_t rc = cudaLaunchKernel(kVariants[plan->variant].kernel[f32 ? 1 : 0],
                                             dim3(plan->blocks), dim3(kThreads), args, 0, stream);
     const cudaError_t last = cudaGetLastError();

@@ -26,13 +26,15 @@ typedef struct heat2d_cuda_tb_plan {
     long long seg_rows; /* rows per segment (the last one may be shorter) */
     long long items;    /* strips * segments: one warp each */
     long long resident; /* warps the device holds at once for this kernel */
-    unsigned fp_ops;    /* floating-point instructions a cell-update: 7, 5 with FMA */
+    unsigned fp_ops;    /* floating-point instructions a cell-update: 7, 5 fused, 4 scaled */
+    double coef;        /* the kernel's alpha, or c = (1 - 4 alpha) / alpha when scaled */
+    double scale;       /* alpha^depth when scaled, else 1 */
 } heat2d_cuda_tb_plan;
 
 /* The pass depths there are, deepest (the main one) first, into depths;
  * returns how many. A run does as many passes of the first as fit, then
  * of the next ones, and a last single step with heat2d_cuda_step. The main
- * pass is 8 steps deep in f64 (variant 8r4fsd), 9 in f32 (9r6fsp);
+ * pass is 8 steps deep in f64 (variant 8r4qsd), 9 in f32 (9r6qsp);
  * HEAT2D_CUDA_TB_VARIANT (a tuning knob) selects another main variant by
  * name, e.g. 8r4sl, the bit-identical 8-deep kernel without FMA
  * (docs/performance.md, "cuda-tb", compares them). */
@@ -47,10 +49,13 @@ bool heat2d_cuda_tb_variant_known(const char *name, char *names, size_t size);
 cudaError_t heat2d_cuda_tb_load_kernels(void);
 
 /* Plans a pass of depth steps (one of heat2d_cuda_tb_depths) for nx x ny
- * cells of precision on the current device; cudaErrorInvalidValue for any
- * other depth. */
+ * cells of precision on the current device, for alpha and a field whose
+ * cells stay within +-bound (max |u0|): a scaled variant runs only where
+ * its range holds, its fused twin elsewhere. cudaErrorInvalidValue for a
+ * depth there is no variant of. */
 cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size_t nx, size_t ny,
-                                     unsigned depth, heat2d_cuda_tb_plan *plan);
+                                     unsigned depth, double alpha, double bound,
+                                     heat2d_cuda_tb_plan *plan);
 
 /* Queues one pass on stream: dst <- plan->depth Jacobi steps of src, every
  * cell of dst written (boundary cells 0), equal to as many calls of
@@ -58,7 +63,7 @@ cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size_t nx, size
  * variants without FMA). src and dst must not overlap. Returns the launch status
  * (cudaGetLastError() after the launch). */
 cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const void *src, void *dst,
-                                size_t nx, size_t ny, double alpha, cudaStream_t stream);
+                                size_t nx, size_t ny, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -35,17 +35,16 @@
  *    rows outside the grid are 0 too. Only the few warps whose strip touches
  *    i = 0 or i = nx-1 pay for a per-cell column test (template EDGE).
  *
- * Arithmetic: every update is written in the reference's order. The main
- * variant contracts the last two operations of each update into fused
- * multiply-adds (__fma_rn: -4c + sum, then alpha * that + c), three roundings
- * where the reference has five: within the original's tolerance of cpu
- * (3.5e-18 at most in the checks), not bit-identical. The variants without
- * FMA (the build passes --fmad=false) are bit-identical to cpu.
+ * Arithmetic (enum Arith): the reference's order, bit-identical to cpu
+ * (the build passes --fmad=false); the same with the last two operations
+ * fused (__fma_rn: -4c + sum, then alpha * that + c), three roundings where
+ * the reference has five; or the scaled form, one FMA and three adds. The
+ * last two are within the original's tolerance of cpu, not bit-identical.
  *
- * Why FMA: the kernel is bound by its instructions and their latency. Each
- * row is a chain through all T levels, and the levels' state in registers
- * limits the warps that hide it. FMA shortens each level's chain from five
- * dependent FP64 operations to three and frees registers.
+ * Why fewer operations: the kernel is bound by its FP64 instructions and
+ * their latency. Each row is a chain through all T levels, and the levels'
+ * state in registers limits the warps that hide it; every operation taken
+ * off a level shortens the chain T times.
  *
  * Rows in the middle of an item, where every level computes and every
  * output row is written, run without row tests or selects, two rows a loop
@@ -143,23 +142,34 @@ __device__ __forceinline__ void store_cells(unsigned long long to, const float (
     *reinterpret_cast<float4 *>(to) = make_float4(out[0], out[1], out[2], out[3]);
 }
 
+/* How a level computes its update (Variant's arith): the reference's
+ * order, bit-identical to cpu; the same with its last two operations fused;
+ * or the scaled form, which carries y = u / alpha^t at level t, so that
+ * y' = c*y + (((W + E) + S) + N) with c = (1 - 4 alpha) / alpha: one FMA and
+ * three adds a cell-step, and the rows a pass stores are multiplied by
+ * alpha^T once. Boundary and outside cells are 0 at every level either way. */
+enum Arith : int { kReference = 0, kFused = 1, kScaled = 2 };
+
 /* One level of one row: the update of the row whose centre is c_old (with
  * partial sum part = (W + E) + S and the new north row c_new) into out, then
- * part becomes the partial sum of c_new, the next centre. */
-template <typename Real, bool EDGE, bool FMA>
+ * part becomes the partial sum of c_new, the next centre. coef is alpha, or
+ * c in the scaled form. */
+template <typename Real, bool EDGE, int ARITH>
 __device__ __forceinline__ void level_step(const Real (&c_old)[kCells], const Real (&c_new)[kCells],
                                            Real (&part)[kCells], Real (&out)[kCells], bool compute,
-                                           unsigned interior, Real alpha)
+                                           unsigned interior, Real coef)
 {
     if (compute) {
 #pragma unroll
         for (int k = 0; k < kCells; ++k) {
-            /* FMA: the same update in three roundings instead of five
-             * (within tolerance of cpu, no longer bit-identical). */
-            const Real v =
-                FMA ? fma_rn<Real>(alpha, fma_rn<Real>(Real(-4), c_old[k], part[k] + c_new[k]),
-                                   c_old[k])
-                    : c_old[k] + alpha * ((part[k] + c_new[k]) - Real(4) * c_old[k]);
+            const Real sum = part[k] + c_new[k];
+            Real v;
+            if constexpr (ARITH == kScaled)
+                v = fma_rn<Real>(coef, c_old[k], sum);
+            else if constexpr (ARITH == kFused)
+                v = fma_rn<Real>(coef, fma_rn<Real>(Real(-4), c_old[k], sum), c_old[k]);
+            else
+                v = c_old[k] + coef * (sum - Real(4) * c_old[k]);
             out[k] = (!EDGE || (interior >> k & 1u) != 0) ? v : Real(0);
         }
     } else {
@@ -214,7 +224,8 @@ template <typename Real> struct Item {
     unsigned long long dst;       /* the same in dst */
     unsigned long long dst_cells; /* this lane's first cell of stream row 0 in dst */
     unsigned long long row_bytes;
-    Real alpha;
+    Real coef;  /* alpha, or c = (1 - 4 alpha) / alpha in the scaled form */
+    Real scale; /* the scaled form's alpha^T, applied to the rows a pass stores */
     Real *ring; /* this warp's kRing rows of kStripCols, then the stage */
     int lane;
     int slot;          /* where element lane lies in a ring or stage row */
@@ -313,6 +324,17 @@ __device__ __forceinline__ void write_direct(const Item<Real> &it, int y, const 
         store_cells(it.dst_cells + (unsigned long long)(long long)y * it.row_bytes, out);
 }
 
+/* Level T's row back to the field's values: the scaled form multiplies by
+ * alpha^T (y = u / alpha^T there); the other forms carry u itself. */
+template <typename Real, int ARITH>
+__device__ __forceinline__ void unscale(const Item<Real> &it, Real (&out)[kCells])
+{
+    if constexpr (ARITH == kScaled)
+#pragma unroll
+        for (int k = 0; k < kCells; ++k)
+            out[k] *= it.scale;
+}
+
 /* One input row (stream index rr): every level advances by one row; level
  * T's row, stream index rr - T, is written when it belongs to the segment.
  * c_old holds each level's centre row, c_new receives the next. Level t+1
@@ -320,7 +342,7 @@ __device__ __forceinline__ void write_direct(const Item<Real> &it, int y, const 
  * STEADY: a row where every level computes and the output is written (the
  * caller knows), so that the row carries no row tests and no selects; in a
  * strip inside the grid, its input copy has none either. */
-template <typename Real, int T, bool EDGE, bool FMA, bool STEADY, bool DIRECT>
+template <typename Real, int T, bool EDGE, int ARITH, bool STEADY, bool DIRECT>
 __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T][kCells],
                                            Real (&c_new)[T][kCells], Real (&part)[T][kCells],
                                            int rr)
@@ -333,14 +355,15 @@ __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T
     for (int t = 0; t < T - 1; ++t) {
         const int y = rr - t - 1;
         const bool compute = STEADY || (y >= it.top && y <= it.bottom && y >= t + 1);
-        level_step<Real, EDGE, FMA>(c_old[t], c_new[t], part[t], c_new[t + 1], compute, it.interior,
-                                    it.alpha);
+        level_step<Real, EDGE, ARITH>(c_old[t], c_new[t], part[t], c_new[t + 1], compute,
+                                      it.interior, it.coef);
     }
     const int y = rr - T;
     const bool compute = STEADY || (y >= it.top && y <= it.bottom && y >= T);
     Real out[kCells];
-    level_step<Real, EDGE, FMA>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute, it.interior,
-                                it.alpha);
+    level_step<Real, EDGE, ARITH>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute,
+                                  it.interior, it.coef);
+    unscale<Real, ARITH>(it, out);
     if constexpr (STEADY && !EDGE && DIRECT)
         write_direct(it, y, out);
     else if (STEADY || (y >= T && y < it.out_end))
@@ -352,7 +375,7 @@ __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T
  * strips inside the grid). Between the loads and the stores nothing orders the two
  * rows, so the compiler can interleave row rr's level t + 1 with row
  * rr + 1's level t, twice the independent work of one row. */
-template <typename Real, int T, bool FMA, bool DIRECT>
+template <typename Real, int T, int ARITH, bool DIRECT>
 __device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][kCells],
                                             Real (&c1)[T][kCells], Real (&part)[T][kCells], int rr)
 {
@@ -370,15 +393,17 @@ __device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][
     Real out_b[kCells];
 #pragma unroll
     for (int t = 0; t < T - 1; ++t)
-        level_step<Real, false, FMA>(c0[t], c1[t], part[t], c1[t + 1], true, 0u, it.alpha);
-    level_step<Real, false, FMA>(c0[T - 1], c1[T - 1], part[T - 1], out_a, true, 0u, it.alpha);
+        level_step<Real, false, ARITH>(c0[t], c1[t], part[t], c1[t + 1], true, 0u, it.coef);
+    level_step<Real, false, ARITH>(c0[T - 1], c1[T - 1], part[T - 1], out_a, true, 0u, it.coef);
+    unscale<Real, ARITH>(it, out_a);
 #pragma unroll
     for (int k = 0; k < kCells; ++k)
         c0[0][k] = second[k];
 #pragma unroll
     for (int t = 0; t < T - 1; ++t)
-        level_step<Real, false, FMA>(c1[t], c0[t], part[t], c0[t + 1], true, 0u, it.alpha);
-    level_step<Real, false, FMA>(c1[T - 1], c0[T - 1], part[T - 1], out_b, true, 0u, it.alpha);
+        level_step<Real, false, ARITH>(c1[t], c0[t], part[t], c0[t + 1], true, 0u, it.coef);
+    level_step<Real, false, ARITH>(c1[T - 1], c0[T - 1], part[T - 1], out_b, true, 0u, it.coef);
+    unscale<Real, ARITH>(it, out_b);
 
     if constexpr (DIRECT) {
         write_direct(it, rr - T, out_a);
@@ -410,7 +435,7 @@ __device__ __forceinline__ void move_rows(Real (&c0)[T][kCells], const Real (&c1
  * every level computes and every output row is written, without tests,
  * two a loop trip, so that the centre rows alternate between c0 and c1
  * without register moves (the first and last rows move c1 into c0). */
-template <typename Real, int T, bool EDGE, bool FMA, bool PAIRS, bool DIRECT>
+template <typename Real, int T, bool EDGE, int ARITH, bool PAIRS, bool DIRECT>
 __device__ __forceinline__ void run_item(const Item<Real> &it)
 {
     Real c0[T][kCells];
@@ -438,19 +463,19 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
         steady_last = min(steady_last, it.rows_after - kRing);
     int rr = 0;
     for (; rr <= it.last && rr < steady_first; ++rr) {
-        stream_row<Real, T, EDGE, FMA, false, false>(it, c0, c1, part, rr);
+        stream_row<Real, T, EDGE, ARITH, false, false>(it, c0, c1, part, rr);
         move_rows<Real, T>(c0, c1);
     }
     for (; rr + 1 <= steady_last; rr += 2) {
         if constexpr (!EDGE && PAIRS) {
-            stream_pair<Real, T, FMA, DIRECT>(it, c0, c1, part, rr);
+            stream_pair<Real, T, ARITH, DIRECT>(it, c0, c1, part, rr);
         } else {
-            stream_row<Real, T, EDGE, FMA, true, DIRECT>(it, c0, c1, part, rr);
-            stream_row<Real, T, EDGE, FMA, true, DIRECT>(it, c1, c0, part, rr + 1);
+            stream_row<Real, T, EDGE, ARITH, true, DIRECT>(it, c0, c1, part, rr);
+            stream_row<Real, T, EDGE, ARITH, true, DIRECT>(it, c1, c0, part, rr + 1);
         }
     }
     for (; rr <= it.last; ++rr) {
-        stream_row<Real, T, EDGE, FMA, false, false>(it, c0, c1, part, rr);
+        stream_row<Real, T, EDGE, ARITH, false, false>(it, c0, c1, part, rr);
         move_rows<Real, T>(c0, c1);
     }
     wait_copies<0>();
@@ -459,10 +484,10 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
  * thread, 6 blocks 168. */
-template <typename Real, int T, int MINB, bool FMA, bool PAIRS, bool DIRECT>
+template <typename Real, int T, int MINB, int ARITH, bool PAIRS, bool DIRECT>
 __global__ void __launch_bounds__(kThreads, MINB)
     tb_kernel(const Real *__restrict__ src, Real *__restrict__ dst, long long nx, long long ny,
-              Real alpha, long long strips, long long seg_rows, long long items)
+              Real coef, Real scale, long long strips, long long seg_rows, long long items)
 {
     /* A warp's ring, then its stage: one row, two with PAIRS. */
     __shared__ __align__(16) Real smem[kWarpsPerBlock][kRing + (PAIRS ? 2 : 1)][kStripCols];
@@ -487,7 +512,6 @@ __global__ void __launch_bounds__(kThreads, MINB)
     it.dst_cells = it.dst + sizeof(Real) * (unsigned long long)(kCells - 1) * lane;
     it.mine = lane >= T / kCells && lane < 32 - T / kCells;
     it.row_bytes = sizeof(Real) * (unsigned long long)nx;
-    it.alpha = alpha;
     it.ring = &smem[warp][0][0];
     it.lane = lane;
     it.slot = Layout<Real>::slot_of(lane);
@@ -517,11 +541,11 @@ __global__ void __launch_bounds__(kThreads, MINB)
      * boundary columns and skip the per-cell test. */
     const bool edge = col0 < 1 || col0 + kStripCols - 1 > nx - 2;
     if (edge)
-        run_item<Real, T, true, FMA, PAIRS, false>(it);
+        run_item<Real, T, true, ARITH, PAIRS, false>(it);
     else if (DIRECT && T % kCells == 0 && nx % (16 / (long long)sizeof(Real)) == 0)
-        run_item<Real, T, false, FMA, PAIRS, DIRECT && T % kCells == 0>(it);
+        run_item<Real, T, false, ARITH, PAIRS, DIRECT && T % kCells == 0>(it);
     else
-        run_item<Real, T, false, FMA, PAIRS, false>(it);
+        run_item<Real, T, false, ARITH, PAIRS, false>(it);
 }
 
 } // namespace heat2d_tb
