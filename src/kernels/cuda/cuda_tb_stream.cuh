@@ -512,6 +512,8 @@ __global__ void __launch_bounds__(kThreads, MINB)
     it.dst_cells = it.dst + sizeof(Real) * (unsigned long long)(kCells - 1) * lane;
     it.mine = lane >= T / kCells && lane < 32 - T / kCells;
     it.row_bytes = sizeof(Real) * (unsigned long long)nx;
+    it.coef = coef;
+    it.scale = scale;
     it.ring = &smem[warp][0][0];
     it.lane = lane;
     it.slot = Layout<Real>::slot_of(lane);
