@@ -80,7 +80,7 @@ for shape in 5x5:7 8193x771:23 1001x703:31 130x98:9 33x2000:15 2000x33:15; do
                 env "$setting" "$h" run --method $m --nx "$nx" --ny "$ny" --steps "$steps" \
                     --precision $p --alpha "$a" --save "$scratch/c.dat" >/dev/null 2>&1 ||
                     echo "FAILED: $spec $shape $p alpha $a"
-                echo "$shape $p alpha=$a $spec $("$h" compare "$scratch/ref.dat" "$scratch/c.dat" 2>&1 | tr '\n' ' ')" >>"$out/compare.txt"
+                echo "$shape $p alpha=$a $spec $("$h" compare "${tol[@]}" "$scratch/ref.dat" "$scratch/c.dat" 2>&1 | tr '\n' ' ')" >>"$out/compare.txt"
             done
         done
     done

@@ -48,14 +48,6 @@ struct Variant {
 const Variant kVariants[] = {
     HEAT2D_TB_VARIANT("8r4qsd", 8, 4, kScaled, "8r4fsd", false, true),
     HEAT2D_TB_VARIANT("9r6qsp", 9, 6, kScaled, "9r6fsp", true, false),
-    HEAT2D_TB_VARIANT("8r4qspd", 8, 4, kScaled, "8r4fsd", true, true),
-    HEAT2D_TB_VARIANT("9r4qs", 9, 4, kScaled, nullptr, false, false),
-    HEAT2D_TB_VARIANT("10r4qs", 10, 4, kScaled, nullptr, false, false),
-    HEAT2D_TB_VARIANT("6r6qs", 6, 6, kScaled, nullptr, false, false),
-    HEAT2D_TB_VARIANT("10r6qsp", 10, 6, kScaled, nullptr, true, false),
-    HEAT2D_TB_VARIANT("11r6qsp", 11, 6, kScaled, nullptr, true, false),
-    HEAT2D_TB_VARIANT("12r4qspd", 12, 4, kScaled, nullptr, true, true),
-    HEAT2D_TB_VARIANT("16r4qspd", 16, 4, kScaled, nullptr, true, true),
     HEAT2D_TB_VARIANT("8r4fsd", 8, 4, kFused, nullptr, false, true),
     HEAT2D_TB_VARIANT("9r6fsp", 9, 6, kFused, nullptr, true, false),
     HEAT2D_TB_VARIANT("8r4sl", 8, 4, kReference, nullptr, false, false),
@@ -97,13 +89,14 @@ int variant_for(heat2d_precision precision, unsigned depth)
     return -1;
 }
 
-/* Whether the scaled form stays inside Real's range for a field bounded by
- * `bound` (max |u0|): level t carries u / alpha^t, which the scheme keeps
- * within bound / alpha^t (each level's terms add up to at most 1/alpha
- * times the last level's largest), and the stored rows are multiplied by
- * alpha^T, which must be a normal number. 2^10 of headroom below the
- * largest value. Elsewhere the variant's fused twin runs the pass. */
-bool scaled_in_range(heat2d_precision precision, unsigned depth, double alpha, double bound)
+} // namespace
+
+/* Level t carries u / alpha^t, which the scheme keeps within bound /
+ * alpha^t (a level's terms add up to at most 1/alpha times the last
+ * level's largest), and the stored rows are multiplied by alpha^T, which
+ * must be a normal number; 2^10 of headroom below the largest value. */
+extern "C" bool heat2d_cuda_tb_scaled_in_range(heat2d_precision precision, unsigned depth,
+                                               double alpha, double bound)
 {
     const bool f32 = precision == HEAT2D_F32;
     const double largest = f32 ? (double)FLT_MAX : DBL_MAX;
@@ -111,8 +104,6 @@ bool scaled_in_range(heat2d_precision precision, unsigned depth, double alpha, d
     const double power = std::pow(alpha, (double)depth);
     return alpha > 0.0 && power >= smallest && bound <= largest / 1024.0 * power;
 }
-
-} // namespace
 
 extern "C" unsigned heat2d_cuda_tb_depths(heat2d_precision precision, unsigned *depths,
                                           unsigned capacity)
@@ -158,7 +149,7 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size
 {
     int variant = variant_for(precision, depth);
     if (variant >= 0 && kVariants[variant].arith == kScaled &&
-        !scaled_in_range(precision, depth, alpha, bound))
+        !heat2d_cuda_tb_scaled_in_range(precision, depth, alpha, bound))
         variant = find_variant(kVariants[variant].unscaled);
     if (variant < 0 || plan == nullptr || nx == 0 || ny == 0 || nx > (size_t)LLONG_MAX / 16 ||
         ny > (size_t)LLONG_MAX / 16)

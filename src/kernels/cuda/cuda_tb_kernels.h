@@ -44,6 +44,12 @@ unsigned heat2d_cuda_tb_depths(heat2d_precision precision, unsigned *depths, uns
  * values); the names there are, comma-separated, into names. */
 bool heat2d_cuda_tb_variant_known(const char *name, char *names, size_t size);
 
+/* Whether a scaled pass of depth steps stays inside precision's range for
+ * alpha and a field whose cells stay within +-bound: where it does not, the
+ * plan runs the scaled variant's fused twin. */
+bool heat2d_cuda_tb_scaled_in_range(heat2d_precision precision, unsigned depth, double alpha,
+                                    double bound);
+
 /* Loads the temporal-blocking kernels into the current context now rather
  * than at their first launch. */
 cudaError_t heat2d_cuda_tb_load_kernels(void);
