@@ -63,7 +63,7 @@ static int choose_tracing(heat2d_error *err)
 }
 #endif
 
-int heat2d_acc_transfers_start(heat2d_error *err)
+int heat2d_acc_transfers_start(size_t array_bytes, heat2d_error *err)
 {
     upload_count = upload_bytes = download_count = download_bytes = 0;
     if (!listening) {
@@ -75,15 +75,16 @@ int heat2d_acc_transfers_start(heat2d_error *err)
     if (on_device) {
         if (choose_tracing(err) != 0)
             return -1;
-        return tracing ? heat2d_trace_start(err) : 0;
+        return tracing ? heat2d_trace_start(array_bytes, err) : 0;
     }
 #else
+    (void)array_bytes;
     (void)err;
 #endif
     return 0;
 }
 
-int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_error *err)
+int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err)
 {
     if (listening) {
         acc_prof_unregister(acc_ev_enqueue_upload_start, on_upload, acc_reg);
@@ -111,10 +112,9 @@ int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_err
         rep->transfers_measured = false;
         return 0;
     }
-    return heat2d_trace_stop(rep, array_bytes, err);
+    return heat2d_trace_stop(rep, err);
 #else
     (void)err;
-    (void)array_bytes;
     rep->transfers_measured = false;
     return 0;
 #endif

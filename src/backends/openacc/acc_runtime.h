@@ -19,14 +19,14 @@ int heat2d_acc_prepare(const char *method, const heat2d_config *cfg, heat2d_repo
 
 /* Zero the counters and start listening: to the OpenACC runtime's upload and
  * download events always, and to the driver's copy records (CUPTI) when the
- * kernels run on a GPU. */
-int heat2d_acc_transfers_start(heat2d_error *err);
+ * kernels run on a GPU. Copies of array_bytes are the arrays; other copies
+ * (the runtime's own, such as kernel arguments) are counted apart. */
+int heat2d_acc_transfers_start(size_t array_bytes, heat2d_error *err);
 
 /* Stop listening; write what crossed into rep: the driver's records on a
  * GPU, the runtime's events on the host, and the runtime's events always in
- * rep->acc_*. Copies of array_bytes are the arrays; other copies (the
- * runtime's own, such as kernel arguments) are counted apart. */
-int heat2d_acc_transfers_stop(heat2d_report *rep, size_t array_bytes, heat2d_error *err);
+ * rep->acc_*. */
+int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err);
 
 /* The solve of a method, the transfers counted around its loop, in each
  * precision: heat2d_acc_solve for f64, heat2d_acc_solve_f32 for f32. */
