@@ -36,6 +36,9 @@ command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launch
 # pkg-config or its own nc-config; for the tests also ncdump and Python's
 # netCDF4, so that test_netcdf runs rather than skips.
 command -v nc-config >/dev/null || pkg-config --exists netcdf 2>/dev/null || need+=(libnetcdf-dev)
+# HDF5's headers (libnetcdf-dev brings them): the NetCDF reader asks HDF5's
+# index whether a record's field was written.
+pkg-config --exists hdf5 2>/dev/null || [ -f /usr/include/hdf5/serial/hdf5.h ] || need+=(libhdf5-dev)
 if [ "${1:-}" = test ]; then
   command -v ncdump >/dev/null || need+=(netcdf-bin)
   has_python_module netCDF4 || need+=(python3-netcdf4)

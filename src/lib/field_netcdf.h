@@ -68,8 +68,20 @@ int heat2d_netcdf_series_close(heat2d_netcdf_series *series, bool complete, heat
 
 /* Reads a field file "FILE.nc", or record STEP of a series "FILE.nc:STEP",
  * into doubles, with the text reader's checks (shape >= 5x5, every value
- * finite). A series without a STEP is refused, naming its steps. */
+ * finite). A series without a STEP is refused, naming its steps. The file
+ * is untrusted: the library reads it in a child process, every size it
+ * claims is checked against its own size and the memory limit before
+ * anything is allocated, a record whose field was never written is refused
+ * as cut short, and a file that crashes the library (or that it makes no
+ * progress on for HEAT2D_NETCDF_TIMEOUT seconds, 30 by default) is "not a
+ * valid NetCDF file". */
 int heat2d_netcdf_read(const char *spec, heat2d_field *field, heat2d_error *err);
+
+/* The same reading of spec, the values checked but not kept or held to
+ * being finite, and a series named without a STEP checked whole (each
+ * record whose step is set was written): heat2d plot's check before its
+ * plotter opens the file. A build without NetCDF checks nothing (0). */
+int heat2d_netcdf_check(const char *spec, heat2d_error *err);
 
 /* Whether spec names a NetCDF field or record (FILE.nc, FILE.nc:STEP). */
 bool heat2d_field_is_netcdf(const char *spec);
