@@ -1,9 +1,11 @@
 /* Which reader a field's name asks for: "FILE.nc" and "FILE.nc:STEP" are
- * NetCDF (a build without it refuses them, naming the fix), anything else
- * is a text field file. */
+ * NetCDF (a build without it refuses them, naming the fix), "FILE.nc:" with
+ * anything but a step after it is a bad record index, anything else is a
+ * text field file. */
 #include "field_netcdf.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 bool heat2d_netcdf_path(const char *path)
 {
@@ -39,9 +41,30 @@ bool heat2d_field_is_netcdf(const char *spec)
     return heat2d_netcdf_path(spec) || heat2d_netcdf_record_spec(spec, NULL, 0, &step);
 }
 
+/* The index of "FILE.nc:INDEX" when INDEX is no step (not digits, or
+ * past SIZE_MAX) and no file has that very name; NULL otherwise. */
+static const char *bad_record_index(const char *spec)
+{
+    const char *colon = strrchr(spec, ':');
+    struct stat st;
+    if (colon == NULL || colon - spec <= 3 || strncmp(colon - 3, ".nc", 3) != 0 ||
+        stat(spec, &st) == 0)
+        return NULL;
+    return colon + 1;
+}
+
 int heat2d_field_load(const char *spec, heat2d_field *field, heat2d_error *err)
 {
     if (heat2d_field_is_netcdf(spec))
         return heat2d_netcdf_read(spec, field, err);
+    const char *index = bad_record_index(spec);
+    if (index != NULL) {
+        field->nx = field->ny = 0;
+        field->values = NULL;
+        return heat2d_fail(err,
+                           "%s: bad record index '%s' (FILE.nc:STEP takes a step: digits, "
+                           "0 to %zu)",
+                           spec, index, (size_t)SIZE_MAX);
+    }
     return heat2d_field_read(spec, field, err);
 }
