@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "child.h"
 #include "commands.h"
+#include "field_netcdf.h"
 #include "plot_helper.h"
 
 #include <errno.h>
@@ -89,6 +90,13 @@ int heat2d_cmd_plot(int argc, char **argv)
     if (access(input, R_OK) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: cannot open '%s': %s", input,
                                    strerror(errno));
+    /* A .nc input goes through heat2d's own reader first, whose library runs
+     * in a child process: a file that would crash the plotter's is refused
+     * in one line before the plotter opens it. A STEP that is no step is
+     * left for the plotter to name. */
+    if (heat2d_netcdf_path(input) &&
+        heat2d_netcdf_check(heat2d_field_is_netcdf(spec) ? spec : input, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
     if (bench_check_plot_env(&err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
     char stem[PATH_MAX];
