@@ -43,12 +43,15 @@ test-sanitize: setup
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
 # clang has no OpenACC and this build needs no OpenMP or MPI: the fuzz
-# targets exercise the library's parsers and the bench's trials.csv reader.
+# targets exercise the library's parsers, its NetCDF reader (NetCDF ON) and
+# the bench's trials.csv reader.
 fuzz:
 	@tools/setup.sh fuzz
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DHEAT2D_FUZZ=ON \
-	  -DHEAT2D_OPENACC=OFF -DHEAT2D_OMP=OFF -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF -DBUILD_TESTING=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_field fuzz_real fuzz_args fuzz_series fuzz_csv
+	  -DHEAT2D_OPENACC=OFF -DHEAT2D_OMP=OFF -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF -DHEAT2D_NETCDF=ON \
+	  -DBUILD_TESTING=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_field fuzz_real fuzz_args fuzz_series fuzz_csv \
+	  fuzz_netcdf
 	tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 format-check:
