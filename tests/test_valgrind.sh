@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The command-line programs under valgrind's memcheck on small runs: no
 # invalid access, no use of uninitialised memory, no leak, on success and on
-# failure paths. Memcheck exits 99 on any finding.
+# failure paths, the NetCDF reader's child process included. Memcheck exits
+# 99 on any finding.
 # usage: test_valgrind.sh BIN_DIR SUPPRESSIONS
 set -e
 . "$(dirname "$0")/lib.sh"
@@ -54,6 +55,21 @@ for m in $fault_methods; do
   expect_rc 1 "valgrind $m with a NaN at step 3"
   expect_err_lines 1 "$m NaN fault: one line, no valgrind report"
 done
+# The NetCDF reader, in its child process too (valgrind follows a fork),
+# on valid and crafted files (tests/fuzz/corpus/netcdf): a valid record
+# read, each crafted one refused in one line, nothing found in either.
+if "$bin/heat2d" info | grep -q '^NETCDF=NetCDF'; then
+  corpus=$(cd "$(dirname "$0")/fuzz/corpus/netcdf" && pwd)
+  run "${vg[@]}" "$bin/heat2d" compare "$corpus/series_f64.nc:2" "$corpus/field_f64.nc"
+  expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "valgrind compare of a NetCDF-4 record and field"
+  run "${vg[@]}" "$bin/heat2d" compare "$corpus/series_cdf5.nc:2" "$corpus/torn.nc:1"
+  expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "valgrind compare of a CDF5 record and a whole one of a torn series"
+  for spec in long_step.nc:2 records_2p61.nc:2 step_2p27.nc:5 torn.nc:2 torn_extent.nc:2 torn_classic.nc:2; do
+    run "${vg[@]}" "$bin/heat2d" compare "$corpus/$spec" "$corpus/$spec"
+    expect_rc 1 "valgrind compare $spec"
+    expect_err_lines 1 "compare $spec: one line, no valgrind report"
+  done
+fi
 if [ -c /dev/full ]; then
   run "${vg[@]}" "$bin/heat2d" run --method cpu --nx 25 --ny 21 --steps 8 --save /dev/full
   expect_rc 1 "valgrind run --save /dev/full"
