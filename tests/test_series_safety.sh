@@ -59,6 +59,12 @@ expect_eq "$rc/$err" "1/$(r "S.nc is being written by another heat2d run (pid $f
 run "$h" "${small[@]}" --initial S.nc:500
 expect_eq "$rc/$err" "1/$(r "--initial S.nc:500: S.nc is being written by another heat2d run (pid $first); wait for it")" \
   "--initial of a series being written"
+run "$h" compare S.nc:500 S.nc:500
+expect_eq "$rc/$err" "1/heat2d: compare: cannot read field file 'S.nc:500': S.nc is being written by another heat2d run (pid $first); wait for it" \
+  "compare of a series being written"
+run "$h" plot S.nc:500 --out being_written
+expect_eq "$rc/$err" "1/heat2d: plot: cannot read field file 'S.nc:500': S.nc is being written by another heat2d run (pid $first); wait for it" \
+  "plot of a series being written"
 kill -TERM "$first"
 set +e
 wait "$first"

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "netcdf_reader.h"
 #include "netcdf_schema.h"
+#include "write_lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -407,6 +408,11 @@ static int isolated(const char *spec, heat2d_field *field, heat2d_error *err)
         return heat2d_fail(err, "cannot read field file '%s': %s", path, strerror(EISDIR));
     if (!S_ISREG(st.st_mode))
         return heat2d_fail(err, "cannot read field file '%s': not a regular file", path);
+    /* A series another heat2d run is writing: HDF5's own lock would say only
+     * "HDF error". */
+    heat2d_error held = {{0}};
+    if (heat2d_write_lock_check(path, &held) != 0)
+        return heat2d_fail(err, "cannot read field file '%s': %s; wait for it", spec, held.message);
     reader r = {.fd = -1, .path = path, .bytes = (uint64_t)st.st_size};
     if (stall_limit(&r.stall_s, err) != 0)
         return -1;
