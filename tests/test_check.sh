@@ -80,8 +80,8 @@ fi
 mkdir "$w/tmp"
 run env TMPDIR="$w/tmp" "$bin/heat2d" check
 expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/CPU_CHECK=PASS" "check with its own TMPDIR"
-expect_count "^FILE=$w/tmp/heat2d-check-[A-Za-z0-9]{6}/" $((4 * n_compared)) \
-  "the fields were written under TMPDIR"
+expect_count "^FILE=$w/tmp/heat2d-check-[1-9][0-9]*-[A-Za-z0-9]{6}/" $((4 * n_compared)) \
+  "the fields were written under TMPDIR, in a folder named by the check's pid"
 expect_eq "$(ls -A "$w/tmp" | grep -c heat2d-check || true)" 0 "the scratch directory is gone"
 rm -rf "$w/tmp"
 

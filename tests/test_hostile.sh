@@ -169,6 +169,80 @@ for signal in USR1 ALRM XCPU; do
     "$(head -n 1 "$d/trials.csv" | awk -F, '{print NF}')" "SIG$signal to the bench: trials.csv rows whole"
 done
 
+# ---- what a SIGKILL leaves in TMPDIR, the next heat2d sweeps ---------------------------
+# No handler runs on SIGKILL: a bench killed in its write probe, or in a
+# trial that writes snapshots, leaves its scratch there. Each scratch
+# folder is named heat2d-WORD-PID-XXXXXX after its owner and locked while
+# it lives; the next heat2d that makes a scratch folder removes the ones
+# whose owner is gone, and nothing else.
+tmp=$s/tmp
+mkdir "$tmp"
+# wait_for PATTERN: until an entry of $tmp matches; its name.
+wait_for() {
+  for _ in $(seq 1500); do
+    ls "$tmp" | grep -q -- "$1" && { ls "$tmp" | grep -- "$1" | head -n 1; return; }
+    sleep 0.01
+  done
+}
+# gone NAME: waits until the process named by a scratch name (its PID) is gone.
+gone() {
+  local p=${1%-*}
+  p=${p##*-}
+  for _ in $(seq 200); do
+    case $p in '' | *[!0-9]*) return 0 ;; esac
+    kill -0 "$p" 2>/dev/null || return 0
+    sleep 0.025
+  done
+}
+TMPDIR=$tmp HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 4096x4096:1 --repeats 1 --warmups 0 \
+  --out "$s/killed-probe" >/dev/null 2>&1 &
+pid=$!
+probe=$(wait_for '^heat2d-write-probe-')
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+expect_eq "$([ -n "$probe" ] && ls "$tmp")" "$probe" "SIGKILL in the write probe: its scratch is left"
+# The next bench sweeps it (its own write probe makes a scratch folder).
+TMPDIR=$tmp HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 512x512:400 --output-every 100 \
+  --snapshot-writer text --repeats 1 --warmups 0 --out "$s/killed-trial" >/dev/null 2>&1 &
+pid=$!
+trial=$(wait_for '^heat2d-snapshots-')
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+gone "$trial"
+expect_eq "$([ -n "$trial" ] && ls "$tmp")" "$trial" \
+  "SIGKILL in a trial: its scratch is left; the next bench swept the killed probe's"
+# Beside them: a folder of a live process; one whose owner is gone but
+# whose lock a process holds (another pid namespace's); not folders; names
+# not of the pattern; another user's; and an orphan of the pattern.
+sleep 60 &
+live=$!
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+mkdir "$tmp/heat2d-snapshots-$live-abcdef" "$tmp/heat2d-check-$dead-locked" "$tmp/heat2d-check-abcdef" \
+  "$tmp/mine-$dead-abcdef" "$tmp/heat2d-field-$dead-Orphan" "$s/elsewhere"
+# (the lock held by this shell, as another namespace's heat2d would hold it)
+exec {lock}<"$tmp/heat2d-check-$dead-locked"
+flock -n "$lock"
+echo keep >"$s/elsewhere/f.dat"
+echo keep >"$tmp/heat2d-check-$dead-afile1"
+ln -s "$s/elsewhere" "$tmp/heat2d-check-$dead-alink1"
+echo orphan >"$tmp/heat2d-field-$dead-Orphan/field_256.dat"
+kept="heat2d-check-$dead-afile1 heat2d-check-$dead-alink1 heat2d-check-$dead-locked heat2d-check-abcdef heat2d-snapshots-$live-abcdef mine-$dead-abcdef"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  mkdir "$tmp/heat2d-check-$dead-nobody"
+  chown nobody "$tmp/heat2d-check-$dead-nobody"
+  kept="$kept heat2d-check-$dead-nobody"
+fi
+run env TMPDIR="$tmp" "$h" run --method cpu --nx 8 --ny 8 --steps 2 --output-every 1 --snapshot-writer text
+expect_rc 0 "the next heat2d run"
+expect_eq "$(ls -A "$tmp" | sort | paste -sd' ')" "$(tr ' ' '\n' <<<"$kept" | sort | paste -sd' ')" \
+  "the next run swept the killed bench's scratch and the orphan, and kept everything else"
+expect_eq "$(cat "$s/elsewhere/f.dat")" keep "a link of the pattern: its target untouched"
+exec {lock}<&-
+kill "$live"
+wait "$live" 2>/dev/null || true
+
 # ---- messages --------------------------------------------------------------------------------------
 # A name of 3,900 bytes: the message still ends in its reason.
 long=$s

@@ -90,8 +90,12 @@ int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_
     heat2d_write_rate write;
     heat2d_error write_err = {{0}};
     const char *scratch = heat2d_tmp_base();
-    const bool wrote =
-        heat2d_write_rate_probe(scratch, record_bytes(info), 4.0, &write, &write_err) == 0;
+    const bool wrote = heat2d_write_rate_probe(scratch, record_bytes(info), 4.0, &bench_interrupted,
+                                               &write, &write_err) == 0;
+    if (bench_interrupted) {
+        free(text);
+        return heat2d_fail(err, "stopped by signal %d", (int)bench_interrupted);
+    }
     char path[4200];
     snprintf(path, sizeof path, "%s/bandwidth.txt", info->dir);
     limits_text t = {info, text, scratch, wrote ? &write : NULL, write_err.message};

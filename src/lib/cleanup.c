@@ -127,10 +127,19 @@ const char *heat2d_tmp_base(void)
     return tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
 }
 
+/* A scratch folder's lock (scratch_sweep.c) by its cleanup slot, as its
+ * descriptor + 1 (0: none): held while the folder lives, released by the
+ * kernel however the process ends. The handler never touches these. */
+static int scratch_locks[N_SLOTS];
+
 int heat2d_scratch_make(const char *base, const char *name, char *path, size_t size, int *slot)
 {
     *slot = -1;
-    const int len = snprintf(path, size, "%s/%s-XXXXXX", base, name);
+    /* A bench's trials leave the sweep to the bench itself. */
+    const char *bench = getenv("HEAT2D_BENCH_PID");
+    if (bench == NULL || strtol(bench, NULL, 10) == (long)getpid())
+        heat2d_scratch_sweep(base);
+    const int len = snprintf(path, size, "%s/%s-%ld-XXXXXX", base, name, (long)getpid());
     int rc = 0;
     if (len < 0 || (size_t)len >= size)
         rc = ENAMETOOLONG;
@@ -138,6 +147,8 @@ int heat2d_scratch_make(const char *base, const char *name, char *path, size_t s
         rc = errno;
     if (rc != 0 && size > 0)
         path[0] = '\0';
+    if (rc == 0 && *slot >= 0)
+        scratch_locks[*slot] = heat2d_scratch_lock(path) + 1;
     return rc;
 }
 
@@ -146,6 +157,9 @@ void heat2d_scratch_drop(const char *path, int *slot)
     if (*slot < 0)
         return;
     heat2d_remove_folder(path);
+    if (scratch_locks[*slot] > 0)
+        close(scratch_locks[*slot] - 1);
+    scratch_locks[*slot] = 0;
     heat2d_cleanup_forget(*slot);
     *slot = -1;
 }

@@ -7,6 +7,7 @@
 #include "process_guard.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,23 +85,31 @@ static bool mount_type(const char *dir, dev_t dev, char *type, size_t size)
     return found;
 }
 
-/* One file of up to bytes bytes into dir, from buf (chunk bytes), written
- * until the deadline at the latest (one chunk at least) and kept (its name
- * in paths[slot], its cleanup slot in *cleanup) so that the next files find
- * it there, as a run's records find the earlier ones; its seconds and size
- * into *seconds, *held. */
-static int time_one_file(const char *dir, const char *buf, size_t chunk, size_t bytes,
-                         double deadline, char *path, size_t path_size, int *cleanup,
-                         double *seconds, size_t *held, heat2d_error *err)
+/* Whether a stop signal asked the probe to end. */
+static bool stopped(const volatile sig_atomic_t *stop)
 {
-    snprintf(path, path_size, "%s/heat2d-write-probe-XXXXXX", dir);
-    const int fd = heat2d_cleanup_mkstemp(path, cleanup);
+    return stop != NULL && *stop != 0;
+}
+
+/* The number-th file of up to bytes bytes into the probe's folder in dir
+ * (which messages name), from buf (chunk bytes), written until the deadline at the latest (one
+ * chunk at least) and kept so that the next files find it there, as a run's records find the
+ * earlier ones; its seconds and size into *seconds, *held. A stop ends it at the next chunk (-1,
+ * err "stopped"). */
+static int time_one_file(const char *dir, const char *folder, size_t number, const char *buf,
+                         size_t chunk, size_t bytes, double deadline,
+                         const volatile sig_atomic_t *stop, double *seconds, size_t *held,
+                         heat2d_error *err)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/record_%zu", folder, number);
+    const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
         return heat2d_fail(err, "cannot write a file in %s: %s", dir, strerror(errno));
     const double t0 = heat2d_now();
     size_t done = 0;
     int failed = 0;
-    while (done < bytes && (done == 0 || heat2d_now() < deadline)) {
+    while (done < bytes && (done == 0 || heat2d_now() < deadline) && !stopped(stop)) {
         const size_t want = bytes - done < chunk ? bytes - done : chunk;
         const ssize_t wrote = write(fd, buf, want);
         if (wrote < 0 && errno == EINTR)
@@ -117,10 +126,13 @@ static int time_one_file(const char *dir, const char *buf, size_t chunk, size_t 
     *held = done;
     if (failed != 0)
         return heat2d_fail(err, "cannot write %zu bytes in %s: %s", bytes, dir, strerror(failed));
+    if (stopped(stop))
+        return heat2d_fail(err, "stopped by a signal");
     return 0;
 }
 
-int heat2d_write_rate_probe(const char *dir, size_t bytes, double max_s, heat2d_write_rate *out,
+int heat2d_write_rate_probe(const char *dir, size_t bytes, double max_s,
+                            const volatile sig_atomic_t *stop, heat2d_write_rate *out,
                             heat2d_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -143,24 +155,29 @@ int heat2d_write_rate_probe(const char *dir, size_t bytes, double max_s, heat2d_
         return heat2d_fail(err, "cannot allocate %zu bytes to write", chunk);
     for (size_t k = 0; k < chunk; ++k)
         buf[k] = k % 25 == 24 ? '\n' : (char)('0' + (k * 7 + k / 25) % 10);
+    char folder[PATH_MAX];
+    int slot = -1;
+    const int made = heat2d_scratch_make(dir, "heat2d-write-probe", folder, sizeof folder, &slot);
+    if (made != 0) {
+        free(buf);
+        return heat2d_fail(err, "cannot make a folder in %s: %s", dir, strerror(made));
+    }
     /* The files stay until the last is written: a run's records pile up
      * in its folder, and on a disk the kernel holds a writer back once
      * enough of them wait to be written out, which files removed at once
      * never show. The rate is the bytes of them all over their seconds. */
     enum { kFiles = 8 };
-    char paths[kFiles][PATH_MAX + 64];
-    int slots[kFiles];
     const double deadline = heat2d_now() + max_s;
     double seconds = 0.0;
-    size_t total = 0, made = 0;
+    size_t total = 0;
     int rc = 0;
-    while (made < kFiles && (made == 0 || heat2d_now() < deadline)) {
+    for (size_t made_files = 0;
+         rc == 0 && made_files < kFiles && (made_files == 0 || heat2d_now() < deadline);
+         ++made_files) {
         size_t held = 0;
         double took = 0.0;
-        slots[made] = -1;
-        rc = time_one_file(dir, buf, chunk, bytes, deadline, paths[made], sizeof paths[made],
-                           &slots[made], &took, &held, err);
-        made++;
+        rc = time_one_file(dir, folder, made_files, buf, chunk, bytes, deadline, stop, &took, &held,
+                           err);
         if (rc != 0)
             break;
         out->file_bytes = held > out->file_bytes ? held : out->file_bytes;
@@ -168,10 +185,7 @@ int heat2d_write_rate_probe(const char *dir, size_t bytes, double max_s, heat2d_
         seconds += took;
         total += held;
     }
-    for (size_t k = 0; k < made; ++k) {
-        unlink(paths[k]);
-        heat2d_cleanup_forget(slots[k]);
-    }
+    heat2d_scratch_drop(folder, &slot);
     free(buf);
     if (rc != 0)
         return -1;

@@ -5,6 +5,8 @@
 
 #include "heat2d.h"
 
+#include <signal.h>
+
 typedef struct heat2d_write_rate {
     /* The file system's type as the mount table names it (tmpfs, ext4,
      * overlay, ...), else statfs's f_type in hex; magic is that f_type. */
@@ -21,10 +23,13 @@ typedef struct heat2d_write_rate {
  * in the page cache, and their scratch folder is removed at the end, before
  * most would reach a disk). Up to 8 files, one after another, each kept
  * until the last is written, as a run's records are, stopping once max_s
- * seconds have passed (a file then cut short); all removed after, and by a
- * fatal signal too. The rate is their bytes over their seconds. 0, or -1
- * with err. */
-int heat2d_write_rate_probe(const char *dir, size_t bytes, double max_s, heat2d_write_rate *out,
+ * seconds have passed (a file then cut short), in a scratch folder of the
+ * probe's own in dir (heat2d_scratch_make: removed after, by a fatal
+ * signal, or by the next heat2d after a SIGKILL). The rate is their bytes
+ * over their seconds. A non-zero *stop (a stop signal's flag; NULL: none)
+ * ends the probe within a write of 1 MiB. 0, or -1 with err. */
+int heat2d_write_rate_probe(const char *dir, size_t bytes, double max_s,
+                            const volatile sig_atomic_t *stop, heat2d_write_rate *out,
                             heat2d_error *err);
 
 #endif /* HEAT2D_WRITE_RATE_H */
