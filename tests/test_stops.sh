@@ -132,6 +132,32 @@ for sig in TERM INT; do
   expect_eq "$([ "$ms" -lt 1000 ] && echo fast)" fast "SIG$sig during the probe: ended within a second ($ms ms)"
   expect_eq "$(grep -c '^- Interrupted by signal' "$d/summary.md")" 1 "SIG$sig during the probe: the summary says so"
 done
+# During the write probe (files of the largest field, 128 MiB each, written
+# into TMPDIR for up to 4 s): it stops at once, and leaves nothing there.
+mkdir "$w/probe-tmp"
+for sig in TERM INT; do
+  d=$w/write-probe-$sig
+  TMPDIR=$w/probe-tmp env --default-signal HEAT2D_PYTHON=false "$h" bench --methods cpu \
+    --sizes 4096x4096:1 --repeats 1 --warmups 0 --out "$d" >/dev/null 2>"$w/b.err" &
+  pid=$!
+  seen=
+  for _ in $(seq 1000); do
+    ls "$w/probe-tmp" | grep -q '^heat2d-write-probe-' && { seen=yes; break; }
+    sleep 0.01
+  done
+  sleep 0.1
+  start=$(date +%s%N)
+  kill -s "$sig" "$pid"
+  set +e; wait "$pid"; rc=$?; set -e
+  ms=$((($(date +%s%N) - start) / 1000000))
+  n=$(kill -l "$sig")
+  expect_eq "$seen/$rc" "yes/$((128 + n))" "SIG$sig during the write probe: 128+signal"
+  expect_eq "$(cat "$w/b.err")" \
+    "heat2d: bench: interrupted by signal $n: $d/trials.csv keeps the 0 trial(s) that finished" \
+    "SIG$sig during the write probe: the one line"
+  expect_eq "$([ "$ms" -lt 1000 ] && echo fast)" fast "SIG$sig during the write probe: ended within a second ($ms ms)"
+  expect_eq "$(ls -A "$w/probe-tmp")" "" "SIG$sig during the write probe: nothing left in TMPDIR"
+done
 # During the matplotlib probe (a python that hangs there): no note that
 # python lacks matplotlib, no failure, the trial kept.
 mkdir "$w/fakebin"

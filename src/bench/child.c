@@ -24,10 +24,15 @@
 
 extern char **environ;
 
-/* How long a child asked to stop (SIGTERM) has before SIGKILL, and how long
- * the pipes are read after that before they are given up (a process outside
- * the group may hold them). */
+/* How long a child past its time limit is read after SIGKILL before its
+ * pipes are given up (a process outside the group may hold them). */
 #define STOP_GRACE_S 2.0
+/* A stop signal: the bench ends within a second, so its child has this
+ * long after SIGTERM before SIGKILL, and this long after that before the
+ * bench stops waiting for it (a process whose exit the kernel or a driver
+ * holds up, a GPU context being torn down); the kernel reaps it later. */
+#define STOP_TERM_S 0.5
+#define STOP_KILL_S 0.25
 /* poll's wait between looks at the stop flag and the deadline, in ms: a
  * signal that lands just before poll is seen this late at most. */
 #define POLL_MS 250
@@ -99,7 +104,7 @@ static int buf_append(stream_buf *b, const char *chunk, size_t n)
  * signalled only here, before the leader is reaped, so that its id cannot
  * have been reused. */
 static int drain(pid_t pid, int out_fd, int err_fd, double timeout_s, stream_buf *out,
-                 stream_buf *errs, bool *timed_out)
+                 stream_buf *errs, bool *timed_out, bool *gave_up)
 {
     const double started = heat2d_now();
     double kill_at = 0.0, give_up_at = 0.0;
@@ -113,18 +118,21 @@ static int drain(pid_t pid, int out_fd, int err_fd, double timeout_s, stream_buf
         if (bench_interrupted && !termed) {
             kill(-pid, SIGTERM);
             termed = true;
-            kill_at = now + STOP_GRACE_S;
+            kill_at = now + STOP_TERM_S;
         }
         const bool late = timeout_s > 0.0 && now - started >= timeout_s;
         if (!killed && (late || (termed && now >= kill_at))) {
             *timed_out = late && !termed;
             kill(-pid, SIGKILL);
             killed = true;
-            give_up_at = now + STOP_GRACE_S;
+            give_up_at = now + (termed ? STOP_KILL_S : STOP_GRACE_S);
         }
-        if (killed && now >= give_up_at)
+        if (killed && now >= give_up_at) {
+            *gave_up = true;
             break;
-        int ready = poll(fds, 2, POLL_MS);
+        }
+        /* Stopping: looked at every 50 ms, so that the deadlines hold. */
+        int ready = poll(fds, 2, termed ? 50 : POLL_MS);
         if (ready < 0 && errno != EINTR)
             return -1;
         if (ready <= 0)
@@ -296,12 +304,16 @@ static int spawn(char *const argv[], char *const envp[], double timeout_s, bench
     }
 
     stream_buf out = {0}, errs = {.keep_tail = true};
-    int drained = drain(pid, out_pipe[0], err_pipe[0], timeout_s, &out, &errs, &cap->timed_out);
+    bool gave_up = false;
+    int drained =
+        drain(pid, out_pipe[0], err_pipe[0], timeout_s, &out, &errs, &cap->timed_out, &gave_up);
     close(out_pipe[0]);
     close(err_pipe[0]);
     set_child_group(0);
+    /* A child given up on was sent SIGKILL: it is not waited for. */
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
+    pid_t reaped;
+    while ((reaped = waitpid(pid, &status, gave_up ? WNOHANG : 0)) < 0) {
         if (errno != EINTR) {
             free(out.data);
             free(errs.data);
@@ -320,7 +332,10 @@ static int spawn(char *const argv[], char *const envp[], double timeout_s, bench
     cap->err = errs.data;
     cap->err_len = errs.len;
     cap->out_cut = out.cut;
-    if (WIFSIGNALED(status)) {
+    if (reaped == 0) {
+        cap->term_signal = SIGKILL;
+        cap->exit_status = -1;
+    } else if (WIFSIGNALED(status)) {
         cap->term_signal = WTERMSIG(status);
         cap->exit_status = -1;
     } else {
