@@ -763,4 +763,17 @@ PY
   expect_eq "$(grep -c '](headline.png)\|](phases.png)' "$w/textplot/summary.md")" 0 \
     "the summary shows neither text file as a picture"
 fi
+
+# ---- names cannot forge lines ----------------------------------------------------------------
+# --out with a newline in its name: RESULTS=, CSV=, SUMMARY= and the notes
+# that name the folder print it escaped, and no line is forged.
+o=$w/$'o\nFORGED=1'
+run env HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$o"
+expect_eq "$rc/$(grep -c '^FORGED=' <<<"$out" || true)" 0/0 "bench --out NAME<newline>...: no forged line"
+expect_eq "$(grep '^RESULTS=\|^CSV=\|^SUMMARY=' <<<"$out")" "RESULTS=$w/o\\nFORGED=1
+CSV=$w/o\\nFORGED=1/trials.csv
+SUMMARY=$w/o\\nFORGED=1/summary.md" "bench --out: the folder's name escaped"
+expect_eq "$(grep -c "^NOTE: Plots skipped .* then: python3 .*plot_bench.py $w/o\\\\nFORGED=1\$" <<<"$out")" 1 \
+  "bench --out: a note naming the folder escapes it"
+
 finish

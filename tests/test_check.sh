@@ -12,8 +12,15 @@ trap 'rm -rf "$w"' EXIT
 # (Every method with "cuda" in its name needs a GPU: cuda-*, mpi-cuda.)
 n_methods=$("$bin/heat2d" methods | awk '$1 !~ /cuda/' | wc -l)
 n_compared=$((n_methods - 1))
-run "$bin/heat2d" check --keep "$w"
+# (--keep's folder has a newline in its name: its FILE= lines escape it,
+# and it forges no line of its own)
+keep=$w/$'k\nFORGED=1'
+mkdir "$keep"
+run "$bin/heat2d" check --keep "$keep"
 expect_rc 0 "check"
+expect_eq "$(grep -c '^FORGED=' <<<"$out" || true)" 0 "check --keep: a name forges no line"
+expect_count "^FILE=$w/k\\\\nFORGED=1/[a-z0-9-]+_25x21_[0-9]+\\.dat DEVICE=" $((4 * n_compared)) \
+  "check --keep: the folder's name escaped in every FILE= line"
 expect_eq "$(tail -n 1 <<<"$out")" "CPU_CHECK=PASS" "verdict"
 expect_count '^COMPARE=PASS case=25x21/(7|8|31|32)$' 4 "four cases compared"
 expect_count '^FILE=.* FAILURES=0$' $((4 * n_compared)) "every method compared in every case"
@@ -21,7 +28,7 @@ expect_count '^INVARIANT=sine-mode .* PASS$' $((2 * n_methods)) "sine modes"
 expect_count '^INVARIANT=mass .* PASS$' "$n_methods" "mass"
 expect_count '^INVARIANT=symmetry .* I_MIRROR_BREAKS=0 .* PASS$' "$n_methods" "symmetry"
 expect_count ' FAIL$' 0 "no failure"
-expect_eq "$(ls "$w" | wc -l | tr -d ' ')" "$((4 * n_methods))" "fields kept with --keep"
+expect_eq "$(ls "$keep" | wc -l | tr -d ' ')" "$((4 * n_methods))" "fields kept with --keep"
 # Snapshots: every non-distributed method that takes them but cpu (the
 # reference) at K = 1, 7, 5, 31 on 25x21/31 and K = 7, 17 on 40x17/17, each
 # snapshot at its step and equal to cpu's field after it; acc-resident's

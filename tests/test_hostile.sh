@@ -243,6 +243,30 @@ exec {lock}<&-
 kill "$live"
 wait "$live" 2>/dev/null || true
 
+# ---- a name cannot forge a line of output ----------------------------------------------
+# Names are printed escaped as messages escape them (\n, \t, \xHH): a
+# file named "x<newline>FORGED=1" never makes a line FORGED=1, nor one named
+# "c<newline>COMPARE=PASS" a COMPARE=PASS while the comparison fails.
+mkdir "$s/names"
+cd "$s/names"
+nl=$'\nFORGED=1'
+forged() { grep -c '^FORGED=' <<<"$out" || true; }
+run "$h" run "${small[@]}" --save "a$nl.dat"
+expect_eq "$rc/$(forged)/$(tail -n 1 <<<"$out")" '0/0/FIELD_FILE=a\nFORGED=1.dat' "run --save: the name escaped"
+run "$cpu" 5 5 1 "b$nl.dat"
+expect_eq "$rc/$(forged)/$(tail -n 1 <<<"$out")" '0/0/FIELD_FILE=b\nFORGED=1.dat' \
+  "seed program: FIELD_FILE= escaped"
+run "$h" run --method cpu --nx 5 --ny 5 --steps 2 --output-every 1 --save-every "d$nl"
+expect_eq "$rc/$(forged)/$(grep -vc '^[A-Z0-9_]*=' <<<"$out" || true)" 0/0/0 \
+  "run --save-every: every line KEY=VALUE, none forged"
+pass=$'c\nCOMPARE=PASS'
+"$h" run --method cpu --nx 5 --ny 5 --steps 2 --save "$pass" >/dev/null
+run "$h" compare "a$nl.dat" "$pass"
+expect_eq "$rc/$(grep -c '^COMPARE=PASS$' <<<"$out" || true)" 1/0 "compare: a name cannot forge COMPARE=PASS"
+expect_eq "$out" 'FILE=c\nCOMPARE=PASS MAX_ABS_DIFF=2.000000e-01 WORST_INDEX=12 FAILURES=9' \
+  "compare: the FILE= line, its name escaped"
+cd "$s"
+
 # ---- messages --------------------------------------------------------------------------------------
 # A name of 3,900 bytes: the message still ends in its reason.
 long=$s

@@ -37,6 +37,10 @@ expect_rc 0 "plot a field file"
 expect_eq "$out" "PLOT=field.png" "a field file: field.png in the working directory"
 expect_eq "$(size field.png)" 816x672 "field.png is a PNG of 816x672"
 
+# ---- lines that name a picture cannot be forged -------------------------------------------
+run "$h" plot field.dat --out $'p\nFORGED=1'
+expect_eq "$rc/$out" '0/PLOT=p\nFORGED=1.png' "PLOT= escapes the name"
+
 "$h" run --method cpu --nx 40 --ny 30 --steps 60 --output-every 1 --save-every steps >/dev/null
 run "$h" plot steps --out folder
 expect_rc 0 "plot a --save-every folder"

@@ -298,6 +298,15 @@ def replace_file(target: Path, write) -> None:
         raise
 
 
+def plot_line(path) -> str:
+    """PLOT=PATH as heat2d reads it back: every byte of the name that is not
+    printable ASCII, and the backslash, as \\xHH, so that no name can start
+    a line of its own."""
+    raw = os.fsencode(str(path))
+    return "PLOT=" + "".join(chr(b) if 0x20 <= b < 0x7f and b != 0x5c else f"\\x{b:02x}"
+                             for b in raw)
+
+
 def plot_time_per_step(plt, rows, folder: Path) -> Path:
     per_step: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     device: dict[str, str] = {}
@@ -928,7 +937,7 @@ def plot_command(argv: list[str]) -> int:
         else:
             outputs = plot_series(plt, Path(argv[2]), Path(argv[3]), Path(argv[4]))
         for out in outputs:
-            print(f"PLOT={out}")
+            print(plot_line(out))
 
     return reported(work)
 
@@ -955,9 +964,9 @@ def main(argv: list[str]) -> int:
                 outputs.append(extra)
         field = plot_field(plt, folder, field_path)
         for out in outputs:
-            print(f"PLOT={out}")
+            print(plot_line(out))
         if field is not None:
-            print(f"PLOT={field}")
+            print(plot_line(field))
         elif not (folder / "field.png").exists():
             print(f"plot_bench: no {field_path}: field.png not made", file=sys.stderr)
 

@@ -266,8 +266,12 @@ static int run_bench(bench_run_info *info, FILE *csv)
                                    "run wrote: the summary leaves out the others",
                                    info->dir, read_back, st.rows);
     }
-    printf("RESULTS=%s\nCSV=%s/trials.csv\nSUMMARY=%s/summary.md\n", info->dir, info->dir,
-           info->dir);
+    char path[4200];
+    heat2d_print_name(stdout, "RESULTS", info->dir);
+    snprintf(path, sizeof path, "%s/trials.csv", info->dir);
+    heat2d_print_name(stdout, "CSV", path);
+    snprintf(path, sizeof path, "%s/summary.md", info->dir);
+    heat2d_print_name(stdout, "SUMMARY", path);
     if (plot_out != NULL)
         fputs(plot_out, stdout);
     free(plot_out);

@@ -65,7 +65,7 @@ static int write_limits(FILE *f, void *ctx)
             fprintf(f, "%s\n", line);
     /* Where --snapshot-writer writes, and how fast: as the writers write,
      * with no fsync. */
-    fprintf(f, "SCRATCH_DIR=%s\n", t->scratch);
+    heat2d_print_name(f, "SCRATCH_DIR", t->scratch);
     if (t->write != NULL)
         fprintf(f,
                 "SCRATCH_FS=%s\nSCRATCH_FS_MAGIC=0x%llx\nSCRATCH_WRITE_GBS=%.3f\n"
@@ -201,8 +201,10 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
         "HEAT2D_MPI_CUDA_AWARE"};
     for (size_t k = 0; k < sizeof env_names / sizeof env_names[0]; ++k) {
         const char *value = getenv(env_names[k]);
+        char key[64];
+        snprintf(key, sizeof key, "ENV_%s", env_names[k]);
         if (value != NULL)
-            fprintf(f, "ENV_%s=%s\n", env_names[k], value);
+            heat2d_print_name(f, key, value);
     }
     /* A busy machine explains noisy numbers. */
     FILE *load = fopen("/proc/loadavg", "r");

@@ -5,6 +5,7 @@
 #include "plot_helper.h"
 #include "run_state.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -156,34 +157,51 @@ bool bench_is_image(const char *path)
     return (got == 8 && memcmp(head, png, 8) == 0) || (got >= 6 && memcmp(head, "GIF89a", 6) == 0);
 }
 
+/* The name of a PLOT= line (len bytes at line, "PLOT=" first) into path:
+ * plot_bench.py writes each byte that is not printable ASCII, and the
+ * backslash, as \xHH (plot_line), so that a name is always one line. */
+static void plot_line_path(const char *line, size_t len, char *path, size_t size)
+{
+    size_t used = 0;
+    for (size_t k = 5; k < len && used + 1 < size; ++k) {
+        if (line[k] == '\\' && k + 3 < len && line[k + 1] == 'x' &&
+            isxdigit((unsigned char)line[k + 2]) && isxdigit((unsigned char)line[k + 3])) {
+            const char digits[3] = {line[k + 2], line[k + 3], '\0'};
+            path[used++] = (char)strtoul(digits, NULL, 16);
+            k += 3;
+        } else {
+            path[used++] = line[k];
+        }
+    }
+    path[used] = '\0';
+}
+
 /* The PLOT=FILE lines of the plotter's output whose FILE is an image, the
  * only ones the bench passes on (the rest, however much, is the helper's
- * chatter); the first FILE that is not one into bad ("" for none). */
+ * chatter), each name escaped as heat2d prints names; the first FILE that
+ * is not one into bad ("" for none). */
 char *bench_plot_lines(const char *out, char *bad, size_t bad_size)
 {
-    size_t room = 1;
+    char *lines = NULL;
+    size_t lines_size = 0;
+    FILE *text = open_memstream(&lines, &lines_size);
+    if (text == NULL)
+        return NULL;
     bad[0] = '\0';
     for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
-        if (strncmp(l, "PLOT=", 5) == 0)
-            room += strcspn(l, "\n") + 1;
-    char *lines = malloc(room);
-    if (lines == NULL)
-        return NULL;
-    size_t used = 0;
-    for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
         if (strncmp(l, "PLOT=", 5) == 0) {
-            const size_t len = strcspn(l, "\n");
             char path[PATH_MAX];
-            snprintf(path, sizeof path, "%.*s", (int)(len - 5), l + 5);
+            plot_line_path(l, strcspn(l, "\n"), path, sizeof path);
             if (!bench_is_image(path)) {
                 if (bad[0] == '\0')
                     snprintf(bad, bad_size, "%s", path);
                 continue;
             }
-            memcpy(lines + used, l, len);
-            used += len;
-            lines[used++] = '\n';
+            heat2d_print_name(text, "PLOT", path);
         }
-    lines[used] = '\0';
+    if (fclose(text) != 0) {
+        free(lines);
+        return NULL;
+    }
     return lines;
 }

@@ -36,8 +36,9 @@ bool bench_find_plot_script(char *path, size_t size);
 bool bench_is_image(const char *path);
 
 /* The PLOT=FILE lines of the plotter's output whose FILE is an image (the
- * rest of it is the helper's chatter), malloc'd; the first FILE that is
- * not one into bad ("" for none). NULL when out of memory. */
+ * rest of it is the helper's chatter), each name escaped as heat2d prints
+ * names (heat2d_print_name), malloc'd; the first FILE that is not one into
+ * bad ("" for none). NULL when out of memory. */
 char *bench_plot_lines(const char *out, char *bad, size_t bad_size);
 
 #endif

@@ -6,15 +6,25 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void bench_add_note(bench_run_info *info, const char *fmt, ...)
 {
     if (info->n_notes >= BENCH_MAX_NOTES)
         return;
+    /* A note is one line wherever it goes (stdout's NOTE: lines,
+     * environment.txt's BENCH_NOTE=, the summary's list), whatever names
+     * it echoes: escaped as a message is. */
+    heat2d_error text;
     va_list args;
     va_start(args, fmt);
-    vsnprintf(info->notes[info->n_notes], sizeof info->notes[0], fmt, args);
+    heat2d_vfail(&text, fmt, args);
     va_end(args);
+    char *note = info->notes[info->n_notes];
+    size_t len = strlen(text.message);
+    len = len < sizeof info->notes[0] ? len : sizeof info->notes[0] - 1;
+    memcpy(note, text.message, len);
+    note[len] = '\0';
     info->n_notes++;
 }
 

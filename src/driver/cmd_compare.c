@@ -98,8 +98,10 @@ int heat2d_cmd_compare(int argc, char **argv)
         heat2d_comparison cmp;
         heat2d_compare_arrays(reference.values, candidate.values, reference.nx * reference.ny, tol,
                               &cmp);
-        printf("FILE=%s MAX_ABS_DIFF=%.6e WORST_INDEX=%zu FAILURES=%zu\n", argv[k],
-               cmp.max_abs_diff, cmp.worst_index, cmp.failures);
+        fputs("FILE=", stdout);
+        heat2d_put_escaped(stdout, argv[k]);
+        printf(" MAX_ABS_DIFF=%.6e WORST_INDEX=%zu FAILURES=%zu\n", cmp.max_abs_diff,
+               cmp.worst_index, cmp.failures);
         failed = failed || cmp.failures > 0;
         heat2d_field_free(&candidate);
     }

@@ -309,7 +309,7 @@ int heat2d_cmd_run(int argc, char **argv)
         if (wrote != 0)
             status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
         else
-            printf("FIELD_FILE=%s\n", save_path);
+            heat2d_print_name(stdout, "FIELD_FILE", save_path);
     }
     heat2d_free_pair(storage[0], storage[1]);
     heat2d_field_free(&initial_field);

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
         if (heat2d_field_write(field_path, cfg.nx, cfg.ny, field, &err) != 0)
             status = die(program, err.message);
         else
-            printf("FIELD_FILE=%s\n", field_path);
+            heat2d_print_name(stdout, "FIELD_FILE", field_path);
     }
     heat2d_free_pair(storage[0], storage[1]);
     if (heat2d_stdout_status(&err) != 0 && status == EXIT_SUCCESS)

@@ -43,6 +43,13 @@ static size_t append_escaped(char *out, size_t n, const unsigned char *text, siz
     return n;
 }
 
+void heat2d_put_escaped(FILE *stream, const char *text)
+{
+    char esc[5];
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; ++p)
+        fwrite(esc, 1, escape_byte(*p, esc), stream);
+}
+
 int heat2d_vfail(heat2d_error *err, const char *fmt, va_list args)
 {
     if (err == NULL)

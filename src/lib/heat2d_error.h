@@ -35,6 +35,14 @@ typedef struct heat2d_error {
 int heat2d_fail(heat2d_error *err, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
 int heat2d_vfail(heat2d_error *err, const char *fmt, va_list args) HEAT2D_PRINTF(2, 0);
 
+/* Writes text to stream as a message writes it: control characters as \n,
+ * \t, \r, \xHH. Every name heat2d prints on a line of its output
+ * (FIELD_FILE=, FILE=, PLOT=, RESULTS=) goes through it, so that a name
+ * holding a newline cannot start a line of its own (COMPARE=PASS). */
+void heat2d_put_escaped(FILE *stream, const char *text);
+/* "KEY=TEXT" and a newline, TEXT escaped as above. */
+void heat2d_print_name(FILE *stream, const char *key, const char *text);
+
 /* Exit statuses: 1 for a failed run or check, 2 for a command line that
  * cannot be understood. */
 enum { HEAT2D_EXIT_FAILURE = 1, HEAT2D_EXIT_USAGE = 2 };

@@ -19,9 +19,17 @@ static void print_COUNT(FILE *stream, const char *key, unsigned long long value)
     fprintf(stream, "%s=%llu\n", key, value);
 }
 
+void heat2d_print_name(FILE *stream, const char *key, const char *text)
+{
+    fprintf(stream, "%s=", key);
+    heat2d_put_escaped(stream, text);
+    fputc('\n', stream);
+}
+
+/* A text value may come from outside (a GPU's name): escaped as names are. */
 static void print_TEXT(FILE *stream, const char *key, const char *value)
 {
-    fprintf(stream, "%s=%s\n", key, value);
+    heat2d_print_name(stream, key, value);
 }
 
 static void print_DIMS(FILE *stream, const char *key, const int *dims)
