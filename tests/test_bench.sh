@@ -762,6 +762,14 @@ PY
   expect_out_lacks "PLOT=" "no picture that is not one is reported"
   expect_eq "$(grep -c '](headline.png)\|](phases.png)' "$w/textplot/summary.md")" 0 \
     "the summary shows neither text file as a picture"
+  # A plotter that exits 0 and makes none of its pictures failed too.
+  printf 'import sys\nsys.exit(0)\n' >"$w/lazy.py"
+  run env HEAT2D_PLOT_SCRIPT="$w/lazy.py" "$h" bench "${tiny[@]}" --out "$w/lazy"
+  made="exited 0 without making time_per_step.png, headline.png, phases.png, field.png"
+  expect_eq "$rc/$(grep '^heat2d: bench: plots' <<<"$err")" "1/heat2d: bench: plots failed: $made" \
+    "a plotter that makes nothing: a failure, its line"
+  expect_eq "$(grep -c "^- FAILED: .* $w/lazy.py: $made\$" "$w/lazy/summary.md")" 1 \
+    "a plotter that makes nothing: the summary says so"
 fi
 
 # ---- names cannot forge lines ----------------------------------------------------------------

@@ -37,9 +37,53 @@ expect_rc 0 "plot a field file"
 expect_eq "$out" "PLOT=field.png" "a field file: field.png in the working directory"
 expect_eq "$(size field.png)" 816x672 "field.png is a PNG of 816x672"
 
+# ---- the pictures' names follow the rules of every file heat2d writes -------------------
+# A picture is replaced (keeping its mode), a read-only one refused; a link's
+# file is written, the link kept; a FIFO is written in place; a file that is
+# not a picture is not heat2d's to replace: refused, before anything is drawn.
+echo "my notes" >notes.png
+expect_failure 1 "heat2d: plot: notes.png is not a picture (PNG or GIF), which heat2d would replace; remove it or choose another name" \
+  "$h" plot field.dat --out notes
+expect_eq "$(cat notes.png)" "my notes" "a text file named NAME.png: untouched"
+cp field.png ro.png
+chmod 444 ro.png
+expect_failure 1 "heat2d: plot: ro.png is read-only (mode 444)" "$h" plot field.dat --out ro
+cp field.png real.png
+chmod 640 real.png
+echo older >>real.png
+ln -s real.png link.png
+run "$h" plot field.dat --out link
+expect_eq "$rc/$out" "0/PLOT=link.png" "a link to a picture: plotted through it"
+expect_eq "$([ -L link.png ] && echo link)/$(size real.png)/$(stat -c %a real.png)/$(tail -c 6 real.png | tr -d '\n')" \
+  "link/816x672/640/$(tail -c 6 field.png | tr -d '\n')" "the link kept, its file replaced whole, its mode kept"
+ln -s notes.png to_notes.png
+expect_failure 1 "heat2d: plot: to_notes.png is not a picture (PNG or GIF), which heat2d would replace; remove it or choose another name" \
+  "$h" plot field.dat --out to_notes
+mkfifo fifo.png
+timeout 60 cat fifo.png >from_fifo &
+reader=$!
+run timeout 60 "$h" plot field.dat --out fifo
+wait "$reader" || true
+expect_eq "$rc/$out" "0/PLOT=fifo.png" "a FIFO: plotted into it"
+expect_eq "$([ -p fifo.png ] && echo fifo)/$(size from_fifo)" "fifo/816x672" \
+  "a FIFO: the picture went through it, the FIFO stays"
+expect_eq "$(ls -A "${TMPDIR:-/tmp}" | grep -c "^heat2d-plot-" || true)" 0 "a FIFO: no scratch left"
+# (a series: its GIF is not made when its PNG's name is refused)
+mkdir series_notes
+"$h" run --method cpu --nx 20 --ny 16 --steps 3 --output-every 1 --save-every series_notes/s >/dev/null
+echo "my notes" >sn.png
+run "$h" plot series_notes/s --out sn
+expect_eq "$rc/$(cat sn.png)/$([ -e sn.gif ] && echo gif)" "1/my notes/" "a series into a text NAME.png: nothing made"
+
 # ---- lines that name a picture cannot be forged -------------------------------------------
 run "$h" plot field.dat --out $'p\nFORGED=1'
 expect_eq "$rc/$out" '0/PLOT=p\nFORGED=1.png' "PLOT= escapes the name"
+
+# ---- a plotter that exits 0 and makes nothing fails ------------------------------------
+printf 'import sys\nsys.exit(0)\n' >lazy.py
+run env HEAT2D_PLOT_SCRIPT="$w/lazy.py" "$h" plot field.dat --out lazy
+expect_eq "$rc/$err" "1/heat2d: plot: $py $w/lazy.py exited 0 without making lazy.png" \
+  "a plotter that makes no picture: the one line"
 
 "$h" run --method cpu --nx 40 --ny 30 --steps 60 --output-every 1 --save-every steps >/dev/null
 run "$h" plot steps --out folder

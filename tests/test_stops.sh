@@ -281,7 +281,8 @@ fi
 
 # ---- a helper's output is bounded ------------------------------------------------------
 # A plotter that floods its stdout and stderr (600 MB in all): the bench
-# keeps a bounded part, passes on only PLOT= lines, and stays small. Under
+# keeps a bounded part, passes on only PLOT= lines, and stays small; it
+# exits 0 having made no picture, which is a failure the summary lists. Under
 # the sanitizers, where the bench reads the flood at some 25 MB/s, 200 MB:
 # either stream alone is still half as much again as the bound.
 flood=300000000
@@ -306,7 +307,10 @@ while kill -0 "$pid" 2>/dev/null; do
   sleep 0.05
 done
 set +e; wait "$pid"; rc=$?; set -e
-expect_eq "$rc" 0 "a flooding plotter: the bench succeeds"
+expect_eq "$rc/$(tail -n 1 "$w/flood.err")" "1/heat2d: bench: 1 failure(s), listed at the top of $d/summary.md" \
+  "a flooding plotter that makes no picture: the bench fails"
+expect_eq "$(grep -c "^- FAILED: $w/fakebin/python3 $script: exited 0 without making time_per_step.png, headline.png, phases.png, field.png\$" "$d/summary.md")" \
+  1 "a flooding plotter: the summary says it made none of its pictures"
 expect_eq "$([ "$peak" -lt 65536 ] && echo bounded)" bounded "a flooding plotter: the bench's memory stays under 64 MB ($peak kB)"
 expect_eq "$(grep -c 'yyyy' "$w/flood.out" || true)" 0 "a flooding plotter: its chatter is not passed on"
 

@@ -29,12 +29,16 @@ grammar; an installed script reads the one beside it).
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import fcntl
 import json
 import math
 import statistics
 import os
+import shutil
 import signal
+import stat
 import sys
 import tempfile
 from collections import defaultdict
@@ -273,17 +277,76 @@ def save(plt, fig, folder: Path, name: str, note_rows=None) -> Path:
     return out
 
 
+PICTURE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"GIF89a", b"GIF87a")
+
+
+def is_picture(path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+    except OSError:
+        return False
+    return any(head.startswith(magic) for magic in PICTURE_MAGIC)
+
+
+def picture_target(target: Path):
+    """Where the picture named target goes, by the rules heat2d's own files
+    follow (src/lib/file_replace.c, --save's): (path, mode to keep or None,
+    whether it is a stream). A link's file is written, not the link; a FIFO
+    or a device is written in place, as a stream; a read-only file is
+    refused; a replaced file keeps its mode. A file that holds something and
+    is not a picture (PNG, GIF) is refused too: its name is one heat2d made
+    from its input, and what is kept there is not heat2d's to replace."""
+    path = Path(os.path.realpath(target)) if target.is_symlink() and target.exists() else target
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return path, None, False
+    if stat.S_ISDIR(st.st_mode):
+        raise PlotError(f"cannot write {target}: Is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        if not os.access(path, os.W_OK):
+            raise PlotError(f"cannot write {target}: Permission denied")
+        return path, None, True
+    if not os.access(path, os.W_OK) or st.st_mode & 0o222 == 0:
+        raise PlotError(f"{target} is read-only (mode {st.st_mode & 0o777:03o})")
+    if st.st_size > 0 and not is_picture(path):
+        raise PlotError(f"{target} is not a picture (PNG or GIF), which heat2d would replace; "
+                        "remove it or choose another name")
+    return path, st.st_mode & 0o7777, False
+
+
+@contextlib.contextmanager
+def scratch_folder():
+    """A folder of this process's own under TMPDIR, named and locked as
+    heat2d's scratch folders are (heat2d-plot-PID-XXXXXX, under flock while
+    it lives), so that should this process be killed the next heat2d run
+    removes it."""
+    folder = tempfile.mkdtemp(prefix=f"heat2d-plot-{os.getpid()}-",
+                              dir=os.environ.get("TMPDIR") or "/tmp")
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.close(fd)
+
+
 def replace_file(target: Path, write) -> None:
-    """Writes target as heat2d writes its files: a read-only file is refused,
-    a replaced one keeps its mode, and the picture appears whole or not at
-    all (written beside it, then renamed)."""
-    mode = None
-    if target.exists():
-        st = target.stat()
-        if not os.access(target, os.W_OK) or st.st_mode & 0o222 == 0:
-            raise PlotError(f"{target} is read-only (mode {st.st_mode & 0o777:03o})")
-        mode = st.st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".tmp.", dir=target.parent)
+    """Writes target through write(PATH) by picture_target's rules: a
+    regular file appears whole or not at all (written beside it, then
+    renamed); a stream gets the picture's bytes once it is made."""
+    path, mode, stream = picture_target(target)
+    if stream:
+        with scratch_folder() as folder:
+            tmp = os.path.join(folder, "picture")
+            write(tmp)
+            out = os.open(path, os.O_WRONLY)
+            with open(tmp, "rb") as src, open(out, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+        return
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".tmp.", dir=path.parent)
     os.close(fd)
     try:
         write(tmp)
@@ -292,7 +355,7 @@ def replace_file(target: Path, write) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
+        os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
@@ -928,14 +991,17 @@ def plot_command(argv: list[str]) -> int:
     def work():
         plt = pyplot()
         if argv[1] == "--auto" and is_series(argv[2]):
-            stem = argv[3]
-            outputs = plot_series(plt, Path(argv[2]), Path(stem + ".gif"), Path(stem + ".png"))
+            names = [Path(argv[3] + ".gif"), Path(argv[3] + ".png")]
         elif argv[1] == "--auto":
-            outputs = [plot_one_field(plt, argv[2], Path(argv[3] + ".png"))]
-        elif argv[1] == "--field":
-            outputs = [plot_one_field(plt, argv[2], Path(argv[3]))]
+            names = [Path(argv[3] + ".png")]
         else:
-            outputs = plot_series(plt, Path(argv[2]), Path(argv[3]), Path(argv[4]))
+            names = [Path(name) for name in argv[3:]]
+        for name in names:  # every picture's name refused or not before any is drawn
+            picture_target(name)
+        if len(names) == 2:
+            outputs = plot_series(plt, Path(argv[2]), *names)
+        else:
+            outputs = [plot_one_field(plt, argv[2], names[0])]
         for out in outputs:
             print(plot_line(out))
 
@@ -955,6 +1021,9 @@ def main(argv: list[str]) -> int:
     def work():
         if not folder.is_dir():
             raise PlotError(f"{folder} is not a folder")
+        for name in ("time_per_step.png", "headline.png", "phases.png", "scaling.png",
+                     "snapshots.png", "field.png"):
+            picture_target(folder / name)
         plt = pyplot()
         rows = read_trials(folder)
         outputs = [plot_time_per_step(plt, rows, folder), plot_headline(plt, rows, folder),

@@ -6,11 +6,13 @@
 #include "run_state.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* HEAT2D_PLOT_TIMEOUT as bench_check_plot_env read it; 0 when unset. */
@@ -148,13 +150,28 @@ bool bench_find_plot_script(char *path, size_t size)
 bool bench_is_image(const char *path)
 {
     unsigned char head[8] = {0};
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    /* Never opened to wait: a FIFO of that name would block the read. */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return false;
-    const size_t got = fread(head, 1, sizeof head, f);
-    fclose(f);
+    struct stat st;
+    ssize_t got = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        while ((got = read(fd, head, sizeof head)) < 0 && errno == EINTR)
+            continue;
+    close(fd);
     static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     return (got == 8 && memcmp(head, png, 8) == 0) || (got >= 6 && memcmp(head, "GIF89a", 6) == 0);
+}
+
+/* A picture the plotter reported as made: an image file, or a stream (a
+ * FIFO, a device) it was written into, which keeps nothing to look at. */
+static bool picture_made(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+        return true;
+    return bench_is_image(path);
 }
 
 /* The name of a PLOT= line (len bytes at line, "PLOT=" first) into path:
@@ -192,7 +209,7 @@ char *bench_plot_lines(const char *out, char *bad, size_t bad_size)
         if (strncmp(l, "PLOT=", 5) == 0) {
             char path[PATH_MAX];
             plot_line_path(l, strcspn(l, "\n"), path, sizeof path);
-            if (!bench_is_image(path)) {
+            if (!picture_made(path)) {
                 if (bad[0] == '\0')
                     snprintf(bad, bad_size, "%s", path);
                 continue;
@@ -204,4 +221,20 @@ char *bench_plot_lines(const char *out, char *bad, size_t bad_size)
         return NULL;
     }
     return lines;
+}
+
+bool bench_plot_reported(const char *out, const char *path)
+{
+    struct stat want;
+    if (stat(path, &want) != 0)
+        return false;
+    for (const char *l = out; l != NULL && *l != '\0'; l = strchr(l, '\n'), l = l ? l + 1 : l)
+        if (strncmp(l, "PLOT=", 5) == 0) {
+            char named[PATH_MAX];
+            struct stat st;
+            plot_line_path(l, strcspn(l, "\n"), named, sizeof named);
+            if (stat(named, &st) == 0 && st.st_dev == want.st_dev && st.st_ino == want.st_ino)
+                return picture_made(path);
+        }
+    return false;
 }

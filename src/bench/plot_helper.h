@@ -31,14 +31,20 @@ const char *bench_find_python(char *tried, size_t tried_size, const char **hung,
  * working directory) into path; false when there is none. */
 bool bench_find_plot_script(char *path, size_t size);
 
-/* Whether path is a PNG or GIF file, by its first bytes: a plot is
- * reported only when it is one. */
+/* Whether path is a regular file that is a PNG or GIF, by its first bytes
+ * (never waiting on a FIFO): a plot is reported only when it is one, or a
+ * stream it was written into. */
 bool bench_is_image(const char *path);
 
-/* The PLOT=FILE lines of the plotter's output whose FILE is an image (the
- * rest of it is the helper's chatter), each name escaped as heat2d prints
+/* The PLOT=FILE lines of the plotter's output whose FILE is an image or a
+ * stream (the rest of it is the helper's chatter), each name escaped as heat2d prints
  * names (heat2d_print_name), malloc'd; the first FILE that is not one into
  * bad ("" for none). NULL when out of memory. */
 char *bench_plot_lines(const char *out, char *bad, size_t bad_size);
+
+/* Whether the plotter's output has a PLOT= line naming path (the same
+ * file) and path is an image (or a stream): a picture it was asked for and
+ * made. */
+bool bench_plot_reported(const char *out, const char *path);
 
 #endif

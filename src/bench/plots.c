@@ -70,6 +70,25 @@ void bench_drop_field(void)
     field_dir[0] = '\0';
 }
 
+/* The pictures every bench asks the script for (field.png when it hands
+ * it the field) that its output does not report as made, as "exited 0
+ * without making A, B" into why; "" when it made them all. */
+static void missing_pictures(const char *dir, bool have_field, const char *out, char *why,
+                             size_t size)
+{
+    static const char *const asked[] = {"time_per_step.png", "headline.png", "phases.png",
+                                        "field.png"};
+    size_t used = 0;
+    why[0] = '\0';
+    for (size_t k = 0; k < sizeof asked / sizeof asked[0] - !have_field; ++k) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/%s", dir, asked[k]);
+        if (used < size && !bench_plot_reported(out, path))
+            used += (size_t)snprintf(why + used, size - used, "%s%s",
+                                     used ? ", " : "exited 0 without making ", asked[k]);
+    }
+}
+
 /* Plots are an extra: without matplotlib the numbers stand on their own,
  * and the note says how to get the pictures. */
 void bench_make_plots(bench_state *st, bool have_field, const char *field_path, char **plot_out)
@@ -136,10 +155,13 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
     } else {
         char bad[PATH_MAX];
         *plot_out = bench_plot_lines(cap.out, bad, sizeof bad);
+        if (bad[0] != '\0')
+            snprintf(why, sizeof why, "it reported %s, which is not an image", bad);
+        else
+            missing_pictures(dir, have_field, cap.out, why, sizeof why);
         bench_capture_free(&cap);
-        if (bad[0] == '\0')
+        if (why[0] == '\0')
             return;
-        snprintf(why, sizeof why, "it reported %s, which is not an image", bad);
     }
     bench_say(st, "plots failed: %s", why);
     bench_add_note(st->info, "FAILED: %s %s: %s", python, script, why);

@@ -136,13 +136,19 @@ int heat2d_cmd_plot(int argc, char **argv)
             bench_capture_why(&cap, why, sizeof why);
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", why);
     } else {
-        char bad[PATH_MAX];
+        char bad[PATH_MAX], png[PATH_MAX + 8];
         char *lines = bench_plot_lines(cap.out, bad, sizeof bad);
+        /* Every picture heat2d plot asks for ends in NAME.png (a series
+         * also gets NAME.gif): a plotter that exits 0 without it failed. */
+        snprintf(png, sizeof png, "%s.png", stem);
         if (lines == NULL)
             status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: out of memory");
         else if (bad[0] != '\0')
             status = heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                          "plot: %s was reported but is not an image", bad);
+        else if (!bench_plot_reported(cap.out, png))
+            status = heat2d_report_error(
+                HEAT2D_EXIT_FAILURE, "plot: %s %s exited 0 without making %s", python, script, png);
         else
             fputs(lines, stdout);
         free(lines);
