@@ -267,6 +267,13 @@ expect_eq "$out" 'FILE=c\nCOMPARE=PASS MAX_ABS_DIFF=2.000000e-01 WORST_INDEX=12 
   "compare: the FILE= line, its name escaped"
 cd "$s"
 
+# ---- check --keep: a FIFO among its file names is refused, not waited on ----------------
+mkdir "$s/keep"
+mkfifo "$s/keep/cpu_25x21_7.dat"
+expect_failure 1 "heat2d: check: $s/keep/cpu_25x21_7.dat is not a regular file (a FIFO)" \
+  timeout 20 "$h" check --keep "$s/keep"
+expect_eq "$out/$(ls -A "$s/keep")" "/cpu_25x21_7.dat" "check --keep with a FIFO: nothing run, nothing written"
+
 # ---- messages --------------------------------------------------------------------------------------
 # A name of 3,900 bytes: the message still ends in its reason.
 long=$s

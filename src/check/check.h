@@ -52,6 +52,15 @@ void check_host_targets_text(const check_target *targets, size_t n, char *buf, s
  * failures counted in st->failures, each a line on stderr. */
 void check_run(check_state *st, const check_target *targets, size_t n);
 
+/* check --keep DIR: every field file the check would write there (the
+ * reference's and each target's, for each case of st) is one it may
+ * replace, checked before anything runs: a FIFO, a device or a folder of
+ * that name is refused ("F is not a regular file (a FIFO)": a FIFO would
+ * hang the check, which reads the file back), and so is a read-only file.
+ * 0, or -1 with err. */
+int check_keep_ready(const check_state *st, const check_target *targets, size_t n,
+                     heat2d_error *err);
+
 /* Every snapshot of every method that takes them, against cpu's field at
  * the same step; the transfers of each run against the model
  * (check_snapshots.c). */

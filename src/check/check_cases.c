@@ -2,6 +2,7 @@
  * against cpu, plus invariants that any correct solver satisfies and that
  * a comparison between two of our own methods cannot catch. */
 #include "check.h"
+#include "file_replace.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,8 +17,31 @@ static double f32_slack(const check_target *t, size_t steps)
     return heat2d_precision_slack(t->precision, steps);
 }
 
+/* The field file of one target's run: dir/label_NXxNY_STEPS.dat. */
+static void field_path(const check_state *st, const char *label, size_t nx, size_t ny, size_t steps,
+                       char *path, size_t path_size)
+{
+    snprintf(path, path_size, "%s/%s_%zux%zu_%zu.dat", st->dir, label, nx, ny, steps);
+}
+
+/* The original's cases, each run by every target and compared with cpu:
+ * odd and even step counts catch a method that returns the wrong one of
+ * its two buffers. The GPU check adds two shapes: the f32 GPU step picks
+ * its kernel by nx, odd (25), a multiple of 4 (1024) and even but not
+ * (130) each have their own. */
+typedef struct field_case {
+    size_t nx, ny, steps;
+    bool gpu_only;
+} field_case;
+
+static const field_case field_cases[] = {
+    {25, 21, 7, false},  {25, 21, 8, false},     {25, 21, 31, false},
+    {25, 21, 32, false}, {1024, 768, 301, true}, {130, 98, 41, true},
+};
+#define N_FIELD_CASES (sizeof field_cases / sizeof field_cases[0])
+
 /* Run one target from the standard initial state; write its field to
- * dir/label_NXxNY_STEPS.dat. */
+ * field_path's file. */
 static int run_to_file(check_state *st, const check_target *t, size_t nx, size_t ny, size_t steps,
                        char *path, size_t path_size, heat2d_report *rep)
 {
@@ -26,7 +50,7 @@ static int run_to_file(check_state *st, const check_target *t, size_t nx, size_t
     double *storage[2] = {NULL, NULL};
     const double *field = NULL;
     heat2d_error err = {{0}};
-    snprintf(path, path_size, "%s/%s_%zux%zu_%zu.dat", st->dir, t->label, nx, ny, steps);
+    field_path(st, t->label, nx, ny, steps, path, path_size);
     if (heat2d_run_method(t->method, &cfg, &out, storage, &field, &err) != 0) {
         check_fail(st, "%s %zux%zu/%zu: %s", t->label, nx, ny, steps, err.message);
         return -1;
@@ -279,17 +303,10 @@ static void check_symmetry(check_state *st, const check_target *t, size_t nx, si
 
 void check_run(check_state *st, const check_target *targets, size_t n)
 {
-    /* The original's cases: odd and even step counts catch a method that
-     * returns the wrong one of its two buffers. */
-    static const size_t step_counts[] = {7, 8, 31, 32};
-    for (size_t s = 0; s < sizeof step_counts / sizeof step_counts[0]; ++s)
-        check_against_cpu(st, targets, n, 25, 21, step_counts[s]);
-    if (st->gpu) {
-        check_against_cpu(st, targets, n, 1024, 768, 301);
-        /* The f32 GPU step picks its kernel by nx: odd (25 above), a
-         * multiple of 4 (1024) and even but not (130) each have their own. */
-        check_against_cpu(st, targets, n, 130, 98, 41);
-    }
+    for (size_t c = 0; c < N_FIELD_CASES; ++c)
+        if (st->gpu || !field_cases[c].gpu_only)
+            check_against_cpu(st, targets, n, field_cases[c].nx, field_cases[c].ny,
+                              field_cases[c].steps);
 
     check_target cpu = {.method = heat2d_method_find("cpu"), .label = "cpu"};
     /* The invariants hold for every method, the reference included (in f32
@@ -304,4 +321,22 @@ void check_run(check_state *st, const check_target *targets, size_t n)
         check_symmetry(st, t, 41, 37, 31);
     }
     check_snapshots(st, targets, n);
+}
+
+int check_keep_ready(const check_state *st, const check_target *targets, size_t n,
+                     heat2d_error *err)
+{
+    for (size_t c = 0; c < N_FIELD_CASES; ++c) {
+        if (!st->gpu && field_cases[c].gpu_only)
+            continue;
+        for (size_t k = 0; k <= n; ++k) {
+            char path[4096];
+            field_path(st, k == 0 ? "cpu" : targets[k - 1].label, field_cases[c].nx,
+                       field_cases[c].ny, field_cases[c].steps, path, sizeof path);
+            if (heat2d_file_check_regular(path, err) != 0 ||
+                heat2d_file_check_replaceable(path, "field file", err) != 0)
+                return -1;
+        }
+    }
+    return 0;
 }

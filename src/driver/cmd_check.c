@@ -83,6 +83,11 @@ int heat2d_cmd_check(int argc, char **argv)
      * optional part, not the check's). */
     char mpi_note[1024];
     check_skip_mpi_if_down(targets, &n, mpi_note, sizeof mpi_note);
+    /* --keep's folder: no field file the check writes there can hang it
+     * (a FIFO) or be refused at the end (read-only). */
+    st.dir = keep;
+    if (keep != NULL && check_keep_ready(&st, targets, n, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: %s", err.message);
 
     /* Room left under PATH_MAX for a file name of 255 bytes. */
     char tmp_dir[3072];
