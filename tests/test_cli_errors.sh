@@ -235,6 +235,14 @@ if [ -c /dev/full ]; then
     "$cpu" 25 21 3 /dev/full
   # A device is written in place, never replaced by a regular file.
   expect_eq "$([ -c /dev/full ] && echo device)" "device" "/dev/full is still a device"
+  # The report itself into a full disk: the reason is ENOSPC, as the write
+  # gave it, not stdio's "Input/output error".
+  for prog in "$h run --method cpu --nx 25 --ny 21 --steps 3" "$h methods" "$cpu 25 21 3"; do
+    who=heat2d
+    [ "${prog%% *}" = "$cpu" ] && who=$cpu
+    expect_failure 1 "$who: cannot write to standard output: No space left on device" \
+      bash -c '$0 >/dev/full' "$prog"
+  done
 fi
 if [ -c /dev/null ]; then
   run "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save /dev/null
