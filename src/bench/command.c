@@ -415,6 +415,7 @@ int bench_command(int argc, char **argv)
     bool has_gpu;
     bench_choose_runnable(opt.methods != NULL ? &chosen : &all, opt.methods != NULL, &runnable,
                           &has_gpu, &info);
+    bench_expand_notes(&info);
     if (opt.methods == NULL)
         bench_note_left_out(&info, BENCH_SELF_EXE);
     if (opt.sizes == NULL) {

@@ -18,6 +18,39 @@ extern char **environ;
 /* mpirun's children's environment (bench_find_mpirun), kept for the run. */
 static char **mpi_env;
 
+/* Values of a list the user gave that no target takes, each a note for
+ * the summary once the run's record exists (bench_expand_notes). */
+enum { kMaxUnused = 8 };
+static char unused_values[kMaxUnused][400];
+static size_t n_unused;
+
+void bench_expand_notes(bench_run_info *info)
+{
+    for (size_t k = 0; k < n_unused; ++k)
+        bench_add_note(info, "%s", unused_values[k]);
+    n_unused = 0;
+}
+
+/* "--NAME VALUE: no method in the list takes it (--NAME applies to A, B);
+ * it adds no rows" among the notes to come: a list asked for that yields
+ * no row is said, never dropped in silence. */
+static void note_unused(const heat2d_option_def *o, size_t value)
+{
+    if (n_unused == kMaxUnused)
+        return;
+    char text[32] = "", takers[256] = "";
+    if (o->text != NULL)
+        o->text(o, value, text, sizeof text);
+    size_t used = 0;
+    for (size_t k = 0; k < heat2d_method_count() && used < sizeof takers; ++k)
+        if (o->takes(heat2d_method_at(k)))
+            used += (size_t)snprintf(takers + used, sizeof takers - used, "%s%s", used ? ", " : "",
+                                     heat2d_method_at(k)->name);
+    snprintf(unused_values[n_unused++], sizeof unused_values[0],
+             "--%s %s: no method in the list takes it (--%s applies to %s); it adds no rows.",
+             o->name, text, o->name, used ? takers : "no method of this build");
+}
+
 void bench_plan_release(void)
 {
     free(mpi_env);
@@ -65,7 +98,9 @@ static bool multiplies(const bench_target *t, heat2d_option_id id)
     return o->takes(t->method) || o->with != HEAT2D_OPTION_NONE;
 }
 
-int bench_expand_option(heat2d_option_id id, const char *text, target_list *list)
+/* bench_expand_option; asked: the values are the user's (not a default),
+ * and one that no target takes is noted. */
+static int expand(heat2d_option_id id, const char *text, bool asked, target_list *list)
 {
     const heat2d_option_def *o = &heat2d_run_options[id];
     size_t values[kMaxValues], n_values = 0;
@@ -87,6 +122,7 @@ int bench_expand_option(heat2d_option_id id, const char *text, target_list *list
     if (items == NULL)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: out of memory");
     size_t n = 0;
+    bool value_used[kMaxValues] = {false};
     for (size_t k = 0; k < list->n; ++k) {
         const bench_target *t = &list->items[k];
         const bool takes = multiplies(t, id);
@@ -100,12 +136,21 @@ int bench_expand_option(heat2d_option_id id, const char *text, target_list *list
             items[n].value[id] = values[v];
             bench_target_label(&items[n]);
             n++;
+            value_used[v] = true;
         }
     }
+    for (size_t v = 0; asked && v < n_values; ++v)
+        if (!value_used[v])
+            note_unused(o, values[v]);
     free(list->items);
     list->items = items;
     list->n = n;
     return 0;
+}
+
+int bench_expand_option(heat2d_option_id id, const char *text, target_list *list)
+{
+    return expand(id, text, false, list);
 }
 
 /* mpirun on PATH for the targets under --ranks, and its children's
@@ -170,7 +215,7 @@ static int expand_list(heat2d_option_id id, const bench_options *opt, target_lis
     if (text == NULL)
         return 0;
     target_list *targets = opt->methods != NULL || o->bench.named ? lists->chosen : lists->all;
-    int status = bench_expand_option(id, text, targets);
+    int status = expand(id, text, opt->list[id] != NULL, targets);
     if (status == 0 && o->pass == HEAT2D_PASS_MPIRUN)
         status = bench_find_mpirun();
     if (status == 0)

@@ -37,6 +37,9 @@ int bench_parse_sizes(const char *text, bench_size **sizes, size_t *n);
  * one per value, in the order listed (with KEEPS, after itself); a value
  * above plain only where the method takes it. */
 int bench_expand_option(heat2d_option_id id, const char *text, target_list *list);
+/* The notes of bench_expand_lists (a value of a list the user gave that no
+ * target takes, so that it adds no rows), added to info. */
+void bench_expand_notes(bench_run_info *info);
 /* --ranks: mpirun on PATH and its children's environment. */
 int bench_find_mpirun(void);
 
