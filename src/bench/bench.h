@@ -31,6 +31,14 @@ void bench_target_label(bench_target *t);
 
 #define BENCH_MAX_NOTES 16
 
+/* A size during which other work kept cores busy (load.h). */
+typedef struct bench_busy {
+    bench_size size;
+    double other_cores; /* on average over the size */
+    unsigned cores;     /* the cores the bench could use */
+} bench_busy;
+#define BENCH_MAX_BUSY 16
+
 typedef struct bench_run_info {
     const char *dir;
     /* YYYYMMDD-HHMMSS-PID-XXXX (XXXX: hex of the nanoseconds), unique to
@@ -55,6 +63,12 @@ typedef struct bench_run_info {
      * failed. */
     char notes[BENCH_MAX_NOTES][600];
     size_t n_notes;
+    /* The sizes that ran on a busy machine (bench_load_judge), and the
+     * load average when the bench started (environment.txt's LOADAVG),
+     * negative when unknown. */
+    bench_busy busy[BENCH_MAX_BUSY];
+    size_t n_busy;
+    double loadavg;
 } bench_run_info;
 
 void bench_add_note(bench_run_info *info, const char *fmt, ...) HEAT2D_PRINTF(2, 3);

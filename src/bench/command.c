@@ -360,6 +360,7 @@ int bench_command(int argc, char **argv)
 
     static bench_run_info info;
     memset(&info, 0, sizeof info);
+    info.loadavg = -1.0;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     struct tm local;

@@ -148,7 +148,7 @@ static void last_line(const char *text, char *buf, size_t size)
     snprintf(buf, size, "%.*s", (int)(end - begin), text + begin);
 }
 
-int bench_write_environment(const bench_run_info *info, const char *self_exe, heat2d_error *err)
+int bench_write_environment(bench_run_info *info, const char *self_exe, heat2d_error *err)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/environment.txt", info->dir);
@@ -212,6 +212,7 @@ int bench_write_environment(const bench_run_info *info, const char *self_exe, he
     if (load != NULL && fgets(loadavg, sizeof loadavg, load) != NULL) {
         loadavg[strcspn(loadavg, "\n")] = '\0';
         fprintf(f, "LOADAVG=%s\n", loadavg);
+        info->loadavg = strtod(loadavg, NULL);
     }
     if (load != NULL)
         fclose(load);

@@ -5,9 +5,10 @@
 #include "bench.h"
 
 /* Appends one block to DIR/environment.txt: the run, `heat2d info`, the GPU
- * and compilers, the bench parameters. Returns -1 when the file cannot be
- * written; a missing tool is recorded, not an error. */
-int bench_write_environment(const bench_run_info *info, const char *self_exe, heat2d_error *err);
+ * and compilers, the load average (also into info->loadavg, which the
+ * summary quotes on a busy machine), the bench parameters. Returns -1 when
+ * the file cannot be written; a missing tool is recorded, not an error. */
+int bench_write_environment(bench_run_info *info, const char *self_exe, heat2d_error *err);
 
 /* A note for each optional part this build left out (`heat2d info`'s
  * LEFT_OUT= lines: the methods it would have held, why, and the fix), so

@@ -2,6 +2,7 @@
  * size the medians, speedups, rates and transfers, the limits, the scaling,
  * and the article's headline table. */
 #include "file_replace.h"
+#include "load.h"
 #include "plot_helper.h"
 #include "summary.h"
 #include "summary_tables.h"
@@ -11,7 +12,46 @@
 #include <string.h>
 #include <unistd.h>
 
-static void emit_size_table(FILE *f, const size_group *g)
+/* A row's device, and where other work kept cores busy while its size ran
+ * and the row spread over several cores (threads or ranks), the warning:
+ * such a method waits for its slowest core at every step. */
+static void device_text(const bench_run_info *info, const size_group *g, const cell *c, char *buf,
+                        size_t size)
+{
+    const bench_busy *busy = bench_load_busy_at(info, &g->size);
+    unsigned threads = 0;
+    const bool spread = c->style_known && c->style == HEAT2D_STYLE_HOST &&
+                        ((sscanf(c->device, "host (%u thread", &threads) == 1 && threads > 1) ||
+                         c->last->ranks > 1);
+    if (busy != NULL && spread)
+        snprintf(buf, size, "%s, **busy machine: other work on %.1f of %u cores**", c->device,
+                 busy->other_cores, busy->cores);
+    else
+        snprintf(buf, size, "%s", c->device);
+}
+
+/* At the top: the sizes that ran while other work kept cores busy. */
+static void emit_busy(FILE *f, const bench_run_info *info)
+{
+    if (info->n_busy == 0)
+        return;
+    fputs("**Busy machine**: other work kept cores busy while ", f);
+    for (size_t k = 0; k < info->n_busy; ++k) {
+        char size[96];
+        bench_size_text(&info->busy[k].size, '/', size, sizeof size);
+        fprintf(f, "%s%s ran (%.1f of %u cores, on average)", k == 0 ? "" : ", and while ", size,
+                info->busy[k].other_cores, info->busy[k].cores);
+    }
+    if (info->loadavg >= 0.0)
+        fprintf(f, "; the load average was %.2f when the bench started (environment.txt)",
+                info->loadavg);
+    fputs(". The times at those sizes are slower than this machine's best, most of all those "
+          "of methods spread over several cores, whose rows say so: run the bench again on a "
+          "quiet machine.\n\n",
+          f);
+}
+
+static void emit_size_table(FILE *f, const bench_run_info *info, const size_group *g)
 {
     const bench_size *s = &g->size;
     fprintf(f, "## %zux%zu, %zu steps\n\n", s->nx, s->ny, s->steps);
@@ -31,9 +71,11 @@ static void emit_size_table(FILE *f, const size_group *g)
                            sizeof gbytes);
         summary_transfer_text(c, true, h2d, sizeof h2d);
         summary_transfer_text(c, false, d2h, sizeof d2h);
+        char device[256];
+        device_text(info, g, c, device, sizeof device);
         fprintf(f, "| %s | %s | %zu | %.4g (%.4g–%.4g) | %s | %s | %s | %s | %s |\n", c->label,
-                c->device, c->n, med, c->totals[0], c->totals[c->n - 1], speedup, gcells, gbytes,
-                h2d, d2h);
+                device, c->n, med, c->totals[0], c->totals[c->n - 1], speedup, gcells, gbytes, h2d,
+                d2h);
     }
     fputc('\n', f);
 
@@ -111,7 +153,7 @@ static const size_group *headline_group(const size_group *groups, size_t n, bool
     return n > 0 ? &groups[n - 1] : NULL;
 }
 
-static void emit_headline(FILE *f, const size_group *groups, size_t n)
+static void emit_headline(FILE *f, const bench_run_info *info, const size_group *groups, size_t n)
 {
     bool exact;
     const size_group *g = headline_group(groups, n, &exact);
@@ -136,7 +178,9 @@ static void emit_headline(FILE *f, const size_group *groups, size_t n)
         char speedup[32];
         summary_speedup_text(cpu, c, speedup, sizeof speedup);
         const double trials = (double)c->n;
-        fprintf(f, "| %s | %s | %.4g | %s | %.4g | %.4g | %.4g | %.4g |\n", c->label, c->device,
+        char device[256];
+        device_text(info, g, c, device, sizeof device);
+        fprintf(f, "| %s | %s | %.4g | %s | %.4g | %.4g | %.4g | %.4g |\n", c->label, device,
                 summary_median(c->totals, c->n), speedup, c->phase_sum[0] / trials * 1e3,
                 c->phase_sum[1] / trials * 1e3, c->phase_sum[2] / trials * 1e3,
                 c->phase_sum[3] / trials * 1e3);
@@ -248,6 +292,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
      * then the article's headline size; the other notes and the ladder
      * after. */
     emit_notes(f, info, true);
+    emit_busy(f, info);
     if (n_groups == 0) {
         emit_notes(f, info, false);
         fputs("No trial finished: nothing to tabulate.\n", f);
@@ -255,7 +300,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
     }
     if (!any_on_gpu(groups, n_groups))
         emit_no_gpu(f, info);
-    emit_headline(f, groups, n_groups);
+    emit_headline(f, info, groups, n_groups);
     emit_plots(f, info, headline_plots, sizeof headline_plots / sizeof headline_plots[0]);
     if (info->n_notes > count_failures(info))
         fputs("## Notes\n\n", f);
@@ -276,7 +321,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
     limits lim;
     summary_read_limits(info->dir, &lim);
     for (size_t k = 0; k < n_groups; ++k) {
-        emit_size_table(f, &groups[k]);
+        emit_size_table(f, info, &groups[k]);
         summary_emit_limits(f, &groups[k], &lim);
         summary_emit_scaling(f, &groups[k]);
         summary_emit_halo_depths(f, &groups[k]);

@@ -5,6 +5,7 @@
  * that size and the others go on; every trial is in trials.csv as soon as
  * it ends. */
 #define _GNU_SOURCE
+#include "load.h"
 #include "run_state.h"
 #include "trials_csv.h"
 
@@ -182,7 +183,22 @@ static void note_budget(bench_state *st, const bench_size *s)
                    size_text, info->budget_s, list);
 }
 
+/* Every run of every target at s (trials_size), with the load before and
+ * after: a size that other work slowed is recorded as busy. */
+static int trials_size(bench_state *st, const bench_size *s);
+
 int bench_trials_size(bench_state *st, const bench_size *s)
+{
+    bench_load_sample before, after;
+    bench_load_sample_now(&before);
+    const int rc = trials_size(st, s);
+    bench_load_sample_now(&after);
+    if (!bench_interrupted)
+        bench_load_judge(st->info, s, &before, &after);
+    return rc;
+}
+
+static int trials_size(bench_state *st, const bench_size *s)
 {
     const bench_run_info *info = st->info;
     size_t n = info->n_targets;

@@ -5,12 +5,14 @@
  * whose numbers are known. */
 #define _GNU_SOURCE /* mkdtemp */
 
+#include "load.h"
 #include "summary.h"
 #include "summary_tables.h"
 #include "trials_csv.h"
 #include "unit_check.h"
 
 #include <ftw.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -495,6 +497,51 @@ static void test_labels(void)
     }
 }
 
+/* The busy machine: /proc/stat's per-core lines read for the bench's cores
+ * alone, and the verdict from two samples, quiet and busy, exactly. */
+static void test_load(void)
+{
+    /* cpu (the sum) is skipped; cpu1 is not among the bench's cores. */
+    static const char stat_text[] = "cpu  900 0 300 5000 0 0 0 0 0 0\n"
+                                    "cpu0 100 10 40 2000 5 3 2 5 0 0\n"
+                                    "cpu1 700 0 200 1000 0 0 0 0 0 0\n"
+                                    "cpu2 60 0 20 2000 0 0 0 0\n"
+                                    "intr 12345 0 0\nctxt 999\n";
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    CPU_SET(2, &set);
+    double busy = 0.0;
+    unsigned cores = 0;
+    check(bench_load_parse(stat_text, &set, 0.01, &busy, &cores) && cores == 2 &&
+              fabs(busy - (160.0 + 80.0) * 0.01) < 1e-12,
+          "the bench's cores: user+nice+system+irq+softirq+steal, got %g s on %u", busy, cores);
+    check(bench_load_parse(stat_text, NULL, 0.01, &busy, &cores) && cores == 3,
+          "every core without a set: got %u", cores);
+    CPU_ZERO(&set);
+    CPU_SET(5, &set);
+    check(!bench_load_parse(stat_text, &set, 0.01, &busy, &cores), "no core of the set: false");
+
+    /* 10 s of 2 cores: the bench used 12 s of CPU, the cores were busy 13 s
+     * (quiet: 0.1 of a core) or 30 s (busy: 1.8 cores). */
+    const bench_load_sample a = {true, 100.0, 500.0, 40.0, 2};
+    const bench_load_sample quiet = {true, 110.0, 513.0, 52.0, 2};
+    const bench_load_sample busy_b = {true, 110.0, 530.0, 52.0, 2};
+    const bench_load_sample short_b = {true, 100.3, 530.0, 41.0, 2};
+    check(fabs(bench_load_other_cores(&a, &quiet) - 0.1) < 1e-9, "quiet: 0.1 core of other work");
+    check(fabs(bench_load_other_cores(&a, &busy_b) - 1.8) < 1e-9, "busy: 1.8 cores of other work");
+    check(bench_load_other_cores(&a, &short_b) < 0.0, "a span under BENCH_LOAD_MIN_S: not judged");
+    static bench_run_info info;
+    const bench_size s1 = {64, 64, 10}, s2 = {128, 128, 10};
+    bench_load_judge(&info, &s1, &a, &quiet);
+    check(info.n_busy == 0 && bench_load_busy_at(&info, &s1) == NULL, "quiet: no busy size");
+    bench_load_judge(&info, &s2, &a, &busy_b);
+    const bench_busy *b = bench_load_busy_at(&info, &s2);
+    check(info.n_busy == 1 && b != NULL && fabs(b->other_cores - 1.8) < 1e-9 && b->cores == 2,
+          "busy: the size recorded with 1.8 of 2 cores");
+    check(bench_load_busy_at(&info, &s1) == NULL, "the quiet size stays quiet");
+}
+
 int main(void)
 {
     char base[] = "/tmp/heat2d-test-bench-XXXXXX";
@@ -513,6 +560,7 @@ int main(void)
     }
     test_median_and_ratios();
     test_labels();
+    test_load();
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
     test_parse_buffer(dirs[0]);
