@@ -3,6 +3,7 @@
 set -u
 passed=0
 failed=0
+skipped=0
 test_name=$(basename "$0" .sh)
 
 # run CMD...: capture stdout in $out, stderr in $err, exit status in $rc.
@@ -68,7 +69,45 @@ matplotlib_python() {
   done
 }
 
+# skip WHAT REASON: WHAT is not run here, for REASON, a fact the test has
+# checked (this build has no mpi-cpu, no python with matplotlib, not root):
+# said on its own line, and counted in finish's.
+skip() { skipped=$((skipped + 1)); echo "SKIP: $1: $2"; }
+# have_method HEAT2D METHOD WHAT: true when the build's `heat2d methods`
+# lists METHOD; otherwise WHAT is skipped, saying so.
+have_method() {
+  if "$1" methods | grep -q "^$2 "; then return 0; fi
+  skip "$3" "this build has no $2"
+  return 1
+}
+# seed_programs_of HEAT2D WHAT: the seed-compatible programs the build has,
+# in the array seed_programs: cpu_reference always, acc_each_step and
+# acc_persistent with the OpenACC methods (otherwise WHAT is skipped for
+# them, saying so).
+seed_programs_of() {
+  seed_programs=(cpu_reference)
+  if have_method "$1" acc-each "$2 (acc_each_step, acc_persistent)"; then
+    seed_programs+=(acc_each_step acc_persistent)
+  fi
+}
+# have_matplotlib WHAT: true when some python the bench would plot with has
+# matplotlib; otherwise WHAT is skipped, saying so.
+have_matplotlib() {
+  if [ -n "$(matplotlib_python)" ]; then return 0; fi
+  skip "$1" "no python with matplotlib"
+  return 1
+}
+
+# finish: the closing line, and the test's status: it fails when an
+# assertion failed, and when none ran (a test that asserted nothing proves
+# nothing; a whole test that cannot run here exits 77 with its reason).
 finish() {
-  echo "$test_name: $passed passed, $failed failed"
+  local skips=""
+  [ "$skipped" -eq 0 ] || skips=", $skipped skipped"
+  echo "$test_name: $passed passed, $failed failed$skips"
+  if [ $((passed + failed)) -eq 0 ]; then
+    echo "FAIL: $test_name: no assertion ran" >&2
+    return 1
+  fi
   [ "$failed" -eq 0 ]
 }

@@ -114,6 +114,5 @@ int main(void)
                 test_one(f32, n, two, nans, 2);
             }
         }
-    printf("test_snapshot_stats: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return unit_finish("test_snapshot_stats");
 }

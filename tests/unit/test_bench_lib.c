@@ -580,6 +580,5 @@ int main(void)
                 "0.02286 ms | 8163% |");
     if (nftw(base, remove_entry, 8, FTW_DEPTH | FTW_PHYS) != 0)
         fprintf(stderr, "could not remove %s\n", base);
-    printf("test_bench_lib: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return unit_finish("test_bench_lib");
 }

@@ -129,6 +129,5 @@ int main(void)
     test_transfers();
     test_config();
     test_tmpdir();
-    printf("test_check_lib: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return unit_finish("test_check_lib");
 }

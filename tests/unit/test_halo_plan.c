@@ -330,6 +330,5 @@ int main(void)
     test_regions();
     test_rings();
     test_follow_plan();
-    printf("halo_plan: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return unit_finish("halo_plan");
 }

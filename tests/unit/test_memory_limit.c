@@ -216,6 +216,5 @@ int main(void)
 
     if (nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
         fprintf(stderr, "test_memory_limit: could not remove %s\n", base);
-    printf("test_memory_limit: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return unit_finish("test_memory_limit");
 }

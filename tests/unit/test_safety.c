@@ -234,6 +234,5 @@ int main(void)
     test_nonfinite_messages();
     test_run_fault_hook();
     test_device_memory();
-    printf("test_safety: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return unit_finish("test_safety");
 }

@@ -102,6 +102,5 @@ int main(void)
             test_field(precisions[p], 1031, 517); /* several threads, blocks not multiples of 8 */
         }
     }
-    printf("test_snapshot_sink: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return unit_finish("test_snapshot_sink");
 }
