@@ -111,6 +111,8 @@ if grep -q '^| acc-resident | host ' "$summary"; then
   expect_eq "$(grep -c '^- cpu/resident: cpu / acc-resident = ' "$summary")" 2 "cpu/resident"
   expect_eq "$(grep -c '^Ran on the host, not a GPU: acc-each, acc-resident' "$summary")" 2 \
     "host-mode OpenACC is labelled"
+else
+  skip "the host OpenACC lines" "acc-resident did not run on the host here (not built, or offloaded)"
 fi
 
 # environment.txt: the build, the machine, the parameters.
@@ -136,7 +138,7 @@ if [ "$have_mpl" = yes ]; then
   expect_eq "$([ -e "$b/field_256.dat" ] && echo kept || echo removed)" removed \
     "the field file goes once plotted"
 else
-  echo "note: no python with matplotlib: PNG checks skipped" >&2
+  skip "the PNG checks" "no python with matplotlib"
   expect_out_has "apt-get install python3-matplotlib" "says how to get the plots"
 fi
 
@@ -151,7 +153,7 @@ expect_eq "$(grep -c '^RUN=' "$b/environment.txt")" 2 "environment.txt has both 
 
 # ---- a failing method is reported, dropped at that size, and the rest go on -------
 # (HEAT2D_FAULT_METHOD limits the NaN hook to omp: a method that fails mid-run)
-if "$h" methods | grep -q '^omp '; then
+if have_method "$h" omp "a method that fails mid-run"; then
   run "${noplots[@]}" env HEAT2D_FAULT_NAN_AT_STEP=2 HEAT2D_FAULT_METHOD=omp "$h" bench --sizes 16x16:3,24x20:5 \
     --repeats 2 --warmups 0 --methods cpu,omp --out "$w/f"
   expect_rc 1 "a failed trial fails the bench"
@@ -208,7 +210,7 @@ run env TMPDIR="$w/tmp" "$h" bench --sizes 16x16:3 --methods cpu --repeats 1 --w
 expect_rc 0 "a bench beside a field_256.dat of the user's"
 expect_eq "$(cat "$w/users_field")/$(readlink "$w/ro/field_256.dat")/$(ls -A "$w/tmp")" \
   "the user's/$w/users_field/" "the user's field_256.dat and what it points to: as they were; no scratch left"
-if [ -n "$(matplotlib_python)" ]; then
+if have_matplotlib "field.png beside the user's field_256.dat"; then
   expect_out_has "PLOT=$w/ro/field.png" "field.png made from the bench's own field"
 fi
 
@@ -306,7 +308,7 @@ expect_eq "$([ -e "$w/never" ] && echo created || echo absent)" absent "no folde
 # A method that fails mid-run (here a NaN injected at step 3 into omp's
 # field, standing for a GPU error) is reported, dropped for that size, and
 # the others go on; the exit status says something failed.
-if "$bin/heat2d" methods | grep -q '^omp '; then
+if have_method "$bin/heat2d" omp "a method that fails mid-run, dropped at each size"; then
   run "${noplots[@]}" env HEAT2D_FAULT_NAN_AT_STEP=3 HEAT2D_FAULT_METHOD=omp \
     "$bin/heat2d" bench --methods cpu,omp --sizes 16x16:5,24x20:6 --repeats 2 --warmups 0 \
     --out "$w/faulty"
@@ -631,13 +633,15 @@ print(" ".join(plot_bench.method_order(plot_bench.read_trials(Path(sys.argv[2]))
     "$(dirname "$0")/../tools" "$p")" "${want% }" "plot_bench.py labels f32 rows METHOD-f32"
   expect_eq "$(head -c 8 "$p/headline.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
     "89504e470d0a1a0a" "headline.png with f32 rows is a PNG"
+else
+  skip "the plots of f32 rows" "no python with matplotlib"
 fi
 
 # ---- --ranks: a distributed method under mpirun, P ranks per trial ---------------
-if ! "$h" methods | grep -q '^mpi-cpu '; then
-  echo "note: no mpi-cpu in this build (-DHEAT2D_MPI=ON): --ranks checks skipped" >&2
+if ! have_method "$h" mpi-cpu "--ranks (configure with -DHEAT2D_MPI=ON)"; then
+  : # said
 elif ! command -v mpirun >/dev/null; then
-  echo "note: no mpirun on PATH: --ranks checks skipped" >&2
+  skip "--ranks" "no mpirun on PATH"
 else
   r=$w/ranks
   run "$h" bench --methods mpi-cpu --ranks 1,2 --sizes 24x20:5 --weak 24x20:5 \
@@ -693,6 +697,8 @@ else
   if [ "$have_mpl" = yes ]; then
     expect_eq "$(head -c 8 "$r/scaling.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
       "89504e470d0a1a0a" "scaling.png is a PNG"
+  else
+    skip "scaling.png" "no python with matplotlib"
   fi
 
   # --halo-depth 1,3: mpi-cpu at each depth on each P, its own rows
@@ -701,7 +707,7 @@ else
   # of depths: T(K=1)/T(K) of the CSV medians at each P, one best K a P.
   refuse "--halo-depth '0,2': each item must be a positive integer" --methods mpi-cpu --ranks 2 \
     --halo-depth 0,2
-  if "$h" methods | grep -q '^mpi-cuda '; then
+  if have_method "$h" mpi-cuda "--halo-depth refused for mpi-cuda"; then
     refuse "--halo-depth needs a method that keeps deep halos in --methods" --methods mpi-cuda \
       --ranks 2 --halo-depth 2
   fi
@@ -746,7 +752,7 @@ expect_eq "$(grep -cE '^\| cpu \| [0-9.e+-]+ ms \| .* \| host memory, 16 B/cell 
 
 # A plot is reported only when its file is an image: a plotter that names a
 # file it wrote as text fails the bench, and the summary shows no picture.
-if [ -n "$(matplotlib_python)" ]; then
+if have_matplotlib "a plotter whose pictures are text"; then
   cat >"$w/textplot.py" <<'PY'
 import sys, pathlib
 folder = pathlib.Path(sys.argv[1])

@@ -75,12 +75,16 @@ if [ "$(id -u)" != 0 ]; then
   mkdir "$w/ro" && chmod 555 "$w/ro"
   tmp_fail "$w/ro" "Permission denied"
   chmod 755 "$w/ro" && rmdir "$w/ro"
+else
+  skip "a read-only TMPDIR" "root, whom permission bits do not stop"
 fi
 # One that refuses every new folder whatever the permission bits say, which
 # root's access() passes: sysfs (mkdir there fails even for root).
 if [ -d /sys/kernel ] && ! why=$(LC_ALL=C mkdir /sys/kernel/heat2d-probe 2>&1); then
   tmp_fail /sys/kernel "${why##*: }"
   expect_eq "$(ls -d /sys/kernel/heat2d-* 2>/dev/null)" "" "nothing made in a TMPDIR that refuses folders"
+else
+  skip "a TMPDIR that refuses every folder" "no /sys/kernel that refuses mkdir here"
 fi
 # A usable TMPDIR holds check's scratch directory while it runs, and
 # nothing once it is done.
@@ -102,8 +106,11 @@ rm -rf "$w/tmp"
 # its point-to-point layer, pml, the dying process hands its report to its
 # daemon, which under load loses some of it: there only the note's frame
 # is asserted, and only in the plain build.)
-if "$bin/heat2d" methods | grep -q '^mpi-cpu ' &&
-  "$bin/heat2d" info | grep -q '^MPI=.*OpenRTE'; then
+if ! have_method "$bin/heat2d" mpi-cpu "an MPI that cannot start"; then
+  : # said
+elif ! "$bin/heat2d" info | grep -q '^MPI=.*OpenRTE'; then
+  skip "an MPI that cannot start" "the MPI is not OpenMPI (OpenRTE), whose settings break it here"
+else
   mpi_methods=$("$bin/heat2d" methods | awk '$1 ~ /^mpi-/ && $1 !~ /cuda/ {print $1}')
   n_mpi=$(grep -c . <<<"$mpi_methods")
   skipped="the MPI methods ($(paste -sd, - <<<"$mpi_methods" | sed 's/,/, /g')) are skipped"

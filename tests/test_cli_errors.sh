@@ -29,11 +29,11 @@ cpu=$bin/cpu_reference
 expect_no_files() { expect_eq "$(ls -A "$1")" "" "$2: no file left in $1"; }
 
 # ---- sizes --------------------------------------------------------------------------
+seed_programs_of "$h" "the seed programs' refusals"
 seed_rejects() { # ARGS... -- TEXT: every seed program, exit 1, "PROG: TEXT"
   local text=${!#}
   local args=("${@:1:$#-1}")
-  for prog in cpu_reference acc_each_step acc_persistent; do
-    [ -x "$bin/$prog" ] || continue
+  for prog in "${seed_programs[@]}"; do
     expect_failure 1 "$bin/$prog: $text" "$bin/$prog" "${args[@]}"
     expect_eq "$out" "" "$prog ${args[*]} prints nothing on stdout"
   done
@@ -55,8 +55,7 @@ seed_rejects 64 64 5 "" "field_path must not be empty"
 seed_rejects 25 21 3 "$s/no/such/dir/f.dat" \
   "cannot write field file '$s/no/such/dir/f.dat': No such file or directory"
 expect_no_files "$s" "seed program, missing directory"
-for prog in cpu_reference acc_each_step acc_persistent; do
-  [ -x "$bin/$prog" ] || continue
+for prog in "${seed_programs[@]}"; do
   expect_failure 1 "$bin/$prog: usage: $bin/$prog [nx [ny [steps [field_path]]]]" \
     "$bin/$prog" 1 2 3 4 5
 done
@@ -106,6 +105,8 @@ if [ "$sanitize" = off ]; then
   expect_eq "$out" "" "refused under ulimit -v: nothing on stdout"
   expect_failure 1 "$cpu: grid 8192x8192 needs 2 x 0.537 GB, more than the 0.268 GB RLIMIT_AS (ulimit -v) allows" \
     bash -c 'ulimit -v 262144; exec "$@"' - "$cpu" 8192 8192 1
+else
+  skip "ulimit -v" "a sanitizer build, whose shadow memory alone is above any such limit"
 fi
 # Control characters in an argument are escaped: the message stays one line.
 expect_failure 2 "$(r "--nx must be a positive integer, got '4\\n2\\x1b[0m'")" \
@@ -157,7 +158,7 @@ for typo in typo cpuu CPU; do
 done
 # HEAT2D_MPI_CUDA_AWARE takes 0 alone; any other value is refused, not
 # ignored, before MPI starts or a GPU is looked for.
-if "$h" methods | grep -q '^mpi-cuda '; then
+if have_method "$h" mpi-cuda "HEAT2D_MPI_CUDA_AWARE refused"; then
   for value in 1 no false; do
     expect_failure 1 "$(r "mpi-cuda: HEAT2D_MPI_CUDA_AWARE=$value: 0 (halos staged through host memory) is its only setting; unset, the MPI library is asked")" \
       env HEAT2D_MPI_CUDA_AWARE="$value" "$h" run --method mpi-cuda --nx 8 --ny 8 --steps 2
@@ -165,7 +166,7 @@ if "$h" methods | grep -q '^mpi-cuda '; then
 fi
 # HEAT2D_CUDA_TB_VARIANT names a variant of the build, or cuda-tb refuses
 # to run (before it looks for a GPU): never the default in its place.
-if "$h" methods | grep -q '^cuda-tb '; then
+if have_method "$h" cuda-tb "HEAT2D_CUDA_TB_VARIANT refused"; then
   for typo in 7m6f 8R4FS x; do
     expect_failure 1 "$(r "cuda-tb: HEAT2D_CUDA_TB_VARIANT=$typo is not a variant (8r4qsd, 9r6qsp, 8r4fsd, 9r6fsp, 8r4sl, 4r4sl, 2r4sl)")" \
       env HEAT2D_CUDA_TB_VARIANT="$typo" "$h" run --method cuda-tb --nx 8 --ny 8 --steps 2
@@ -222,6 +223,8 @@ if [ "$(id -u)" != 0 ]; then
     "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save "$s/ro/f.dat"
   expect_no_files "$s/ro" "read-only directory"
   chmod 755 "$s/ro" && rmdir "$s/ro"
+else
+  skip "a read-only directory" "root, whom permission bits do not stop (the read-only tmpfs below stands in)"
 fi
 
 # Disk full, a device: /dev/full fails every write with ENOSPC. The summary
@@ -243,10 +246,14 @@ if [ -c /dev/full ]; then
     expect_failure 1 "$who: cannot write to standard output: No space left on device" \
       bash -c '$0 >/dev/full' "$prog"
   done
+else
+  skip "disk full on /dev/full" "no /dev/full device here"
 fi
 if [ -c /dev/null ]; then
   run "$h" run --method cpu --nx 25 --ny 21 --steps 3 --save /dev/null
   expect_eq "$rc/$([ -c /dev/null ] && echo device)" "0/device" "--save /dev/null leaves the device"
+else
+  skip "--save /dev/null" "no /dev/null device here"
 fi
 
 # Disk full, a real file system: a 64 KiB tmpfs, where the ~13 KiB of the
@@ -279,8 +286,8 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; t
   umount "$full"
   mounts=()
 else
-  echo "tmpfs disk-full and read-only cases not run: mounting needs root with CAP_SYS_ADMIN" \
-    "(/dev/full and the file size limit below still test a failing write)"
+  skip "the tmpfs disk-full and read-only cases" \
+    "mounting needs root with CAP_SYS_ADMIN (/dev/full and the file size limit below still test a failing write)"
 fi
 
 # A file size limit (RLIMIT_FSIZE, ulimit -f 8 = 8 KiB): write() fails with
@@ -382,6 +389,8 @@ if truncate -s 10G "$s/sparse.dat" 2>/dev/null; then
     cmp_rlimit timeout 20 "$h" compare "$good" "$s/sparse.dat"
   expect_eq "$(stat -c %s "$s/sparse.dat")/$(head -c 4 "$s/sparse.dat")" "10737418240/5 5" \
     "the sparse file is left as it was"
+else
+  skip "a 10 GiB sparse file" "this file system cannot make one"
 fi
 rm -f "$s/sparse.dat"
 # Streams: through a pipe as /dev/stdin, and a FIFO; the writer of an
@@ -419,7 +428,7 @@ rm -f "$s/big.dat" "$s/big_ref.dat"
 out_dir=$s/fault
 mkdir "$out_dir"
 for m in cpu omp; do
-  "$h" methods | grep -q "^$m " || continue
+  have_method "$h" "$m" "HEAT2D_FAULT_NAN_AT_STEP in $m" || continue
   for k in 1 5 10; do
     expect_failure 1 "$(r "non-finite value at cell (28, 18) after step $k")" \
       env HEAT2D_FAULT_NAN_AT_STEP=$k "$h" run --method $m --nx 30 --ny 20 --steps 10 --save "$out_dir/f.dat"
@@ -429,7 +438,7 @@ for m in cpu omp; do
 done
 expect_failure 1 "$cpu: non-finite value at cell (28, 18) after step 5" \
   env HEAT2D_FAULT_NAN_AT_STEP=5 "$cpu" 30 20 10
-if "$h" methods | grep -q "^acc-each "; then
+if have_method "$h" acc-each "HEAT2D_FAULT_NAN_AT_STEP refused by acc-each"; then
   expect_failure 1 "$(r "HEAT2D_FAULT_NAN_AT_STEP: acc-each does not check every step ($("$bin/heat2d" methods | awk '$1 ~ /^(cpu|omp|mpi-cpu)$/ {print $1}' | paste -sd, - | sed 's/,/, /g') do)")" \
     env HEAT2D_FAULT_NAN_AT_STEP=5 "$h" run --method acc-each --nx 30 --ny 20 --steps 10
 fi
@@ -450,6 +459,8 @@ if [ "$("$bin/heat2d" info | sed -n 's/^OPENACC=//p')" = "nvptx offload" ] &&
   run env ACC_DEVICE_TYPE=host "$bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
   expect_rc 0 "offload build, ACC_DEVICE_TYPE=host: runs on the host"
   expect_eq "$(key DEVICE)" "host(ACC_DEVICE_TYPE=host)" "offload build, ACC_DEVICE_TYPE=host: DEVICE=host, and why"
+else
+  skip "an offload build's refusal of the host" "not an OpenACC offload build on a machine without a GPU"
 fi
 
 # Snapshots asked of what cannot take them, or asked wrongly.
@@ -465,7 +476,7 @@ expect_failure 1 "heat2d: run: --save-every: cannot create '$s/plain/x': Not a d
 expect_failure 1 "heat2d: run: --save-every: '$s/plain' is not a directory" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --save-every "$s/plain"
 run "$h" run --method omp --nx 8 --ny 8 --steps 3 --output-every 1
-if "$h" methods | grep -q '^omp '; then
+if have_method "$h" omp "omp refuses snapshots"; then
   expect_rc 2 "omp takes no snapshots"
   expect_err_lines 1 "omp takes no snapshots: one line"
   expect_err_has "heat2d: run: omp takes no snapshots (--output-every applies to cpu, " \

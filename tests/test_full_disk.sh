@@ -79,7 +79,7 @@ if [ "$(id -u)" = 0 ] && mkdir "$w/fs0" && mount -t tmpfs -o size=64k tmpfs "$w/
     env HEAT2D_PYTHON=false "$h" bench "${many[@]}" --out "$fs/b"
   expect_eq "$(stat -c %s "$fs/b/trials.csv" 2>/dev/null || echo none)" 0 "no room for the header: no part of it"
 else
-  echo "skipped: the tmpfs cases (mounting needs root with CAP_SYS_ADMIN)"
+  skip "the tmpfs cases" "mounting needs root with CAP_SYS_ADMIN"
 fi
 
 finish

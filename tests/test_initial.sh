@@ -12,11 +12,18 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 h=$bin/heat2d
 
-# Methods of one process that run here (a GPU method only with a GPU).
+# Methods of one process that run here: a GPU method only with a GPU; one
+# that does not run says there is none, or fails the test.
 methods=()
 for m in $("$h" methods | awk '{print $1}'); do
-  if "$h" run --method "$m" --nx 8 --ny 8 --steps 2 >/dev/null 2>&1; then
-    case $m in mpi-*) ;; *) methods+=("$m") ;; esac
+  case $m in mpi-*) continue ;; esac
+  run "$h" run --method "$m" --nx 8 --ny 8 --steps 2
+  if [ "$rc" = 0 ]; then
+    methods+=("$m")
+  elif grep -q "^heat2d: run: $m: no CUDA device: " <<<"$err"; then
+    skip "--initial with $m" "no GPU (${err#*no CUDA device: })"
+  else
+    ko "$m: runs here, or says there is no GPU: exit $rc, $err"
   fi
 done
 expect_eq "$([ ${#methods[@]} -ge 2 ] && echo yes)" yes "at least cpu and omp run here (${methods[*]})"
@@ -97,7 +104,7 @@ expect_rc 1 "a field with a NaN is refused"
 expect_err_lines 1 "a field with a NaN: one line"
 expect_err_has "heat2d: run: --initial: " "a field with a NaN: named as --initial's"
 expect_failure 2 "heat2d: run: --initial needs a file name" "$h" run --method cpu --initial "" --steps 3
-if "$h" methods | grep -q '^mpi-cpu'; then
+if have_method "$h" mpi-cpu "--initial refused by mpi-cpu"; then
   expect_failure 2 "heat2d: run: mpi-cpu starts from the standard initial state (--initial applies to the methods of one process)" \
     "$h" run --method mpi-cpu --initial "$w/own.dat" --steps 3
 fi

@@ -143,7 +143,7 @@ EOF
   expect_out_has "SUM_EQUAL=True SUM=1" "netCDF4: the sum"
   expect_out_has "RECORD=float32 True true" "netCDF4: an f32 record, its values, complete"
 else
-  echo "test_netcdf: python3 has no netCDF4 (python3-netcdf4): that part not run" >&2
+  skip "Python's netCDF4 reading the files" "no python3 with netCDF4 and numpy (python3-netcdf4)"
 fi
 
 # ---- a run killed part-way: whole records, complete = "false" ---------------------------------

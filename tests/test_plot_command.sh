@@ -112,6 +112,8 @@ if "$h" run --method cpu --nx 64 --ny 48 --steps 100 --save field.nc >/dev/null 
     expect_eq "$(size series.gif)" 489x403 "series.gif is a GIF of 489x403"
     expect_eq "$(frames series.gif)" 200 "250 records: 200 frames, sampled evenly"
     expect_eq "$(size series.png)" 816x672 "series.png is a PNG of 816x672"
+  else
+    skip "the animation of 250 records" "a sanitizer build (python's work alone, which no sanitizer sees)"
   fi
   expect_failure 1 "heat2d: plot: series.nc has no record at step 41.5 (its steps: 1, 2, 3, 4, 5, 6, 7, 8, ...)" \
     "$h" plot series.nc:41.5

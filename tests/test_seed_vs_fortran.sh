@@ -31,6 +31,7 @@ summary() { grep -E '^(NX|NY|MASS|CENTRE|MIN|MAX|CHECK)=' <<<"$1"; }
 # Odd and even, square and not, tiny and large; 400x400/400 reaches the
 # three-digit exponents that the original writes without an 'E'.
 cases=$(cat "$src/tests/data/fortran_cases.txt")
+seed_programs_of "$bin/heat2d" "the OpenACC programs against the original's"
 for c in $cases; do
   IFS=: read -r nx ny steps <<<"$c"
   tag="${nx}x${ny}/${steps}"
@@ -50,8 +51,7 @@ for c in $cases; do
     # Ours writes the three-digit exponents the original garbles.
     if grep -qE 'E-[0-9]{3}$' "$w/c.dat"; then ok; else ko "three-digit exponents $tag"; fi
   fi
-  for prog in acc_each_step acc_persistent; do
-    [ -x "$bin/$prog" ] || continue
+  for prog in "${seed_programs[@]:1}"; do
     run "$bin/$prog" "$nx" "$ny" "$steps" "$w/$prog.dat"
     expect_rc 0 "$prog $tag"
     run "$bin/heat2d" compare "$w/f.dat" "$w/$prog.dat"

@@ -193,7 +193,11 @@ expect_eq "$(($(wc -l <"$w/cut2/trials.csv") - 1))" 4 "two methods, two sizes, a
 alive_with() { # COMM ARGS-PATTERN: live processes (not zombies) of that name and arguments
   ps -eo stat=,comm=,args= | awk -v c="$1" '$1 !~ /^Z/ && $2 == c' | grep -cE -- "$2" || true
 }
-if command -v mpirun >/dev/null && "$h" methods 2>/dev/null | grep -q '^mpi-cpu'; then
+if ! have_method "$h" mpi-cpu "SIGKILL with mpirun's ranks"; then
+  : # said
+elif ! command -v mpirun >/dev/null; then
+  skip "SIGKILL with mpirun's ranks" "no mpirun on PATH"
+else
   env "$h" bench --methods mpi-cpu --ranks 2 --sizes 512x512:30011 --repeats 1 --warmups 0 \
     --out "$w/killed-mpi" >/dev/null 2>&1 &
   pid=$!
@@ -209,8 +213,6 @@ if command -v mpirun >/dev/null && "$h" methods 2>/dev/null | grep -q '^mpi-cpu'
     sleep 0.05
   done
   expect_eq "$(alive_with heat2d '--steps 30011')/$(alive_with mpirun '--steps 30011')" 0/0 "SIGKILL to the bench: mpirun and its ranks are gone within 2 s"
-else
-  echo "skipped: SIGKILL with mpirun's ranks (no mpirun or no mpi-cpu in this build)"
 fi
 # The variable that ties a process to its bench is checked like any other.
 small=(run --method cpu --nx 5 --ny 5 --steps 1)
@@ -276,7 +278,7 @@ if [ -n "$py" ]; then
   done
   expect_eq "$temps" 0 "plot_bench.py stopped by SIGTERM: no temporary picture ($stopped of 3 stopped)"
 else
-  echo "skipped: plot_bench.py stopped by SIGTERM (no python with matplotlib)"
+  skip "plot_bench.py stopped by SIGTERM" "no python with matplotlib"
 fi
 
 # ---- a helper's output is bounded ------------------------------------------------------
