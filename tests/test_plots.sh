@@ -14,8 +14,11 @@ py=$(matplotlib_python)
 [ -n "$py" ] || { echo "SKIP: no python with matplotlib (tools/setup.sh installs it)"; exit 77; }
 
 # The columns as this build writes them, then rows a GPU run would write.
-"$bin/heat2d" bench --methods cpu --sizes 8x8:1 --repeats 1 --warmups 0 --out "$w/h" >/dev/null 2>&1
-header=$(head -n 1 "$w/h/trials.csv")
+run "$bin/heat2d" bench --methods cpu --sizes 8x8:1 --repeats 1 --warmups 0 --out "$w/h"
+expect_rc 0 "the bench that gives this build's columns ($err)"
+header=$(head -n 1 "$w/h/trials.csv" 2>/dev/null || true)
+expect_eq "$(tr , '\n' <<<"$header" | grep -cxE 'method|label|total_s|precision|output_every')" 5 \
+  "trials.csv's header holds the columns the rows below fill"
 mkdir "$w/g"
 "$py" - "$header" "$w/g" <<'PY'
 import csv, sys

@@ -2,7 +2,8 @@
 # The README names only what the programs have: every `heat2d CMD ...` it
 # shows is a command whose --help lists each option shown with it, every
 # other option it names is in some command's --help, and it says how to run
-# one test alone (ctest -R).
+# one test alone (ctest -R). Each part must have matched at least what the
+# README is known to hold, so that a pattern that finds nothing fails.
 # usage: test_readme.sh BIN_DIR SOURCE_DIR
 set -e
 bin=$1
@@ -13,6 +14,7 @@ all_help=$("$h" --help)
 for c in run compare check bench info methods; do all_help+=$'\n'$("$h" "$c" --help); done
 
 # Every code span that begins with "heat2d ".
+commands_seen="" span_options=0
 while IFS= read -r span; do
   words=($span)
   cmd=${words[1]}
@@ -21,19 +23,34 @@ while IFS= read -r span; do
   run "$h" "$cmd" --help
   expect_rc 0 "README's \`$span\`: heat2d $cmd is a command"
   help=$out
+  commands_seen+=" $cmd"
   for opt in $(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$span" || true); do
+    span_options=$((span_options + 1))
     if grep -qF -- "$opt" <<<"$help"; then ok; else ko "README's \`$span\`: $opt is not in heat2d $cmd --help"; fi
   done
 done < <(grep -oE '`heat2d [^`]*`' "$readme" | tr -d '`' | sort -u)
+for c in run compare check bench info plot methods; do
+  if grep -qw -- "$c" <<<"$commands_seen"; then ok; else ko "README shows no \`heat2d $c ...\` span (it must show every command)"; fi
+done
+expect_eq "$([ "$span_options" -ge 6 ] && echo yes)" yes "the commands' spans name at least 6 options ($span_options)"
 
 # Options named on their own, in a code span of their own.
+own_options=0
 for opt in $(grep -oE '`--[a-z][a-z0-9-]*[^`]*`' "$readme" | grep -oE -- '^`--[a-z][a-z0-9-]*' | tr -d '`' | sort -u); do
+  own_options=$((own_options + 1))
   if grep -qF -- "$opt" <<<"$all_help"; then ok; else ko "README names $opt, which no command's --help lists"; fi
 done
+expect_eq "$([ "$own_options" -ge 5 ] && echo yes)" yes "at least 5 options named on their own ($own_options)"
 
-# The methods table names the methods the registry can hold.
-for m in $(grep -oE '^\| `[a-z0-9-]+` \|' "$readme" | grep -oE '[a-z0-9-]+'); do
+# The methods table names the methods the registry can hold, every one
+# that this build has among them.
+table=$(grep -oE '^\| `[a-z0-9-]+` \|' "$readme" | grep -oE '[a-z0-9-]+' || true)
+for m in $table; do
   if grep -qE "\"$m\"" "$2"/src/backends/*/*.c; then ok; else ko "README's method $m is no method's name"; fi
+done
+expect_eq "$([ "$(wc -w <<<"$table")" -ge 11 ] && echo yes)" yes "the methods table names at least 11 methods ($(wc -w <<<"$table"))"
+for m in $("$h" methods | awk '{print $1}'); do
+  if grep -qx -- "$m" <<<"$table"; then ok; else ko "this build's method $m is not in the README's methods table"; fi
 done
 expect_eq "$(grep -c 'ctest --test-dir build -R ' "$readme")" 1 "README says how to run one test (ctest -R)"
 finish
