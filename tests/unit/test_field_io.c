@@ -541,68 +541,57 @@ static void expect_read_ok(const char *name, const char *text, size_t n, const d
     unlink(path);
 }
 
-static void test_read_errors(void)
-{
-    char *t;
-    expect_read_error("empty.dat", "", ": invalid nx/ny header");
-    expect_read_error("one.dat", "5\n", ": invalid nx/ny header");
-    expect_read_error("three.dat", "5 5 5\n", ": invalid nx/ny header");
-    expect_read_error("blank_header.dat", "\n1.0\n", ": invalid nx/ny header");
-    expect_read_error("letters.dat", "5 x\n", ": non-integer dimensions");
-    expect_read_error("real_dims.dat", "5.0 5\n", ": non-integer dimensions");
-    expect_read_error("small.dat", "4 5\n", ": too small dimensions 4x5");
-    expect_read_error("negative.dat", "-3 +7\n", ": too small dimensions -3x7");
-    expect_read_error("zeros.dat", "005 0\n", ": too small dimensions 5x0");
-    expect_read_error("overflow.dat", "99999999999 99999999999\n",
-                      ": dimensions 99999999999x99999999999 too large (nx*ny overflows)");
-    expect_read_error("huge_digits.dat", "123456789012345678901234567890 5\n",
-                      ": dimensions 12345678901234567890...x5 too large");
+/* A file the reader must refuse: its text is the header, then count values
+ * (line `at` replaced when replacement is set, 2-based as messages count),
+ * then extra; the message is its path and then suffix. */
+struct bad_field {
+    const char *name, *header;
+    int count, at;
+    const char *replacement, *extra, *suffix;
+};
 
-    t = field_text("5 5\n", 24, 0, NULL, NULL);
-    expect_read_error("short.dat", t, ": expected 25 values, found 24");
-    free(t);
-    t = field_text("5 5\n", 26, 0, NULL, NULL);
-    expect_read_error("long.dat", t, ": expected 25 values, found 26");
-    free(t);
+static const struct bad_field bad_fields[] = {
+    {"empty.dat", "", 0, 0, NULL, NULL, ": invalid nx/ny header"},
+    {"one.dat", "5\n", 0, 0, NULL, NULL, ": invalid nx/ny header"},
+    {"three.dat", "5 5 5\n", 0, 0, NULL, NULL, ": invalid nx/ny header"},
+    {"blank_header.dat", "\n1.0\n", 0, 0, NULL, NULL, ": invalid nx/ny header"},
+    {"letters.dat", "5 x\n", 0, 0, NULL, NULL, ": non-integer dimensions"},
+    {"real_dims.dat", "5.0 5\n", 0, 0, NULL, NULL, ": non-integer dimensions"},
+    {"small.dat", "4 5\n", 0, 0, NULL, NULL, ": too small dimensions 4x5"},
+    {"negative.dat", "-3 +7\n", 0, 0, NULL, NULL, ": too small dimensions -3x7"},
+    {"zeros.dat", "005 0\n", 0, 0, NULL, NULL, ": too small dimensions 5x0"},
+    {"overflow.dat", "99999999999 99999999999\n", 0, 0, NULL, NULL,
+     ": dimensions 99999999999x99999999999 too large (nx*ny overflows)"},
+    {"huge_digits.dat", "123456789012345678901234567890 5\n", 0, 0, NULL, NULL,
+     ": dimensions 12345678901234567890...x5 too large"},
+    {"short.dat", "5 5\n", 24, 0, NULL, NULL, ": expected 25 values, found 24"},
+    {"long.dat", "5 5\n", 26, 0, NULL, NULL, ": expected 25 values, found 26"},
     /* 8 TB of values asked for: the file bounds the count, so this is the
      * count message, not a failed (or granted) allocation. */
-    t = field_text("1000000 1000000\n", 25, 0, NULL, NULL);
-    expect_read_error("hostile.dat", t, ": expected 1000000000000 values, found 25");
-    free(t);
-    t = field_text("5 5\n", 25, 4, "\n", NULL);
-    expect_read_error("empty_line.dat", t, ":4: empty numeric line");
-    free(t);
-    t = field_text("5 5\n", 25, 6, "   \t\n", NULL);
-    expect_read_error("blank_line.dat", t, ":6: empty numeric line");
-    free(t);
-    t = field_text("5 5\n", 25, 0, NULL, "\n");
-    expect_read_error("trailing_blank.dat", t, ":27: empty numeric line");
-    free(t);
-    t = field_text("5 5\n", 25, 3, "abc\n", NULL);
-    expect_read_error("garbage.dat", t, ":3: invalid number");
-    free(t);
-    t = field_text("5 5\n", 25, 9, "1.0 2.0\n", NULL);
-    expect_read_error("two.dat", t, ":9: invalid number");
-    free(t);
-    t = field_text("5 5\n", 25, 5, "  1.0000000000000000E\n", NULL);
-    expect_read_error("cut.dat", t, ":5: invalid number");
-    free(t);
-    t = field_text("5 5\n", 25, 26, "0x1p3\n", NULL);
-    expect_read_error("hex.dat", t, ":26: invalid number");
-    free(t);
-    t = field_text("5 5\n", 25, 7, "nan\n", NULL);
-    expect_read_error("nan.dat", t, ":7: non-finite value");
-    free(t);
-    t = field_text("5 5\n", 25, 8, "-inf\n", NULL);
-    expect_read_error("inf.dat", t, ":8: non-finite value");
-    free(t);
-    t = field_text("5 5\n", 25, 2, "1.0E+999\n", NULL);
-    expect_read_error("overflow_value.dat", t, ":2: non-finite value");
-    free(t);
+    {"hostile.dat", "1000000 1000000\n", 25, 0, NULL, NULL,
+     ": expected 1000000000000 values, found 25"},
+    {"empty_line.dat", "5 5\n", 25, 4, "\n", NULL, ":4: empty numeric line"},
+    {"blank_line.dat", "5 5\n", 25, 6, "   \t\n", NULL, ":6: empty numeric line"},
+    {"trailing_blank.dat", "5 5\n", 25, 0, NULL, "\n", ":27: empty numeric line"},
+    {"garbage.dat", "5 5\n", 25, 3, "abc\n", NULL, ":3: invalid number"},
+    {"two.dat", "5 5\n", 25, 9, "1.0 2.0\n", NULL, ":9: invalid number"},
+    {"cut.dat", "5 5\n", 25, 5, "  1.0000000000000000E\n", NULL, ":5: invalid number"},
+    {"hex.dat", "5 5\n", 25, 26, "0x1p3\n", NULL, ":26: invalid number"},
+    {"nan.dat", "5 5\n", 25, 7, "nan\n", NULL, ":7: non-finite value"},
+    {"inf.dat", "5 5\n", 25, 8, "-inf\n", NULL, ":8: non-finite value"},
+    {"overflow_value.dat", "5 5\n", 25, 2, "1.0E+999\n", NULL, ":2: non-finite value"},
     /* An error in a line comes before the count, as the original reads all. */
-    t = field_text("5 5\n", 10, 11, "x\n", NULL);
-    expect_read_error("bad_and_short.dat", t, ":11: invalid number");
-    free(t);
+    {"bad_and_short.dat", "5 5\n", 10, 11, "x\n", NULL, ":11: invalid number"},
+};
+
+static void test_read_errors(void)
+{
+    for (size_t k = 0; k < sizeof bad_fields / sizeof bad_fields[0]; ++k) {
+        const struct bad_field *b = &bad_fields[k];
+        char *t = field_text(b->header, b->count, b->at, b->replacement, b->extra);
+        expect_read_error(b->name, t, b->suffix);
+        free(t);
+    }
 
     char path[600];
     heat2d_error err = {{0}};
@@ -848,22 +837,22 @@ static void test_read_streams(void)
               strncmp(err.message, "/dev/fd/", 8) == 0,
           "an endless stream after a 5x5 field: '%s'", err.message);
     free(t);
-    t = field_text("5 5\n", 26, 0, NULL, NULL);
-    rc = read_through_pipe(t, false, &field, &err);
-    check(rc != 0 && strstr(err.message, ":27: more values than its 5x5 header gives (25)"),
-          "26 values through a pipe: '%s'", err.message);
-    free(t);
-    /* A header of 10^12 values: the values grow as they come, 25 here. */
-    t = field_text("1000000 1000000\n", 25, 0, NULL, NULL);
-    rc = read_through_pipe(t, false, &field, &err);
-    check(rc != 0 && strstr(err.message, ": expected 1000000000000 values, found 25"),
-          "a hostile header through a pipe: '%s'", err.message);
-    free(t);
-    t = field_text("5 5\n", 24, 0, NULL, NULL);
-    rc = read_through_pipe(t, false, &field, &err);
-    check(rc != 0 && strstr(err.message, ": expected 25 values, found 24"),
-          "24 values through a pipe: '%s'", err.message);
-    free(t);
+    /* Too many values, too few, and a header of 10^12 values (the values
+     * grow as they come, 25 here). */
+    static const struct bad_field piped[] = {
+        {"26 values", "5 5\n", 26, 0, NULL, NULL,
+         ":27: more values than its 5x5 header gives (25)"},
+        {"a hostile header", "1000000 1000000\n", 25, 0, NULL, NULL,
+         ": expected 1000000000000 values, found 25"},
+        {"24 values", "5 5\n", 24, 0, NULL, NULL, ": expected 25 values, found 24"},
+    };
+    for (size_t k = 0; k < sizeof piped / sizeof piped[0]; ++k) {
+        t = field_text(piped[k].header, piped[k].count, 0, NULL, NULL);
+        rc = read_through_pipe(t, false, &field, &err);
+        check(rc != 0 && strstr(err.message, piped[k].suffix), "%s through a pipe: '%s'",
+              piped[k].name, err.message);
+        free(t);
+    }
 }
 
 /* A file changed between two reads: what after_read does to it. */
@@ -1054,6 +1043,5 @@ int main(void)
     test_compare();
 
     remove_tmp_dir();
-    printf("test_field_io: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return unit_finish("test_field_io");
 }
