@@ -21,43 +21,36 @@ function(heat2d_visible_gpus out)
   set(${out} "${archs}" PARENT_SCOPE)
 endfunction()
 
-# heat2d_portable_cuda_archs(OUT): SASS for every architecture from Turing
-# (75) to Hopper (90) that this nvcc can build for, and PTX for the newest of
-# them, in CMAKE_CUDA_ARCHITECTURES' notation (75-real;...;90).
-function(heat2d_portable_cuda_archs out)
-  set(known 75 80 86 87 88 89 90)
-  set(supported "")
+# heat2d_jit_cuda_archs(OUT): for a build where no GPU is visible, the
+# cheapest code that still runs on any GPU later: PTX alone for the oldest
+# architecture from Turing (75) that this nvcc compiles for, which the
+# driver of any newer GPU JIT-compiles when it loads (once; its cache keeps
+# it). No SASS: each SASS target is a full device compile of its own.
+function(heat2d_jit_cuda_archs out)
+  set(oldest 75)
   set(nvcc "${CMAKE_CUDA_COMPILER}")
   if(NOT nvcc)
     find_program(nvcc nvcc)
   endif()
   if(nvcc)
-    execute_process(COMMAND ${nvcc} --list-gpu-code OUTPUT_VARIABLE codes
+    execute_process(COMMAND ${nvcc} --list-gpu-arch OUTPUT_VARIABLE codes
                     RESULT_VARIABLE rc ERROR_QUIET)
     if(rc EQUAL 0)
-      string(REGEX MATCHALL "sm_[0-9]+" codes "${codes}")
+      string(REGEX MATCHALL "compute_[0-9]+" codes "${codes}")
+      set(supported "")
       foreach(code ${codes})
-        string(REPLACE "sm_" "" arch "${code}")
-        if(arch IN_LIST known)
+        string(REPLACE "compute_" "" arch "${code}")
+        if(arch GREATER_EQUAL 75)
           list(APPEND supported ${arch})
         endif()
       endforeach()
+      if(supported)
+        list(SORT supported COMPARE NATURAL)
+        list(GET supported 0 oldest)
+      endif()
     endif()
   endif()
-  if(NOT supported)
-    set(supported 75 80 86 89 90)
-  endif()
-  list(SORT supported COMPARE NATURAL)
-  list(GET supported -1 newest)
-  set(archs "")
-  foreach(arch ${supported})
-    if(arch STREQUAL newest)
-      list(APPEND archs ${arch}) # SASS and PTX
-    else()
-      list(APPEND archs ${arch}-real)
-    endif()
-  endforeach()
-  set(${out} "${archs}" PARENT_SCOPE)
+  set(${out} "${oldest}-virtual" PARENT_SCOPE)
 endfunction()
 
 # heat2d_cuda_code_lists(ARCHS SASS_OUT PTX_OUT): the architectures that
