@@ -19,11 +19,12 @@ export PATH := $(shell tools/tool_path.sh)
 
 all: build
 
-# The tests also need GCC's offload compiler (test_matrix builds with it),
-# which a machine without a GPU gets only when asked for.
+# make bench's set-up installs what the bench needs; the tests' adds what
+# only they use (gfortran, valgrind, docker-compose, GCC's offload compiler
+# that test_matrix builds with, ...): tools/setup.sh says which.
 setup:
 	@tools/setup.sh $(SETUP_FOR)
-test: SETUP_FOR = test
+test test-sanitize: SETUP_FOR = test
 
 # Builds read nothing from stdin: with stdin open, the ptxas that GCC's nvptx
 # assembler runs to verify its output waits on it.

@@ -6,8 +6,9 @@
 #   default       this build (the project's default configure here)
 #   offload       GCC's nvptx offload compiler installed, no GPU
 #   no-acc-link   a C compiler that cannot link -fopenacc programs
-#   parts-off     OpenACC, CUDA and MPI off, no matplotlib, no gfortran, no
-#                 package registry: plain `make bench` through the Makefile
+#   parts-off     OpenACC, CUDA and MPI off, no matplotlib, no MPI, no
+#                 gfortran, no package registry: plain `make bench` through
+#                 the Makefile
 #   mpi-down      this build where MPI cannot start (OpenMPI without ssh or
 #                 rsh): the MPI methods skipped, with the note and its fix
 #   login-shell   `make bench` on a fresh clone as a user without root, in a
@@ -61,9 +62,19 @@ expect_summary_has() {
 # ---- default -------------------------------------------------------------
 main_job default "$build/bin"
 expect_summary_has "**No GPU method was measured here**" "default: no GPU here, said first"
-if "$build/bin/heat2d" methods | grep -q '^cuda-each '; then
+if have_method "$build/bin/heat2d" cuda-each "default: the CUDA methods' note and code"; then
   if grep -qE '^- Skipped (acc-each, acc-resident, )?cuda-each, cuda-each-pinned, .*: no usable GPU here' <<<"$summary"; then
     ok; else ko "default: the CUDA methods skipped, with a note"; fi
+  # Configured where no GPU was visible and no architecture was asked for:
+  # PTX alone, for the oldest GPU CUDA supports (any later one JIT-compiles it).
+  choice=$(sed -n 's/^HEAT2D_CUDA_ARCH_CHOICE:INTERNAL=//p' "$build/CMakeCache.txt")
+  if [ "$choice" = "as set" ] || [ "$choice" = "this machine's GPU" ]; then
+    skip "default: the CUDA code of a build without a GPU" "the architectures were $choice"
+  else
+    run "$build/bin/heat2d" info
+    expect_eq "$(sed -n 's/^CUDA_SASS=//p' <<<"$out")/$(key CUDA_PTX)" "/75" \
+      "default: no GPU when configured: PTX for compute_75 alone, no SASS"
+  fi
 fi
 headline=$(grep -n '^## Headline' <<<"$summary" | cut -d: -f1)
 first_size=$(grep -n '^## [0-9]' <<<"$summary" | head -n 1 | cut -d: -f1)
@@ -116,7 +127,7 @@ if gcc -fopenacc -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_80 "
 elif [ "${CI:-}" = true ]; then
   ko "offload: GCC's nvptx offload compiler is not installed (.ci/run installs it)"
 else
-  echo "SKIP offload: GCC's nvptx offload compiler is not installed (tools/setup.sh offload)"
+  skip offload "GCC's nvptx offload compiler is not installed (tools/setup.sh offload)"
 fi
 
 # ---- a C compiler that cannot link -fopenacc programs ------------------------
@@ -131,15 +142,15 @@ expect_summary_has "Not in this build: OpenACC (acc-each, acc-resident): " \
 run "$w/no-acc-link/bin/heat2d" methods
 expect_out_lacks "acc-" "no-acc-link: no acc method in the build"
 
-# ---- parts off, no matplotlib, no gfortran, no registry: plain make bench ---
-# PATH holds every tool but gfortran and python3, and an apt-get that reaches
-# no registry; the only python has no matplotlib.
+# ---- parts off, no matplotlib, no MPI, no gfortran, no registry: plain make bench ---
+# PATH holds every tool but MPI's, gfortran and python3, and an apt-get that
+# reaches no registry; the only python has no matplotlib.
 mkdir -p "$w/path"
 IFS=: read -ra dirs <<<"$PATH"
 for d in "${dirs[@]}"; do
   for t in "$d"/*; do
     n=${t##*/}
-    case "$n" in gfortran* | python3* | apt-get) continue ;; esac
+    case "$n" in mpicc | mpirun | gfortran* | python3* | apt-get) continue ;; esac
     [ -x "$t" ] && [ ! -e "$w/path/$n" ] && ln -s "$t" "$w/path/$n"
   done
 done
@@ -151,7 +162,8 @@ run env PATH="$w/path" HEAT2D_PYTHON="$w/path/python3" make -C "$src" --no-print
   CMAKE_FLAGS="-DHEAT2D_OPENACC=OFF -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF -DBUILD_TESTING=OFF" \
   BENCH_FLAGS="$sizes --out $w/parts-off-out"
 expect_rc 0 "parts-off: make bench ($(tail -n 3 <<<"$err"))"
-expect_err_has "gfortran" "parts-off: setup names gfortran as missing"
+expect_err_has "missing libopenmpi-dev openmpi-bin;" "parts-off: setup names what the bench lacks (MPI)"
+if grep -qF gfortran <<<"$err"; then ko "parts-off: make bench's set-up asks for gfortran, which only the tests use"; else ok; fi
 expect_err_has "the build goes on with what is here" "parts-off: setup lets the build go on"
 expect_out_has "CPU_CHECK=PASS" "parts-off: the check passes"
 summary=$(cat "$w/parts-off-out/summary.md" 2>/dev/null || true)
@@ -169,7 +181,7 @@ expect_summary_has "Plots skipped (time_per_step.png, headline.png, field.png): 
 # CC, OMPI_MCA_*, TMPDIR) reaches the build, the check or the bench. A
 # variable exported here proves it.
 if ! command -v git >/dev/null || ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-  echo "SKIP login-shell: the source is not a git checkout, so there is nothing to clone"
+  skip login-shell "the source is not a git checkout, so there is nothing to clone"
 else
   export HEAT2D_MATRIX_CALLER=yes
   home=$w/home

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tools/setup.sh on a machine without a package registry: it names what is
 # missing and lets the build go on when cmake and a C compiler are there, and
-# fails only when they are not. apt-get is a stand-in that cannot reach any
-# registry; PATH holds only the tools the case needs.
+# fails only when they are not. `make bench`'s set-up asks only for what the
+# bench needs; the tests' (`tools/setup.sh test`) also for what only they
+# use. apt-get is a stand-in that cannot reach any registry; PATH holds only
+# the tools the case needs.
 # usage: test_setup.sh SOURCE_DIR
 set -e
 . "$(dirname "$0")/lib.sh"
@@ -29,8 +31,15 @@ fake_path "$w/with" $basics cmake cc gcc python3
 run env PATH="$w/with" bash "$src/tools/setup.sh"
 expect_rc 0 "no registry, cmake and cc here: the build goes on"
 expect_err_has "no package registry reachable (apt-get update failed); missing " "says it cannot install"
-expect_err_has "gfortran" "names gfortran as missing"
+expect_err_has "missing libopenmpi-dev openmpi-bin libnetcdf-dev;" "names what the build lacks (MPI, NetCDF)"
 expect_err_has "the build goes on with what is here" "says the build goes on"
+for tool in gfortran valgrind netcdf-bin docker-compose; do
+  if grep -qF -- "$tool" <<<"$err"; then ko "make bench's set-up asks for $tool, which only the tests use"; else ok; fi
+done
+run env PATH="$w/with" bash "$src/tools/setup.sh" test
+expect_rc 0 "the tests' set-up, no registry: the build goes on"
+expect_err_has "missing libopenmpi-dev openmpi-bin libnetcdf-dev gfortran valgrind netcdf-bin docker-compose" \
+  "the tests' set-up names the bench's needs, then the tests' own"
 
 fake_path "$w/without" $basics
 run env PATH="$w/without" bash "$src/tools/setup.sh"

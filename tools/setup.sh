@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
-# Installs what heat2d's build, tests and plots need, when it is missing and
-# this user may install (root with apt-get: Debian, Ubuntu); otherwise says
-# what to install. With an NVIDIA GPU (nvidia-smi lists one) it also installs
-# GCC's nvptx offload compiler for the distribution's GCC, so that OpenACC
-# runs on the GPU. Without a package registry it says what is missing and
-# lets the build go on with what is here.
-#   tools/setup.sh        the build, the tests, the plots
+# Installs what heat2d needs, when it is missing and this user may install
+# (root with apt-get: Debian, Ubuntu); otherwise says what to install. With
+# an NVIDIA GPU (nvidia-smi lists one) it also installs GCC's nvptx offload
+# compiler for the distribution's GCC, so that OpenACC runs on the GPU.
+# Without a package registry it says what is missing and lets the build go
+# on with what is here.
+#   tools/setup.sh        what `make bench` needs: the build (cmake, a C
+#                         compiler, MPI, NetCDF), mpirun, and the plots
+#   tools/setup.sh test   and what only the tests use: gfortran and python3
+#                         (the original), valgrind, ncdump and Python's
+#                         netCDF4 (test_netcdf), docker-compose (the container
+#                         recipe's test), the offload compiler they build with
 #   tools/setup.sh fuzz   and clang, for `make fuzz` (libFuzzer)
 #   tools/setup.sh format and clang-format, for `make format-check`
 #   tools/setup.sh offload  and GCC's nvptx offload compiler even with no GPU
 #                         visible (an image built for GPU hosts: Dockerfile)
-#   tools/setup.sh test   and the offload compiler, which the tests build with, and
-#                         ncdump and Python's netCDF4, which test_netcdf reads with
 set -uo pipefail
 
 need=()
 command -v cmake >/dev/null || need+=(cmake)
 command -v cc >/dev/null || need+=(gcc)
-command -v gfortran >/dev/null || need+=(gfortran)       # the original, for the bit-exact tests
-command -v python3 >/dev/null || need+=(python3)         # the original's tools
 # has_python_module M: any python3 on PATH, or Debian's, imports M (the
 # bench's search for matplotlib, the tests' for netCDF4)
 has_python_module() {
@@ -28,23 +29,24 @@ has_python_module() {
   done
   return 1
 }
-has_python_module matplotlib || need+=(python3-matplotlib) # plots
-command -v valgrind >/dev/null || need+=(valgrind)       # the valgrind_cli test
+has_python_module matplotlib || need+=(python3-matplotlib) # the bench's plots
 command -v mpicc >/dev/null || need+=(libopenmpi-dev)    # mpi-cpu (MPI headers, library)
-command -v mpirun >/dev/null || need+=(openmpi-bin)      # the mpi test's launcher
+command -v mpirun >/dev/null || need+=(openmpi-bin)      # its launcher (the check runs mpi-cpu)
 # .nc fields and series (HEAT2D_NETCDF): the NetCDF-C library, found by
-# pkg-config or its own nc-config; for the tests also ncdump and Python's
-# netCDF4, so that test_netcdf runs rather than skips.
+# pkg-config or its own nc-config.
 command -v nc-config >/dev/null || pkg-config --exists netcdf 2>/dev/null || need+=(libnetcdf-dev)
 # HDF5's headers (libnetcdf-dev brings them): the NetCDF reader asks HDF5's
 # index whether a record's field was written.
 pkg-config --exists hdf5 2>/dev/null || [ -f /usr/include/hdf5/serial/hdf5.h ] || need+=(libhdf5-dev)
+# What only the tests use; `make test` asks for it, `make bench` does not.
 if [ "${1:-}" = test ]; then
-  command -v ncdump >/dev/null || need+=(netcdf-bin)
-  has_python_module netCDF4 || need+=(python3-netcdf4)
+  command -v gfortran >/dev/null || need+=(gfortran)     # the original, for the bit-exact tests
+  command -v python3 >/dev/null || need+=(python3)       # the original's tools
+  command -v valgrind >/dev/null || need+=(valgrind)     # the valgrind_cli test
+  command -v ncdump >/dev/null || need+=(netcdf-bin)     # test_netcdf reads with ncdump
+  has_python_module netCDF4 || need+=(python3-netcdf4)   # and with Python's netCDF4
+  command -v docker-compose >/dev/null || need+=(docker-compose) # the container recipe's test
 fi
-command -v docker-compose >/dev/null || [ "${1:-}" = offload ] ||
-  need+=(docker-compose)                                 # the container recipe's test
 
 # The C compiler the build will use (CMake takes CC, else cc), when it is
 # the distribution's GCC: its OpenACC header, and with a GPU its offload
