@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU run: build (unless a build is already there), prove every GPU
 # method right on the GPU, then benchmark the article's size ladder plus
-# 8192^2, and write results/<gpu-name>/.
+# 8192^2, and write results/<gpu-name>/gpu_bench/ (the machine's folder, this
+# run's own).
 #
 #   tools/gpu_bench.sh                     # every stage
 #   tools/gpu_bench.sh check ladder        # some stages, in order
@@ -46,7 +47,7 @@ export LD_LIBRARY_PATH="$PWD/$BUILD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ACC_DEVICE_TYPE=nvidia
 h=$BUILD/bin/heat2d
 
-out=${OUT_DIR:-results/$gpu}
+out=${OUT_DIR:-results/$gpu/gpu_bench}
 mkdir -p "$out"
 
 stage_check() {

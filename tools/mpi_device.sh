@@ -12,7 +12,7 @@
 # (tests/test_mpi.sh for mpi-cuda with CUDA-aware halos if the MPI has them,
 # then with HEAT2D_MPI_CUDA_AWARE=0, then mpi-cpu), bench (heat2d bench
 # --ranks RANKS --sizes STRONG --weak WEAK into OUT_DIR, default
-# results/<gpu>-x<count>/).
+# results/<gpu>-x<count>/mpi_device/: the machine's folder, this run's own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-mpi-gpu}
@@ -31,7 +31,7 @@ command -v nvidia-smi >/dev/null || die "nvidia-smi not found: this script needs
 command -v mpirun >/dev/null || die "mpirun not found: this script needs an MPI"
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr -c 'A-Za-z0-9._\n-' '-')
-out=${OUT_DIR:-results/$gpu-x$gpus}
+out=${OUT_DIR:-results/$gpu-x$gpus/mpi_device}
 h=$BUILD/bin/heat2d
 # OpenMPI refuses root unless told; the device machines run commands as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
