@@ -33,7 +33,7 @@ bool heat2d_series_step_name(const char *name, size_t steps, size_t every, int w
         value = value * 10 + (size_t)(*p - '0');
     }
     *step = value;
-    return value > 0 && value <= steps && ((every > 0 && value % every == 0) || value == steps);
+    return value > 0 && (value == steps || heat2d_is_snapshot_step(value, steps, every));
 }
 
 /* Any step_*.dat: another run's, when no manifest describes it. */

@@ -14,6 +14,7 @@
 #include "heat2d_config.h"
 #include "heat2d_report.h"
 #include "heat2d_method.h"
+#include "heat2d_schedule.h"
 #include "heat2d_run.h"
 #include "heat2d_field.h"
 #include "heat2d_compare.h"

@@ -23,7 +23,7 @@ void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uin
     uint64_t down = copies;
     /* A resident run's read-back is its last snapshot. */
     if (m->style == HEAT2D_STYLE_RESIDENT && cfg->output_every > 0)
-        down = (cfg->steps + cfg->output_every - 1) / cfg->output_every;
+        down = heat2d_snapshot_count(cfg->steps, cfg->output_every);
     *h2d_count = copies;
     *d2h_count = down;
     *h2d_bytes = copies * array_bytes;

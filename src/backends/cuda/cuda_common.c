@@ -113,21 +113,21 @@ static int hand_with_stats(heat2d_cuda_resident *r, const heat2d_config *cfg, in
     return heat2d_hand_snapshot(cfg, step, host, &stats, rep, err);
 }
 
-/* A plain snapshot: the loop stops, the field's invariants are found on
- * the device, the field comes down into host, the callback runs, the loop
- * goes on. */
-static int plain_snapshot(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *current,
-                          size_t step, void *host, heat2d_report *rep, heat2d_error *err)
+/* The field at current down into host; where snapshots are taken, its
+ * invariants first, found on the device into buffer 0's, the loop waiting
+ * for both. */
+static int copy_down(heat2d_cuda_resident *r, const heat2d_config *cfg, const void *current,
+                     void *host, heat2d_report *rep, heat2d_error *err)
 {
-    const double t0 = heat2d_now();
-    if (queue_stats(r, cfg, current, NULL, 0, r->stream, rep, err) != 0)
-        return -1;
-    HEAT2D_CUDA_CHECK(err, cudaStreamSynchronize(r->stream));
+    if (cfg->output_every > 0) {
+        if (queue_stats(r, cfg, current, NULL, 0, r->stream, rep, err) != 0)
+            return -1;
+        HEAT2D_CUDA_CHECK(err, cudaStreamSynchronize(r->stream));
+    }
     HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, current, r->bytes, cudaMemcpyDeviceToHost));
     rep->d2h_count += 1;
     rep->d2h_bytes += r->bytes;
-    rep->snapshot_wait_s += heat2d_now() - t0;
-    return hand_with_stats(r, cfg, 0, step, host, rep, err);
+    return 0;
 }
 
 /* An overlapped snapshot into buffer b: queued behind the steps that made
@@ -157,97 +157,134 @@ static int take_snapshot(heat2d_cuda_resident *r, const heat2d_config *cfg, int 
     return hand_with_stats(r, cfg, b, step, r->host_snap[b], rep, err);
 }
 
+/* The loop's state for heat2d_run_segments: the method's advance, the
+ * buffer that holds the field, and the overlapped snapshot not yet taken. */
+typedef struct resident_loop {
+    heat2d_cuda_resident *r;
+    const heat2d_config *cfg;
+    heat2d_report *rep;
+    heat2d_cuda_advance advance;
+    void *method;
+    void *current;
+    void *host; /* where a plain snapshot and the read-back land */
+    bool overlap;
+    int next_buffer; /* the overlapped snapshots' buffers, in turn */
+    int pending;     /* the buffer queued but not taken; -1: none */
+    size_t pending_step;
+} resident_loop;
+
+static int loop_advance(void *loop, size_t count, heat2d_error *err)
+{
+    resident_loop *l = loop;
+    return l->advance(l->method, l->r, l->cfg, &l->current, count, err);
+}
+
+/* A plain snapshot: the loop stops, the field comes down, the callback
+ * runs, the loop goes on. An overlapped one is queued, and the one before
+ * it taken (waited for, handed over) now that the steps after it are
+ * queued, so that the GPU computes meanwhile. */
+static int loop_snapshot(void *loop, size_t done, heat2d_error *err)
+{
+    resident_loop *l = loop;
+    if (!l->overlap) {
+        const double t0 = heat2d_now();
+        if (copy_down(l->r, l->cfg, l->current, l->host, l->rep, err) != 0)
+            return -1;
+        l->rep->snapshot_wait_s += heat2d_now() - t0;
+        return hand_with_stats(l->r, l->cfg, 0, done, l->host, l->rep, err);
+    }
+    if (queue_snapshot(l->r, l->cfg, l->current, l->next_buffer, l->rep, err) != 0)
+        return -1;
+    if (l->pending >= 0 &&
+        take_snapshot(l->r, l->cfg, l->pending, l->pending_step, l->rep, err) != 0)
+        return -1;
+    l->pending = l->next_buffer;
+    l->pending_step = done;
+    l->next_buffer ^= 1;
+    return 0;
+}
+
+/* Releases each handle that r holds and clears it. With err, stops at the
+ * first failure (err says which), leaving the rest to _abandon; without,
+ * tries them all. */
+static int release_frame(heat2d_cuda_resident *r, heat2d_error *err)
+{
+#define RELEASE(handle, call)                                                                      \
+    do {                                                                                           \
+        if ((handle) != NULL) {                                                                    \
+            const cudaError_t release_rc_ = (call);                                                \
+            if (release_rc_ != cudaSuccess && err != NULL)                                         \
+                return heat2d_cuda_fail(err, __FILE__, __LINE__, #call, release_rc_);              \
+            (handle) = NULL;                                                                       \
+        }                                                                                          \
+    } while (0)
+    cudaEvent_t *events[] = {&r->loop_start, &r->loop_stop, &r->copied[0],
+                             &r->copied[1],  &r->landed[0], &r->landed[1]};
+    for (size_t k = 0; k < sizeof events / sizeof events[0]; ++k)
+        RELEASE(*events[k], cudaEventDestroy(*events[k]));
+    RELEASE(r->copy_stream, cudaStreamDestroy(r->copy_stream));
+    void **device[] = {&r->dev_u,       &r->dev_v,         &r->dev_snap[0],
+                       &r->dev_snap[1], &r->stats_scratch, &r->dev_stats};
+    for (size_t k = 0; k < sizeof device / sizeof device[0]; ++k)
+        RELEASE(*device[k], cudaFree(*device[k]));
+    void **host[] = {&r->host_snap[0], &r->host_snap[1], &r->host_stats};
+    for (size_t k = 0; k < sizeof host / sizeof host[0]; ++k)
+        RELEASE(*host[k], cudaFreeHost(*host[k]));
+#undef RELEASE
+    return 0;
+}
+
+/* GPU_LOOP_S ends at *t_end: the host's view (launches, then the wait),
+ * and the events' view of the same interval on the device. Kernel faults
+ * surface here. */
+static int end_loop(heat2d_cuda_resident *r, double *t_end, heat2d_report *rep, heat2d_error *err)
+{
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->loop_stop, r->stream));
+    HEAT2D_CUDA_CHECK(err, cudaEventSynchronize(r->loop_stop));
+    *t_end = heat2d_now();
+    heat2d_report_phase(rep, "GPU_LOOP_S", *t_end - r->t_loop);
+    float loop_ms = 0.0f;
+    HEAT2D_CUDA_CHECK(err, cudaEventElapsedTime(&loop_ms, r->loop_start, r->loop_stop));
+    rep->device_loop_s = (double)loop_ms / 1e3;
+    return 0;
+}
+
 int heat2d_cuda_resident_run(heat2d_cuda_resident *r, const heat2d_config *cfg,
                              heat2d_cuda_advance advance, void *method, void *u, void *v,
                              void **result, heat2d_report *rep, heat2d_error *err)
 {
-    void *host = cfg->steps % 2 == 0 ? u : v;
-    void *current = r->dev_u;
-    const bool overlap = cfg->output_every > 0 && cfg->snapshot_copy == HEAT2D_SNAPSHOT_OVERLAP;
-    /* Snapshots after every K steps before the last; the last is the
-     * read-back. An overlapped one is taken (waited for, handed over) once
-     * the steps after it are queued, so that the GPU computes meanwhile. */
-    const size_t every = cfg->output_every > 0 ? cfg->output_every : cfg->steps;
-    size_t done = 0, pending_step = 0;
-    int pending = -1;
-    for (int b = 0; done + every < cfg->steps; b ^= 1) {
-        if (advance(method, r, cfg, &current, every, err) != 0)
-            return -1;
-        done += every;
-        if (!overlap) {
-            if (plain_snapshot(r, cfg, current, done, host, rep, err) != 0)
-                return -1;
-            continue;
-        }
-        if (queue_snapshot(r, cfg, current, b, rep, err) != 0)
-            return -1;
-        if (pending >= 0 && take_snapshot(r, cfg, pending, pending_step, rep, err) != 0)
-            return -1;
-        pending = b;
-        pending_step = done;
-    }
-    if (advance(method, r, cfg, &current, cfg->steps - done, err) != 0)
+    resident_loop l = {
+        .r = r,
+        .cfg = cfg,
+        .rep = rep,
+        .advance = advance,
+        .method = method,
+        .current = r->dev_u,
+        .host = cfg->steps % 2 == 0 ? u : v,
+        .overlap = cfg->output_every > 0 && cfg->snapshot_copy == HEAT2D_SNAPSHOT_OVERLAP,
+        .pending = -1,
+    };
+    double t_readback = 0.0;
+    if (heat2d_run_segments(cfg, loop_advance, loop_snapshot, &l, err) != 0 ||
+        (l.pending >= 0 && take_snapshot(r, cfg, l.pending, l.pending_step, rep, err) != 0) ||
+        end_loop(r, &t_readback, rep, err) != 0)
         return -1;
-    if (pending >= 0 && take_snapshot(r, cfg, pending, pending_step, rep, err) != 0)
-        return -1;
-    /* GPU_LOOP_S: the host's view (launches, then the wait); the events give
-     * the device's view of the same interval. */
-    HEAT2D_CUDA_CHECK(err, cudaEventRecord(r->loop_stop, r->stream));
-    HEAT2D_CUDA_CHECK(err, cudaEventSynchronize(r->loop_stop));
-    const double t_readback = heat2d_now();
-    heat2d_report_phase(rep, "GPU_LOOP_S", t_readback - r->t_loop);
-    float loop_ms = 0.0f;
-    HEAT2D_CUDA_CHECK(err, cudaEventElapsedTime(&loop_ms, r->loop_start, r->loop_stop));
-    rep->device_loop_s = (double)loop_ms / 1e3;
 
     /* READBACK_S: only the buffer of the last step (with snapshots, the
      * last of them: its invariants are found on the device first). */
-    if (cfg->output_every > 0) {
-        if (queue_stats(r, cfg, current, NULL, 0, r->stream, rep, err) != 0)
-            return -1;
-        HEAT2D_CUDA_CHECK(err, cudaStreamSynchronize(r->stream));
-    }
-    HEAT2D_CUDA_CHECK(err, cudaMemcpy(host, current, r->bytes, cudaMemcpyDeviceToHost));
-    rep->d2h_count += 1;
-    rep->d2h_bytes += r->bytes;
+    if (copy_down(r, cfg, l.current, l.host, rep, err) != 0)
+        return -1;
     const double t_exit = heat2d_now();
     heat2d_report_phase(rep, "READBACK_S", t_exit - t_readback);
-    if (cfg->output_every > 0 && hand_with_stats(r, cfg, 0, cfg->steps, host, rep, err) != 0)
+    if (cfg->output_every > 0 && hand_with_stats(r, cfg, 0, cfg->steps, l.host, rep, err) != 0)
         return -1;
 
-    /* EXIT_S: each handle is cleared once released, so that a failure here
-     * leaves only the rest to _abandon. */
+    /* EXIT_S: a failure here leaves only the rest to _abandon. */
     const double t_free = heat2d_now();
-    HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_u));
-    r->dev_u = NULL;
-    HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_v));
-    r->dev_v = NULL;
-    HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->loop_start));
-    r->loop_start = NULL;
-    HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->loop_stop));
-    r->loop_stop = NULL;
-    for (int b = 0; b < 2 && overlap; ++b) {
-        HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_snap[b]));
-        r->dev_snap[b] = NULL;
-        HEAT2D_CUDA_CHECK(err, cudaFreeHost(r->host_snap[b]));
-        r->host_snap[b] = NULL;
-        HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->copied[b]));
-        r->copied[b] = NULL;
-        HEAT2D_CUDA_CHECK(err, cudaEventDestroy(r->landed[b]));
-        r->landed[b] = NULL;
-    }
-    if (r->copy_stream != NULL) {
-        HEAT2D_CUDA_CHECK(err, cudaStreamDestroy(r->copy_stream));
-        r->copy_stream = NULL;
-    }
-    HEAT2D_CUDA_CHECK(err, cudaFree(r->stats_scratch));
-    r->stats_scratch = NULL;
-    HEAT2D_CUDA_CHECK(err, cudaFree(r->dev_stats));
-    r->dev_stats = NULL;
-    HEAT2D_CUDA_CHECK(err, cudaFreeHost(r->host_stats));
-    r->host_stats = NULL;
+    if (release_frame(r, err) != 0)
+        return -1;
     heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_free);
-    *result = host;
+    *result = l.host;
     return 0;
 }
 
@@ -256,27 +293,7 @@ void heat2d_cuda_resident_abandon(heat2d_cuda_resident *r)
     /* Best effort: the first failure is already in err; queued kernels must
      * finish before their buffers go. */
     (void)cudaDeviceSynchronize();
-    if (r->loop_start != NULL)
-        (void)cudaEventDestroy(r->loop_start);
-    if (r->loop_stop != NULL)
-        (void)cudaEventDestroy(r->loop_stop);
-    for (int b = 0; b < 2; ++b) {
-        (void)cudaFree(r->dev_snap[b]);
-        if (r->host_snap[b] != NULL)
-            (void)cudaFreeHost(r->host_snap[b]);
-        if (r->copied[b] != NULL)
-            (void)cudaEventDestroy(r->copied[b]);
-        if (r->landed[b] != NULL)
-            (void)cudaEventDestroy(r->landed[b]);
-    }
-    if (r->copy_stream != NULL)
-        (void)cudaStreamDestroy(r->copy_stream);
-    (void)cudaFree(r->stats_scratch);
-    (void)cudaFree(r->dev_stats);
-    if (r->host_stats != NULL)
-        (void)cudaFreeHost(r->host_stats);
-    (void)cudaFree(r->dev_u);
-    (void)cudaFree(r->dev_v);
+    (void)release_frame(r, NULL);
     *r = (heat2d_cuda_resident){0};
 }
 

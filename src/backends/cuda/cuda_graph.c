@@ -102,10 +102,8 @@ static int graph_solve_any(const heat2d_config *cfg, void *u, void *v, void **re
 {
     cudaStream_t stream = NULL;
     heat2d_cuda_resident frame = {0};
-    /* Segments between snapshots are output_every steps long. */
-    const size_t segment =
-        cfg->output_every > 0 && cfg->output_every < cfg->steps ? cfg->output_every : cfg->steps;
-    graph_state g = {.batch = graph_batch(segment)};
+    /* The longest segment between snapshots is the first. */
+    graph_state g = {.batch = graph_batch(heat2d_next_snapshot(0, cfg->steps, cfg->output_every))};
 
     /* ENTER_S: the arrays, the upload, and the graphs. Capture needs a
      * stream other than the legacy default stream; a run without snapshots

@@ -101,10 +101,7 @@ int heat2d_halo_check_depth(size_t nx, size_t ny, const int dims[2], size_t dept
 
 size_t heat2d_halo_period(size_t done, size_t steps, size_t depth, size_t output_every)
 {
-    size_t len = min_size(depth > 0 ? depth : 1, steps - done);
-    if (output_every > 0)
-        len = min_size(len, output_every - done % output_every);
-    return len;
+    return min_size(depth > 0 ? depth : 1, heat2d_next_snapshot(done, steps, output_every) - done);
 }
 
 heat2d_halo_rect heat2d_halo_region(const heat2d_halo_block *b, size_t len, size_t sub)

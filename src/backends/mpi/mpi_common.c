@@ -191,6 +191,47 @@ int heat2d_mpi_snapshot(const heat2d_mpi_layout *l, const heat2d_config *cfg, si
     return heat2d_hand_snapshot(cfg, step, full, NULL, rep, err);
 }
 
+int heat2d_mpi_first_field(const heat2d_mpi_layout *l, const double *initial, float *full32,
+                           void *local, heat2d_error *err)
+{
+    if (initial == NULL) {
+        heat2d_mpi_initial_block(l, local);
+        return 0;
+    }
+    if (full32 != NULL)
+        for (size_t c = 0; c < l->nx * l->ny; ++c)
+            full32[c] = (float)initial[c];
+    return heat2d_mpi_scatter(l, full32 != NULL ? (const void *)full32 : initial, local, err);
+}
+
+int heat2d_mpi_last_snapshot(const heat2d_mpi_layout *l, const heat2d_config *cfg, const void *full,
+                             heat2d_report *rep, heat2d_error *err)
+{
+    if (cfg->output_every == 0)
+        return 0;
+    if (l->rank != 0) {
+        rep->snapshots++;
+        return 0;
+    }
+    return heat2d_hand_snapshot(cfg, cfg->steps, full, NULL, rep, err);
+}
+
+int heat2d_mpi_take_field(const heat2d_config *cfg, double **full, const float *full32,
+                          double **field, heat2d_error *err)
+{
+    if (*full == NULL)
+        return 0;
+    if (full32 != NULL)
+        for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
+            (*full)[c] = (double)full32[c];
+    size_t bad_i, bad_j;
+    if (heat2d_find_nonfinite(cfg->nx, cfg->ny, *full, &bad_i, &bad_j))
+        return heat2d_fail_nonfinite(cfg->nx, cfg->ny, *full, cfg->steps, err);
+    *field = *full;
+    *full = NULL;
+    return 0;
+}
+
 /* Rank 0 takes the blocks one rank after the other, with no buffer to
  * allocate (so nothing that could fail after the other ranks have started
  * sending): the copies all end in rank 0's memory anyway, whose bandwidth

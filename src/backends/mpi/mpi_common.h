@@ -135,6 +135,26 @@ int heat2d_mpi_gather(const heat2d_mpi_layout *l, const void *local, void *full,
 int heat2d_mpi_snapshot(const heat2d_mpi_layout *l, const heat2d_config *cfg, size_t step,
                         const void *local, void *full, heat2d_report *rep, heat2d_error *err);
 
+/* Collective: the first field of `local` (cells of l->cell): initial (the
+ * full field on rank 0, boundary included) scattered, in f32 rounded to
+ * float into full32 (rank 0's nx*ny floats) first; or, with initial NULL,
+ * the standard initial state, which each rank builds for its block. */
+int heat2d_mpi_first_field(const heat2d_mpi_layout *l, const double *initial, float *full32,
+                           void *local, heat2d_error *err);
+
+/* The snapshot after the last step, which is the final gather into full
+ * (rank 0 hands it over, the other ranks count it); nothing without
+ * snapshots. */
+int heat2d_mpi_last_snapshot(const heat2d_mpi_layout *l, const heat2d_config *cfg, const void *full,
+                             heat2d_report *rep, heat2d_error *err);
+
+/* Rank 0's gathered field as the run's result: in f32 widened from full32
+ * into *full, as every method returns doubles, then checked whole (the
+ * last step's field, which no step read) with cpu's message; on success
+ * *field takes *full. Other ranks (*full NULL) get nothing. */
+int heat2d_mpi_take_field(const heat2d_config *cfg, double **full, const float *full32,
+                          double **field, heat2d_error *err);
+
 /* Collective: the reverse, `full` on rank 0 into every rank's own cells. */
 int heat2d_mpi_scatter(const heat2d_mpi_layout *l, const void *full, void *local,
                        heat2d_error *err);

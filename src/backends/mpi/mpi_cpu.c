@@ -162,219 +162,271 @@ static int mpi_cpu_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_
     return 0;
 }
 
+/* A rank's run: its layout and memory, the block's fixed geometry, and
+ * what the loop has done and found. */
+typedef struct mpi_cpu_run {
+    const heat2d_config *cfg;
+    heat2d_report *rep;
+    const heat2d_cpu_kernels *kern;
+    size_t depth;
+    heat2d_mpi_layout l;
+    void *buf[2];
+    double *full;
+    float *full32; /* f32 on rank 0: the field in float, between full and the blocks */
+    heat2d_mpi_strips strips;
+    heat2d_mpi_halo halo[2];
+    /* The own cells: those that read no halo, and the rim around them; the
+     * global boundary's lines; the halo cells an exchange fills. */
+    heat2d_halo_rect own, inner, rim[4], lines[4], filled[8];
+    size_t n_rim, n_lines, n_filled;
+    size_t band;
+    bool owns_fault_cell;
+    /* The loop: steps done, the buffer that holds them, the exchanges and
+     * their bytes, the seconds waited, and a non-finite field found. */
+    size_t step;
+    int cur;
+    uint64_t posted, exchanges;
+    double halo_wait, snapshot_s;
+    size_t bad_after; /* SIZE_MAX: none */
+    bool bad_halo;
+} mpi_cpu_run;
+
+/* Everything that can fail on one rank alone, before the loop, agreed on,
+ * so that no rank is left waiting for one that gave up. */
+static int run_allocate(mpi_cpu_run *r, heat2d_error *err)
+{
+    int rc = allocate(&r->l, r->buf, &r->full, &r->full32, err);
+    if (heat2d_mpi_strips_create(&r->l, &r->strips, err) != 0)
+        rc = -1;
+    for (int k = 0; k < 2 && rc == 0; ++k)
+        rc = heat2d_mpi_halo_init(&r->l, &r->strips, r->buf[k], &r->halo[k], err);
+    return heat2d_mpi_agree(&r->l, rc, err);
+}
+
+/* The block's geometry, fixed for the run. */
+static void run_geometry(mpi_cpu_run *r)
+{
+    const heat2d_halo_block *hb = &r->l.halo;
+    const heat2d_mpi_layout *l = &r->l;
+    r->own = heat2d_halo_own(hb);
+    r->inner = heat2d_halo_inner(hb);
+    r->n_rim = heat2d_halo_ring(r->own, r->inner, r->rim);
+    r->n_lines = heat2d_halo_boundary(hb, r->lines);
+    r->n_filled = heat2d_mpi_halo_filled(l, r->filled);
+    r->band = band_rows(r->inner.i1 > r->inner.i0 ? r->inner.i1 - r->inner.i0 : 1);
+    const size_t fx = r->cfg->nx - 2, fy = r->cfg->ny - 2;
+    r->owns_fault_cell = l->x0 <= fx && fx < l->x0 + l->lx && l->y0 <= fy && fy < l->y0 + l->ly;
+}
+
+/* The first step of a period: the inner cells while the halos travel,
+ * testing the requests between bands of rows, then (once they arrived)
+ * the rim. Sets *finite; 1 when a halo cell that arrived is not finite. */
+static int first_step(mpi_cpu_run *r, heat2d_mpi_halo *h, const void *u, void *v, bool *finite,
+                      heat2d_error *err)
+{
+    const heat2d_halo_rect inner = r->inner;
+    int arrived = h->n == 0;
+    for (size_t b = inner.j0; b < inner.j1; b += r->band) {
+        heat2d_halo_rect band = inner;
+        band.j0 = b;
+        band.j1 = b + r->band < inner.j1 ? b + r->band : inner.j1;
+        *finite &= update(r->kern, &r->l, band, r->cfg->alpha, u, v);
+        if (!arrived)
+            HEAT2D_MPI_CHECK(err, MPI_Testall(h->n, h->req, &arrived, MPI_STATUSES_IGNORE));
+    }
+    if (!arrived) {
+        const double tw = heat2d_now();
+        HEAT2D_MPI_CHECK(err, MPI_Waitall(h->n, h->req, MPI_STATUSES_IGNORE));
+        r->halo_wait += heat2d_now() - tw;
+    }
+    if (!rects_finite(r->kern, &r->l, r->filled, r->n_filled, u)) {
+        /* A neighbour's cell went non-finite. Its owner saw it at this step
+         * or before (a halo cell gets nothing that an owner did not check
+         * first) and ends the job with its line; going on would compute
+         * ahead, with no message to hold this rank back, and report the
+         * copies' own line. */
+        r->bad_halo = true;
+        return 1;
+    }
+    for (size_t k = 0; k < r->n_rim; ++k)
+        *finite &= update(r->kern, &r->l, r->rim[k], r->cfg->alpha, u, v);
+    return 0;
+}
+
+/* Step `sub` of a period of len steps: the own cells, the halo cells this
+ * step still needs (copies of the neighbours' cells, whose finiteness is
+ * theirs to check), then 0 on the global boundary. 1 when the field it
+ * read was not finite (the run stops there, as cpu does, before the
+ * neighbours get the next halo). */
+static int period_step(mpi_cpu_run *r, heat2d_mpi_halo *h, size_t len, size_t sub,
+                       heat2d_error *err)
+{
+    const void *u = r->buf[r->cur];
+    void *v = r->buf[1 - r->cur];
+    bool finite = true;
+    if (sub == 0) {
+        const int rc = first_step(r, h, u, v, &finite, err);
+        if (rc != 0)
+            return rc;
+    } else {
+        finite &= update(r->kern, &r->l, r->own, r->cfg->alpha, u, v);
+    }
+    heat2d_halo_rect extra[4];
+    const size_t n_extra =
+        heat2d_halo_ring(heat2d_halo_region(&r->l.halo, len, sub), r->own, extra);
+    for (size_t k = 0; k < n_extra; ++k)
+        (void)update(r->kern, &r->l, extra[k], r->cfg->alpha, u, v);
+    zero_global_boundary(&r->l, r->lines, r->n_lines, v);
+    if (!finite) {
+        r->bad_after = r->step;
+        return 1;
+    }
+    if (r->step + 1 == r->cfg->fault_nan_step && r->owns_fault_cell)
+        r->kern->set(v, heat2d_mpi_local(&r->l, r->cfg->nx - 2 - r->l.x0, r->cfg->ny - 2 - r->l.y0),
+                     NAN);
+    r->cur = 1 - r->cur;
+    r->step++;
+    return 0;
+}
+
+/* A period of len steps: the halo exchange of u started, then its steps. */
+static int run_period(mpi_cpu_run *r, size_t len, heat2d_error *err)
+{
+    heat2d_mpi_halo *h = &r->halo[r->cur];
+    if (h->n > 0) {
+        HEAT2D_MPI_CHECK(err, MPI_Startall(h->n, h->req));
+        r->exchanges++;
+    }
+    r->posted += h->send_bytes;
+    for (size_t sub = 0; sub < len; ++sub) {
+        const int rc = period_step(r, h, len, sub, err);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* heat2d_run_segments' advance: count steps in periods of the halo depth
+ * (fewer at the segment's end, so that a snapshot ends a period, where the
+ * blocks are exact). */
+static int run_advance(void *run, size_t count, heat2d_error *err)
+{
+    mpi_cpu_run *r = run;
+    const size_t end = r->step + count;
+    while (r->step < end) {
+        const int rc = run_period(r, heat2d_halo_period(r->step, end, r->depth, 0), err);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* A snapshot before the last: the blocks gathered to rank 0, timed apart
+ * from the loop. */
+static int run_snapshot(void *run, size_t done, heat2d_error *err)
+{
+    mpi_cpu_run *r = run;
+    const double ts = heat2d_now();
+    if (heat2d_mpi_snapshot(&r->l, r->cfg, done, r->buf[r->cur],
+                            r->full32 != NULL ? (void *)r->full32 : r->full, r->rep, err) != 0)
+        return -1;
+    r->snapshot_s += heat2d_now() - ts;
+    return 0;
+}
+
+/* The loop from a barrier; in *loop_s its seconds without the snapshots'.
+ * A non-finite field found (here or, for a halo, by its owner) fails it. */
+static int run_loop(mpi_cpu_run *r, double *loop_s, heat2d_error *err)
+{
+    HEAT2D_MPI_CHECK(err, MPI_Barrier(r->l.comm));
+    const double t0 = heat2d_now();
+    const int rc = heat2d_run_segments(r->cfg, run_advance, run_snapshot, r, err);
+    *loop_s = heat2d_now() - t0 - r->snapshot_s;
+    if (rc < 0)
+        return -1;
+    if (r->bad_halo) {
+        /* The owner's MPI_Abort ends this wait, which the owner never
+         * joins. */
+        HEAT2D_MPI_CHECK(err, MPI_Barrier(r->l.comm));
+        return heat2d_fail(err, "non-finite value in a halo after step %zu", r->step);
+    }
+    if (r->bad_after != SIZE_MAX)
+        return fail_nonfinite(r->kern, &r->l, r->buf[r->cur], r->bad_after, err);
+    return 0;
+}
+
+/* After the loop: its times and bytes over the ranks, the field gathered
+ * to rank 0 (the last snapshot), and the phases. */
+static int run_finish(mpi_cpu_run *r, double loop_s, double *total_s, heat2d_error *err)
+{
+    /* The loop from the barrier to the slowest rank, and the longest wait
+     * for halos, on rank 0. TOTAL_S holds the snapshots' cost; CPU_LOOP_S
+     * leaves it out. */
+    double times[3] = {loop_s, r->halo_wait, loop_s + r->snapshot_s};
+    if (heat2d_mpi_max(&r->l, times, 3, err) != 0 || heat2d_mpi_sum(&r->l, &r->posted, err) != 0)
+        return -1;
+    void *full = r->full32 != NULL ? (void *)r->full32 : r->full;
+    const double tg = heat2d_now();
+    if (heat2d_mpi_gather(&r->l, r->buf[r->cur], full, err) != 0)
+        return -1;
+    const double gather_s = heat2d_now() - tg;
+    if (heat2d_mpi_last_snapshot(&r->l, r->cfg, full, r->rep, err) != 0)
+        return -1;
+    *total_s = times[2];
+    /* All bytes posted over the steps: a K-deep exchange counts once per
+     * K steps. The rounds are rank 0's, which every rank shares. */
+    r->rep->halo_bytes_per_step = r->posted / r->cfg->steps;
+    r->rep->halo_exchanges = r->exchanges;
+    heat2d_report_phase(r->rep, "CPU_LOOP_S", times[0]);
+    heat2d_report_phase(r->rep, "HALO_WAIT_S", times[1]);
+    heat2d_report_phase(r->rep, "GATHER_S", gather_s);
+    return 0;
+}
+
+static void run_release(mpi_cpu_run *r)
+{
+    for (int k = 0; k < 2; ++k)
+        heat2d_mpi_halo_free(&r->halo[k]);
+    heat2d_mpi_strips_free(&r->strips);
+    free(r->buf[0]);
+    free(r->buf[1]);
+    free(r->full);
+    free(r->full32);
+    heat2d_mpi_layout_close(&r->l);
+}
+
 static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double **field,
                          double *total_s, heat2d_report *rep, heat2d_error *err)
 {
     *field = NULL;
     *total_s = 0.0;
-    const size_t depth = heat2d_halo_depth(cfg);
-    heat2d_mpi_layout l;
-    if (heat2d_mpi_layout_open_halo(WHO, cfg, depth, &l, rep, err) != 0)
+    mpi_cpu_run r = {.cfg = cfg,
+                     .rep = rep,
+                     .kern = heat2d_cpu_kernels_for(cfg->precision),
+                     .depth = heat2d_halo_depth(cfg),
+                     .halo = {{.n = 0}, {.n = 0}},
+                     .bad_after = SIZE_MAX};
+    if (heat2d_mpi_layout_open_halo(WHO, cfg, r.depth, &r.l, rep, err) != 0)
         return -1;
-
     int status = -1;
-    const heat2d_cpu_kernels *kern = heat2d_cpu_kernels_for(cfg->precision);
-    const bool f32 = cfg->precision == HEAT2D_F32;
-    void *buf[2] = {NULL, NULL};
-    double *full = NULL;
-    /* f32 on rank 0: the field in float, between full and the blocks. */
-    float *full32 = NULL;
-    heat2d_mpi_strips strips;
-    heat2d_mpi_halo halo[2] = {{.n = 0}, {.n = 0}};
-
-    /* Everything that can fail on one rank alone, before the loop, is
-     * agreed on, so that no rank is left waiting for one that gave up. */
-    int rc = allocate(&l, buf, &full, &full32, err);
-    if (heat2d_mpi_strips_create(&l, &strips, err) != 0)
-        rc = -1;
-    for (int k = 0; k < 2 && rc == 0; ++k)
-        rc = heat2d_mpi_halo_init(&l, &strips, buf[k], &halo[k], err);
-    if (heat2d_mpi_agree(&l, rc, err) != 0)
-        goto done;
-    /* From here on a rank that fails may leave others blocked in a
-     * point-to-point call: loop_failed ends the job. */
-    if (initial != NULL) {
-        /* In f32 rank 0 rounds the field to float and scatters that. */
-        if (full32 != NULL)
-            for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
-                full32[c] = (float)initial[c];
-        if (heat2d_mpi_scatter(&l, f32 ? (const void *)full32 : initial, buf[0], err) != 0)
-            goto loop_failed;
-    } else {
-        heat2d_mpi_initial_block(&l, buf[0]);
-    }
-
-    const heat2d_halo_block *hb = &l.halo;
-    const size_t lx = l.lx;
-    const size_t ly = l.ly;
-    const double alpha = cfg->alpha;
-    /* The own cells: those that read no halo, and the rim around them. */
-    const heat2d_halo_rect own = heat2d_halo_own(hb);
-    const heat2d_halo_rect inner = heat2d_halo_inner(hb);
-    heat2d_halo_rect rim[4], lines[4];
-    const size_t n_rim = heat2d_halo_ring(own, inner, rim);
-    const size_t n_lines = heat2d_halo_boundary(hb, lines);
-    heat2d_halo_rect filled[8];
-    const size_t n_filled = heat2d_mpi_halo_filled(&l, filled);
-    const size_t band = band_rows(inner.i1 > inner.i0 ? inner.i1 - inner.i0 : 1);
-    const size_t fault = cfg->fault_nan_step;
-    const bool owns_fault_cell = l.x0 <= cfg->nx - 2 && cfg->nx - 2 < l.x0 + lx &&
-                                 l.y0 <= cfg->ny - 2 && cfg->ny - 2 < l.y0 + ly;
-    uint64_t posted = 0, exchanges = 0;
-    double halo_wait = 0.0, snapshot_s = 0.0;
-    size_t bad_after = SIZE_MAX;
-    bool bad_halo = false;
-    size_t step = 0;
-    int cur = 0;
-
-    HEAT2D_MPI_CHECK_GOTO(err, MPI_Barrier(l.comm), loop_failed);
-    double t0 = heat2d_now();
-    while (step < cfg->steps && bad_after == SIZE_MAX && !bad_halo) {
-        const size_t len = heat2d_halo_period(step, cfg->steps, depth, cfg->output_every);
-        heat2d_mpi_halo *h = &halo[cur];
-        if (h->n > 0) {
-            HEAT2D_MPI_CHECK_GOTO(err, MPI_Startall(h->n, h->req), loop_failed);
-            exchanges++;
-        }
-        posted += h->send_bytes;
-        for (size_t sub = 0; sub < len; ++sub, ++step) {
-            const void *u = buf[cur];
-            void *v = buf[1 - cur];
-            bool finite = true;
-            if (sub == 0) {
-                /* The inner cells while the halos travel, then the rim. */
-                int arrived = h->n == 0;
-                for (size_t b = inner.j0; b < inner.j1; b += band) {
-                    heat2d_halo_rect r = inner;
-                    r.j0 = b;
-                    r.j1 = b + band < inner.j1 ? b + band : inner.j1;
-                    finite &= update(kern, &l, r, alpha, u, v);
-                    if (!arrived)
-                        HEAT2D_MPI_CHECK_GOTO(
-                            err, MPI_Testall(h->n, h->req, &arrived, MPI_STATUSES_IGNORE),
-                            loop_failed);
-                }
-                if (!arrived) {
-                    double tw = heat2d_now();
-                    HEAT2D_MPI_CHECK_GOTO(err, MPI_Waitall(h->n, h->req, MPI_STATUSES_IGNORE),
-                                          loop_failed);
-                    halo_wait += heat2d_now() - tw;
-                }
-                if (!rects_finite(kern, &l, filled, n_filled, u)) {
-                    /* A neighbour's cell went non-finite. Its owner saw
-                     * it at this step or before (a halo cell gets nothing
-                     * that an owner did not check first) and ends the job
-                     * with its line; going on would compute ahead, with
-                     * no message to hold this rank back, and report the
-                     * copies' own line. */
-                    bad_halo = true;
-                    break;
-                }
-                for (size_t k = 0; k < n_rim; ++k)
-                    finite &= update(kern, &l, rim[k], alpha, u, v);
-            } else {
-                finite &= update(kern, &l, own, alpha, u, v);
-            }
-            /* The halo cells this step still needs: copies of the
-             * neighbours' cells, whose finiteness is theirs to check. */
-            heat2d_halo_rect extra[4];
-            const size_t n_extra = heat2d_halo_ring(heat2d_halo_region(hb, len, sub), own, extra);
-            for (size_t k = 0; k < n_extra; ++k)
-                (void)update(kern, &l, extra[k], alpha, u, v);
-            zero_global_boundary(&l, lines, n_lines, v);
-            if (!finite) {
-                /* u, the field after `step` steps, is not finite: stop
-                 * here, as cpu does, before its neighbours get the next
-                 * halo. */
-                bad_after = step;
-                break;
-            }
-            if (step + 1 == fault && owns_fault_cell)
-                kern->set(v, heat2d_mpi_local(&l, cfg->nx - 2 - l.x0, cfg->ny - 2 - l.y0), NAN);
-            cur = 1 - cur;
-        }
-        /* A snapshot ends a period (heat2d_halo_period), where the blocks
-         * are exact; the one after the last step is the final gather. */
-        if (bad_after == SIZE_MAX && !bad_halo && cfg->output_every > 0 &&
-            step % cfg->output_every == 0 && step < cfg->steps) {
-            const double ts = heat2d_now();
-            if (heat2d_mpi_snapshot(&l, cfg, step, buf[cur], f32 ? (void *)full32 : full, rep,
-                                    err) != 0)
-                goto loop_failed;
-            snapshot_s += heat2d_now() - ts;
+    if (run_allocate(&r, err) == 0) {
+        run_geometry(&r);
+        double loop_s = 0.0;
+        if (heat2d_mpi_first_field(&r.l, initial, r.full32, r.buf[0], err) != 0 ||
+            run_loop(&r, &loop_s, err) != 0 || run_finish(&r, loop_s, total_s, err) != 0) {
+            /* This rank gives up inside the loop (or the collectives around
+             * it), where the others may wait for it forever: the program
+             * ends them all after printing this rank's line, with no
+             * clean-up (the requests may be active). Alone, it just
+             * returns. */
+            rep->abort_peers = r.l.ranks > 1;
+            if (rep->abort_peers)
+                return -1;
+        } else {
+            status = heat2d_mpi_take_field(cfg, &r.full, r.full32, field, err);
         }
     }
-    double loop_s = heat2d_now() - t0 - snapshot_s;
-    if (bad_halo) {
-        /* The owner's MPI_Abort ends this wait, which the owner never
-         * joins. */
-        HEAT2D_MPI_CHECK_GOTO(err, MPI_Barrier(l.comm), loop_failed);
-        heat2d_fail(err, "non-finite value in a halo after step %zu", step);
-        goto loop_failed;
-    }
-    if (bad_after != SIZE_MAX) {
-        fail_nonfinite(kern, &l, buf[cur], bad_after, err);
-        goto loop_failed;
-    }
-
-    /* The loop from the barrier to the slowest rank, and the longest wait
-     * for halos, on rank 0. */
-    /* TOTAL_S holds the snapshots' cost; CPU_LOOP_S leaves it out. */
-    double times[3] = {loop_s, halo_wait, loop_s + snapshot_s};
-    if (heat2d_mpi_max(&l, times, 3, err) != 0 || heat2d_mpi_sum(&l, &posted, err) != 0)
-        goto loop_failed;
-    double tg = heat2d_now();
-    if (heat2d_mpi_gather(&l, buf[cur], f32 ? (void *)full32 : full, err) != 0)
-        goto loop_failed;
-    double gather_s = heat2d_now() - tg;
-    /* The last snapshot is the final gather. */
-    if (cfg->output_every > 0 &&
-        (l.rank == 0
-             ? heat2d_hand_snapshot(cfg, cfg->steps, f32 ? (void *)full32 : full, NULL, rep, err)
-             : (rep->snapshots++, 0)) != 0)
-        goto loop_failed;
-    if (full32 != NULL)
-        for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
-            full[c] = (double)full32[c];
-
-    *total_s = times[2];
-    /* All bytes posted over the steps: a K-deep exchange counts once per
-     * K steps. The rounds are rank 0's, which every rank shares. */
-    rep->halo_bytes_per_step = posted / cfg->steps;
-    rep->halo_exchanges = exchanges;
-    heat2d_report_phase(rep, "CPU_LOOP_S", times[0]);
-    heat2d_report_phase(rep, "HALO_WAIT_S", times[1]);
-    heat2d_report_phase(rep, "GATHER_S", gather_s);
-    /* The last step's field, which no further step read: checked whole on
-     * rank 0, with cpu's message. */
-    size_t bad_i, bad_j;
-    if (full != NULL && heat2d_find_nonfinite(cfg->nx, cfg->ny, full, &bad_i, &bad_j)) {
-        heat2d_fail_nonfinite(cfg->nx, cfg->ny, full, cfg->steps, err);
-        goto done;
-    }
-    *field = full;
-    full = NULL;
-    status = 0;
-    goto done;
-
-loop_failed:
-    /* This rank gives up inside the loop (or the collectives after it),
-     * where the others may wait for it forever: the program ends them all
-     * after printing this rank's line. Alone, it just returns. */
-    rep->abort_peers = l.ranks > 1;
-    if (rep->abort_peers) {
-        /* No clean-up: the requests may be active, and the job ends now. */
-        return -1;
-    }
-done:
-    for (int k = 0; k < 2; ++k)
-        heat2d_mpi_halo_free(&halo[k]);
-    heat2d_mpi_strips_free(&strips);
-    free(buf[0]);
-    free(buf[1]);
-    free(full);
-    free(full32);
-    heat2d_mpi_layout_close(&l);
+    run_release(&r);
     return status;
 }
 

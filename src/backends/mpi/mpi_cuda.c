@@ -110,257 +110,282 @@ static int reduce_report(const heat2d_mpi_layout *l, heat2d_report *rep, double 
     return 0;
 }
 
+/* A rank's run: its layout, what it holds on its GPU and beside it, the
+ * edges it exchanges, and where the loop stands. */
+typedef struct mpi_cuda_run {
+    const heat2d_config *cfg;
+    heat2d_report *rep;
+    heat2d_mpi_layout l;
+    state st;
+    edge edges[4];
+    size_t n_edges;
+    bool aware;        /* MPI takes device pointers */
+    size_t halo_bytes; /* of all edges, packed */
+    size_t step;
+    int cur;     /* st.dev[cur] holds the field after `step` steps */
+    bool joined; /* the streams joined after the last step */
+    double halo_wait, snapshot_s;
+} mpi_cuda_run;
+
+/* The halo stream packs u's edges into one device buffer (columns by a
+ * kernel, rows by a device copy) and, without CUDA-aware MPI, copies it to
+ * pinned host memory. */
+static int pack_edges(mpi_cuda_run *r, char *u, heat2d_error *err)
+{
+    const heat2d_precision precision = r->cfg->precision;
+    const size_t cb = r->l.cell_bytes;
+    state *st = &r->st;
+    for (size_t k = 0; k < r->n_edges; ++k) {
+        const edge *e = &r->edges[k];
+        if (e->column)
+            HEAT2D_CUDA_CHECK(err, heat2d_mpi_cuda_pack_column(
+                                       precision, AT(u, e->send_at, cb), r->l.stride, e->count,
+                                       AT(st->dev_send, e->offset, cb), st->halo));
+        else
+            HEAT2D_CUDA_CHECK(err, cudaMemcpyAsync(AT(st->dev_send, e->offset, cb),
+                                                   AT(u, e->send_at, cb), e->count * cb,
+                                                   cudaMemcpyDeviceToDevice, st->halo));
+    }
+    if (!r->aware && r->n_edges > 0)
+        HEAT2D_CUDA_CHECK(err, stage_halos(st->host_send, st->dev_send, r->halo_bytes,
+                                           cudaMemcpyDeviceToHost, st->halo, r->rep));
+    return 0;
+}
+
+/* Once the edges are packed, the host exchanges them with the neighbours
+ * (from and into device buffers with CUDA-aware MPI, pinned host ones
+ * otherwise) and waits; the halo stream (copies them up and) unpacks them
+ * into u's halo. */
+static int exchange_halos(mpi_cuda_run *r, char *u, heat2d_error *err)
+{
+    const heat2d_precision precision = r->cfg->precision;
+    const size_t cb = r->l.cell_bytes;
+    state *st = &r->st;
+    char *send = r->aware ? st->dev_send : st->host_send;
+    char *recv = r->aware ? st->dev_recv : st->host_recv;
+    /* The edges must have landed before MPI reads them. */
+    HEAT2D_CUDA_CHECK(err, cudaStreamSynchronize(st->halo));
+    int n_req = 0;
+    for (size_t k = 0; k < r->n_edges; ++k) {
+        const edge *e = &r->edges[k];
+        HEAT2D_MPI_CHECK(err, MPI_Irecv(AT(recv, e->offset, cb), (int)e->count, r->l.cell, e->peer,
+                                        e->recv_tag, r->l.comm, &st->req[n_req++]));
+    }
+    for (size_t k = 0; k < r->n_edges; ++k) {
+        const edge *e = &r->edges[k];
+        HEAT2D_MPI_CHECK(err, MPI_Isend(AT(send, e->offset, cb), (int)e->count, r->l.cell, e->peer,
+                                        e->send_tag, r->l.comm, &st->req[n_req++]));
+        r->rep->halo_bytes_per_step += e->count * cb;
+    }
+    const double tw = heat2d_now();
+    HEAT2D_MPI_CHECK(err, MPI_Waitall(n_req, st->req, MPI_STATUSES_IGNORE));
+    r->halo_wait += heat2d_now() - tw;
+    if (!r->aware)
+        HEAT2D_CUDA_CHECK(err, stage_halos(st->dev_recv, st->host_recv, r->halo_bytes,
+                                           cudaMemcpyHostToDevice, st->halo, r->rep));
+    for (size_t k = 0; k < r->n_edges; ++k) {
+        const edge *e = &r->edges[k];
+        if (e->column)
+            HEAT2D_CUDA_CHECK(err, heat2d_mpi_cuda_unpack_column(
+                                       precision, AT(st->dev_recv, e->offset, cb),
+                                       AT(u, e->recv_at, cb), r->l.stride, e->count, st->halo));
+        else
+            HEAT2D_CUDA_CHECK(err, cudaMemcpyAsync(AT(u, e->recv_at, cb),
+                                                   AT(st->dev_recv, e->offset, cb), e->count * cb,
+                                                   cudaMemcpyDeviceToDevice, st->halo));
+    }
+    return 0;
+}
+
+/* The rim, as mpi-cpu cuts it (each cell once), on the halo stream. */
+static int update_rim(mpi_cuda_run *r, const char *u, char *v, heat2d_error *err)
+{
+    const heat2d_mpi_layout *l = &r->l;
+    const heat2d_precision precision = r->cfg->precision;
+    const double alpha = r->cfg->alpha;
+    const size_t lx = l->lx, ly = l->ly;
+    cudaStream_t halo = r->st.halo;
+    HEAT2D_CUDA_CHECK(err, update(l, precision, u, v, 0, lx, 0, 1, alpha, false, halo));
+    if (ly > 1)
+        HEAT2D_CUDA_CHECK(err, update(l, precision, u, v, 0, lx, ly - 1, ly, alpha, false, halo));
+    if (ly > 2) {
+        HEAT2D_CUDA_CHECK(err, update(l, precision, u, v, 0, 1, 1, ly - 1, alpha, false, halo));
+        if (lx > 1)
+            HEAT2D_CUDA_CHECK(
+                err, update(l, precision, u, v, lx - 1, lx, 1, ly - 1, alpha, false, halo));
+    }
+    return 0;
+}
+
+/* The global boundary is 0 after every step, as in cpu (the initial field
+ * passed to check may have other values there); no kernel writes it, so
+ * zeroing v's in the first two steps is enough. */
+static int zero_boundary(mpi_cuda_run *r, char *v, heat2d_error *err)
+{
+    const heat2d_mpi_layout *l = &r->l;
+    const heat2d_precision precision = r->cfg->precision;
+    const size_t cb = l->cell_bytes, s = l->stride, lx = l->lx, ly = l->ly;
+    cudaStream_t halo = r->st.halo;
+    if (l->y0 == 0)
+        HEAT2D_CUDA_CHECK(err, cudaMemsetAsync(AT(v, s + 1, cb), 0, lx * cb, halo));
+    if (l->y0 + ly == l->ny)
+        HEAT2D_CUDA_CHECK(err, cudaMemsetAsync(AT(v, ly * s + 1, cb), 0, lx * cb, halo));
+    if (l->x0 == 0)
+        HEAT2D_CUDA_CHECK(err,
+                          heat2d_mpi_cuda_zero_column(precision, AT(v, s + 1, cb), s, ly, halo));
+    if (l->x0 + lx == l->nx)
+        HEAT2D_CUDA_CHECK(err,
+                          heat2d_mpi_cuda_zero_column(precision, AT(v, s + lx, cb), s, ly, halo));
+    return 0;
+}
+
+/* One step from st.dev[cur]. No kernel writes the global boundary (the
+ * rectangles leave it out), so v's keeps what it had: 0 in dev[1] from
+ * setup, the initial field's in dev[0] until it is zeroed in step 1. After
+ * that a rank with no neighbours has nothing for the halo stream, and its
+ * steps are one kernel after another, each launched dependent on the one
+ * before, as cuda-resident's are. */
+static int cuda_step(mpi_cuda_run *r, heat2d_error *err)
+{
+    state *st = &r->st;
+    char *u = st->dev[r->cur];
+    char *v = st->dev[1 - r->cur];
+    const size_t lx = r->l.lx, ly = r->l.ly;
+    const bool boundary_to_zero = r->step < 2;
+    const bool halo_work = r->n_edges > 0 || boundary_to_zero;
+    if (pack_edges(r, u, err) != 0)
+        return -1;
+    /* Inner cells: read no halo, so they need not wait for the exchange. */
+    HEAT2D_CUDA_CHECK(err, update(&r->l, r->cfg->precision, u, v, 1, lx > 1 ? lx - 1 : 1, 1,
+                                  ly > 1 ? ly - 1 : 1, r->cfg->alpha, !r->joined, st->inner));
+    if ((r->n_edges > 0 && exchange_halos(r, u, err) != 0) || update_rim(r, u, v, err) != 0 ||
+        (boundary_to_zero && zero_boundary(r, v, err) != 0))
+        return -1;
+    /* Join: the next step packs and updates from the whole of v. */
+    if (halo_work) {
+        HEAT2D_CUDA_CHECK(err, cudaEventRecord(st->halo_done, st->halo));
+        HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(st->inner, st->halo_done, 0));
+        HEAT2D_CUDA_CHECK(err, cudaEventRecord(st->inner_done, st->inner));
+        HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(st->halo, st->inner_done, 0));
+    }
+    r->joined = halo_work;
+    r->cur = 1 - r->cur;
+    r->step++;
+    return 0;
+}
+
+static int run_advance(void *run, size_t count, heat2d_error *err)
+{
+    mpi_cuda_run *r = run;
+    for (size_t k = 0; k < count; ++k)
+        if (cuda_step(r, err) != 0)
+            return -1;
+    return 0;
+}
+
+/* A snapshot before the last step's read-back: each block down into its
+ * host buffer and gathered to rank 0, timed apart from the loop. */
+static int run_snapshot(void *run, size_t done, heat2d_error *err)
+{
+    mpi_cuda_run *r = run;
+    const double ts = heat2d_now();
+    HEAT2D_CUDA_CHECK(err, cudaDeviceSynchronize());
+    HEAT2D_CUDA_CHECK(err,
+                      copy_block(&r->l, r->st.host, r->st.dev[r->cur], cudaMemcpyDeviceToHost));
+    r->rep->d2h_count += 1;
+    r->rep->d2h_bytes += r->l.lx * r->l.ly * r->l.cell_bytes;
+    void *full = r->st.full32 != NULL ? (void *)r->st.full32 : (void *)r->st.full;
+    if (heat2d_mpi_snapshot(&r->l, r->cfg, done, r->st.host, full, r->rep, err) != 0)
+        return -1;
+    r->snapshot_s += heat2d_now() - ts;
+    return 0;
+}
+
+/* The resident run from a barrier: each block up, the loop, each block
+ * down. phases: TOTAL_S, ENTER_S, GPU_LOOP_S (without the snapshots),
+ * HALO_WAIT_S, READBACK_S. */
+static int run_resident(mpi_cuda_run *r, double phases[5], heat2d_error *err)
+{
+    const size_t block_bytes = r->l.lx * r->l.ly * r->l.cell_bytes;
+    HEAT2D_MPI_CHECK(err, MPI_Barrier(r->l.comm));
+    const double t_enter = heat2d_now();
+    HEAT2D_CUDA_CHECK(err, copy_block(&r->l, r->st.dev[0], r->st.host, cudaMemcpyHostToDevice));
+    r->rep->h2d_count += 1;
+    r->rep->h2d_bytes += block_bytes;
+    HEAT2D_CUDA_CHECK(err, cudaDeviceSynchronize());
+    const double t_loop = heat2d_now();
+    if (heat2d_run_segments(r->cfg, run_advance, run_snapshot, r, err) != 0)
+        return -1;
+    /* Kernel faults surface here. */
+    HEAT2D_CUDA_CHECK(err, cudaDeviceSynchronize());
+    const double t_readback = heat2d_now();
+    HEAT2D_CUDA_CHECK(err,
+                      copy_block(&r->l, r->st.host, r->st.dev[r->cur], cudaMemcpyDeviceToHost));
+    r->rep->d2h_count += 1;
+    r->rep->d2h_bytes += block_bytes;
+    const double t_end = heat2d_now();
+    r->rep->halo_bytes_per_step /= r->cfg->steps;
+    phases[0] = t_end - t_enter;
+    phases[1] = t_loop - t_enter;
+    phases[2] = t_readback - t_loop - r->snapshot_s;
+    phases[3] = r->halo_wait;
+    phases[4] = t_end - t_readback;
+    return 0;
+}
+
+/* After the loop: the counters and phases over the ranks, the field
+ * gathered to rank 0 (the last snapshot), the phases reported. */
+static int run_finish(mpi_cuda_run *r, double phases[5], double *total_s, heat2d_error *err)
+{
+    if (reduce_report(&r->l, r->rep, phases, 5, err) != 0)
+        return -1;
+    void *full = r->st.full32 != NULL ? (void *)r->st.full32 : (void *)r->st.full;
+    const double tg = heat2d_now();
+    if (heat2d_mpi_gather(&r->l, r->st.host, full, err) != 0 ||
+        heat2d_mpi_last_snapshot(&r->l, r->cfg, full, r->rep, err) != 0)
+        return -1;
+    *total_s = phases[0];
+    heat2d_report_phase(r->rep, "ENTER_S", phases[1]);
+    heat2d_report_phase(r->rep, "GPU_LOOP_S", phases[2]);
+    heat2d_report_phase(r->rep, "HALO_WAIT_S", phases[3]);
+    heat2d_report_phase(r->rep, "READBACK_S", phases[4]);
+    heat2d_report_phase(r->rep, "GATHER_S", heat2d_now() - tg);
+    return 0;
+}
+
 static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, double **field,
                           double *total_s, heat2d_report *rep, heat2d_error *err)
 {
     *field = NULL;
     *total_s = 0.0;
-    heat2d_mpi_layout l;
-    if (heat2d_mpi_layout_open(WHO, cfg, &l, rep, err) != 0)
+    mpi_cuda_run r = {.cfg = cfg, .rep = rep, .joined = true};
+    if (heat2d_mpi_layout_open(WHO, cfg, &r.l, rep, err) != 0)
         return -1;
     rep->transfers_measured = true;
-
-    int status = -1;
-    state st;
-    memset(&st, 0, sizeof st);
-    edge edges[4];
-    const size_t n_edges = heat2d_mpi_cuda_edges(&l, edges);
+    r.n_edges = heat2d_mpi_cuda_edges(&r.l, r.edges);
     size_t halo_cells = 0;
-    for (size_t k = 0; k < n_edges; ++k)
-        halo_cells += edges[k].count;
-    const bool aware = heat2d_mpi_cuda_aware();
-    if (heat2d_mpi_agree(&l, heat2d_mpi_cuda_setup(&l, halo_cells, aware, &st, err), err) != 0)
-        goto done;
-    /* From here on a rank that fails may leave others blocked: `failed`
-     * ends the job. */
-    const heat2d_precision precision = cfg->precision;
-    const size_t cb = l.cell_bytes;
-    if (initial != NULL) {
-        /* In f32 rank 0 rounds the field to float and scatters that. */
-        const void *from = initial;
-        if (st.full32 != NULL) {
-            for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
-                st.full32[c] = (float)initial[c];
-            from = st.full32;
-        }
-        if (heat2d_mpi_scatter(&l, from, st.host, err) != 0)
-            goto failed;
-    } else {
-        heat2d_mpi_initial_block(&l, st.host);
-    }
-
-    const size_t s = l.stride;
-    const size_t lx = l.lx;
-    const size_t ly = l.ly;
-    const size_t block_bytes = lx * ly * cb;
-    const size_t halo_bytes = halo_cells * cb;
-    char *send = aware ? st.dev_send : st.host_send;
-    char *recv = aware ? st.dev_recv : st.host_recv;
-    double halo_wait = 0.0, snapshot_s = 0.0;
-    int cur = 0;
-    bool joined = true; /* the streams joined after the last step */
-
-    HEAT2D_MPI_CHECK_GOTO(err, MPI_Barrier(l.comm), failed);
-    const double t_enter = heat2d_now();
-    HEAT2D_CUDA_CHECK_GOTO(err, copy_block(&l, st.dev[0], st.host, cudaMemcpyHostToDevice), failed);
-    rep->h2d_count += 1;
-    rep->h2d_bytes += block_bytes;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
-    const double t_loop = heat2d_now();
-
-    for (size_t step = 0; step < cfg->steps; ++step) {
-        char *u = st.dev[cur];
-        char *v = st.dev[1 - cur];
-        /* No kernel writes the global boundary (the rectangles leave it
-         * out), so v's keeps what it had: 0 in dev[1] from setup, the
-         * initial field's in dev[0] until it is zeroed in step 1. After
-         * that a rank with no neighbours has nothing for the halo stream,
-         * and its steps are one kernel after another, each launched
-         * dependent on the one before, as cuda-resident's are. */
-        const bool boundary_to_zero = step < 2;
-        const bool halo_work = n_edges > 0 || boundary_to_zero;
-        for (size_t k = 0; k < n_edges; ++k) {
-            const edge *e = &edges[k];
-            if (e->column)
-                HEAT2D_CUDA_CHECK_GOTO(
-                    err,
-                    heat2d_mpi_cuda_pack_column(precision, AT(u, e->send_at, cb), s, e->count,
-                                                AT(st.dev_send, e->offset, cb), st.halo),
-                    failed);
-            else
-                HEAT2D_CUDA_CHECK_GOTO(err,
-                                       cudaMemcpyAsync(AT(st.dev_send, e->offset, cb),
-                                                       AT(u, e->send_at, cb), e->count * cb,
-                                                       cudaMemcpyDeviceToDevice, st.halo),
-                                       failed);
-        }
-        if (!aware && n_edges > 0)
-            HEAT2D_CUDA_CHECK_GOTO(err,
-                                   stage_halos(st.host_send, st.dev_send, halo_bytes,
-                                               cudaMemcpyDeviceToHost, st.halo, rep),
-                                   failed);
-        /* Inner cells: read no halo, so they need not wait for the
-         * exchange. */
-        HEAT2D_CUDA_CHECK_GOTO(err,
-                               update(&l, precision, u, v, 1, lx > 1 ? lx - 1 : 1, 1,
-                                      ly > 1 ? ly - 1 : 1, cfg->alpha, !joined, st.inner),
-                               failed);
-        if (n_edges > 0) {
-            /* The edges must have landed before MPI reads them. */
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamSynchronize(st.halo), failed);
-            int n_req = 0;
-            for (size_t k = 0; k < n_edges; ++k)
-                HEAT2D_MPI_CHECK_GOTO(err,
-                                      MPI_Irecv(AT(recv, edges[k].offset, cb), (int)edges[k].count,
-                                                l.cell, edges[k].peer, edges[k].recv_tag, l.comm,
-                                                &st.req[n_req++]),
-                                      failed);
-            for (size_t k = 0; k < n_edges; ++k) {
-                HEAT2D_MPI_CHECK_GOTO(err,
-                                      MPI_Isend(AT(send, edges[k].offset, cb), (int)edges[k].count,
-                                                l.cell, edges[k].peer, edges[k].send_tag, l.comm,
-                                                &st.req[n_req++]),
-                                      failed);
-                rep->halo_bytes_per_step += edges[k].count * cb;
-            }
-            const double tw = heat2d_now();
-            HEAT2D_MPI_CHECK_GOTO(err, MPI_Waitall(n_req, st.req, MPI_STATUSES_IGNORE), failed);
-            halo_wait += heat2d_now() - tw;
-            if (!aware)
-                HEAT2D_CUDA_CHECK_GOTO(err,
-                                       stage_halos(st.dev_recv, st.host_recv, halo_bytes,
-                                                   cudaMemcpyHostToDevice, st.halo, rep),
-                                       failed);
-            for (size_t k = 0; k < n_edges; ++k) {
-                const edge *e = &edges[k];
-                if (e->column)
-                    HEAT2D_CUDA_CHECK_GOTO(
-                        err,
-                        heat2d_mpi_cuda_unpack_column(precision, AT(st.dev_recv, e->offset, cb),
-                                                      AT(u, e->recv_at, cb), s, e->count, st.halo),
-                        failed);
-                else
-                    HEAT2D_CUDA_CHECK_GOTO(
-                        err,
-                        cudaMemcpyAsync(AT(u, e->recv_at, cb), AT(st.dev_recv, e->offset, cb),
-                                        e->count * cb, cudaMemcpyDeviceToDevice, st.halo),
-                        failed);
-            }
-        }
-        /* The rim, as mpi-cpu cuts it: each cell once. */
-        HEAT2D_CUDA_CHECK_GOTO(
-            err, update(&l, precision, u, v, 0, lx, 0, 1, cfg->alpha, false, st.halo), failed);
-        if (ly > 1)
-            HEAT2D_CUDA_CHECK_GOTO(
-                err, update(&l, precision, u, v, 0, lx, ly - 1, ly, cfg->alpha, false, st.halo),
-                failed);
-        if (ly > 2) {
-            HEAT2D_CUDA_CHECK_GOTO(
-                err, update(&l, precision, u, v, 0, 1, 1, ly - 1, cfg->alpha, false, st.halo),
-                failed);
-            if (lx > 1)
-                HEAT2D_CUDA_CHECK_GOTO(
-                    err,
-                    update(&l, precision, u, v, lx - 1, lx, 1, ly - 1, cfg->alpha, false, st.halo),
-                    failed);
-        }
-        /* The global boundary is 0 after every step, as in cpu (the
-         * initial field passed to check may have other values there). */
-        if (boundary_to_zero && l.y0 == 0)
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaMemsetAsync(AT(v, s + 1, cb), 0, lx * cb, st.halo),
-                                   failed);
-        if (boundary_to_zero && l.y0 + ly == l.ny)
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaMemsetAsync(AT(v, ly * s + 1, cb), 0, lx * cb, st.halo),
-                                   failed);
-        if (boundary_to_zero && l.x0 == 0)
-            HEAT2D_CUDA_CHECK_GOTO(
-                err, heat2d_mpi_cuda_zero_column(precision, AT(v, s + 1, cb), s, ly, st.halo),
-                failed);
-        if (boundary_to_zero && l.x0 + lx == l.nx)
-            HEAT2D_CUDA_CHECK_GOTO(
-                err, heat2d_mpi_cuda_zero_column(precision, AT(v, s + lx, cb), s, ly, st.halo),
-                failed);
-        /* Join: the next step packs and updates from the whole of v. */
-        if (halo_work) {
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.halo_done, st.halo), failed);
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.inner, st.halo_done, 0), failed);
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(st.inner_done, st.inner), failed);
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.halo, st.inner_done, 0), failed);
-        }
-        joined = halo_work;
-        cur = 1 - cur;
-        /* A snapshot before the last step's read-back: each block down into
-         * its host buffer and gathered to rank 0, timed apart from the
-         * loop. */
-        const size_t done = step + 1;
-        if (cfg->output_every > 0 && done % cfg->output_every == 0 && done < cfg->steps) {
-            const double ts = heat2d_now();
-            HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
-            HEAT2D_CUDA_CHECK_GOTO(
-                err, copy_block(&l, st.host, st.dev[cur], cudaMemcpyDeviceToHost), failed);
-            rep->d2h_count += 1;
-            rep->d2h_bytes += block_bytes;
-            if (heat2d_mpi_snapshot(&l, cfg, done, st.host,
-                                    st.full32 != NULL ? (void *)st.full32 : (void *)st.full, rep,
-                                    err) != 0)
-                goto failed;
-            snapshot_s += heat2d_now() - ts;
+    for (size_t k = 0; k < r.n_edges; ++k)
+        halo_cells += r.edges[k].count;
+    r.halo_bytes = halo_cells * r.l.cell_bytes;
+    r.aware = heat2d_mpi_cuda_aware();
+    int status = -1;
+    if (heat2d_mpi_agree(&r.l, heat2d_mpi_cuda_setup(&r.l, halo_cells, r.aware, &r.st, err), err) ==
+        0) {
+        double phases[5];
+        if (heat2d_mpi_first_field(&r.l, initial, r.st.full32, r.st.host, err) != 0 ||
+            run_resident(&r, phases, err) != 0 || run_finish(&r, phases, total_s, err) != 0) {
+            /* A failure inside the loop or its collectives leaves the other
+             * ranks waiting: the program ends them after this rank's
+             * line. */
+            rep->abort_peers = r.l.ranks > 1;
+            if (rep->abort_peers)
+                return -1;
+        } else {
+            status = heat2d_mpi_take_field(cfg, &r.st.full, r.st.full32, field, err);
         }
     }
-    /* Kernel faults surface here. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaDeviceSynchronize(), failed);
-    const double t_readback = heat2d_now();
-    HEAT2D_CUDA_CHECK_GOTO(err, copy_block(&l, st.host, st.dev[cur], cudaMemcpyDeviceToHost),
-                           failed);
-    rep->d2h_count += 1;
-    rep->d2h_bytes += block_bytes;
-    const double t_end = heat2d_now();
-    rep->halo_bytes_per_step /= cfg->steps;
-
-    /* TOTAL_S holds the snapshots' cost; GPU_LOOP_S leaves it out. */
-    double phases[5] = {t_end - t_enter, t_loop - t_enter, t_readback - t_loop - snapshot_s,
-                        halo_wait, t_end - t_readback};
-    if (reduce_report(&l, rep, phases, 5, err) != 0)
-        goto failed;
-    const double tg = heat2d_now();
-    if (heat2d_mpi_gather(&l, st.host, st.full32 != NULL ? (void *)st.full32 : (void *)st.full,
-                          err) != 0)
-        goto failed;
-    /* The last snapshot is the final gather. */
-    if (cfg->output_every > 0 &&
-        (l.rank == 0 ? heat2d_hand_snapshot(cfg, cfg->steps,
-                                            st.full32 != NULL ? (void *)st.full32 : (void *)st.full,
-                                            NULL, rep, err)
-                     : (rep->snapshots++, 0)) != 0)
-        goto failed;
-    if (st.full32 != NULL) /* f32: widen, as every method returns doubles */
-        for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
-            st.full[c] = (double)st.full32[c];
-    *total_s = phases[0];
-    heat2d_report_phase(rep, "ENTER_S", phases[1]);
-    heat2d_report_phase(rep, "GPU_LOOP_S", phases[2]);
-    heat2d_report_phase(rep, "HALO_WAIT_S", phases[3]);
-    heat2d_report_phase(rep, "READBACK_S", phases[4]);
-    heat2d_report_phase(rep, "GATHER_S", heat2d_now() - tg);
-    size_t bad_i, bad_j;
-    if (st.full != NULL && heat2d_find_nonfinite(cfg->nx, cfg->ny, st.full, &bad_i, &bad_j)) {
-        heat2d_fail_nonfinite(cfg->nx, cfg->ny, st.full, cfg->steps, err);
-        goto done;
-    }
-    *field = st.full;
-    st.full = NULL;
-    status = 0;
-    goto done;
-
-failed:
-    /* A failure inside the loop or its collectives leaves the other ranks
-     * waiting: the program ends them after this rank's line. */
-    rep->abort_peers = l.ranks > 1;
-    if (rep->abort_peers)
-        return -1;
-done:
-    heat2d_mpi_cuda_teardown(&st);
-    heat2d_mpi_layout_close(&l);
+    heat2d_mpi_cuda_teardown(&r.st);
+    heat2d_mpi_layout_close(&r.l);
     return status;
 }
 

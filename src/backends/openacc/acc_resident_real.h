@@ -182,6 +182,46 @@ static heat2d_field_stats FN(snapshot_stats)(const REAL *field, size_t n)
                                 .first_nonfinite = nonfinite > 0 ? (size_t)first : SIZE_MAX};
 }
 
+/* The loop's state: the host pointers name the device copies, from the
+ * field after `done` steps and to the next; swapping them swaps which
+ * device array is read and which is written, without moving data. The
+ * kernels already queued keep the device addresses they were given. */
+typedef struct FN(acc_resident_run) {
+    const heat2d_config *cfg;
+    heat2d_report *rep;
+    REAL alpha;
+    REAL *from, *to;
+    size_t done;
+} FN(acc_resident_run);
+
+static int FN(acc_resident_advance)(void *run, size_t count, heat2d_error *err)
+{
+    (void)err;
+    FN(acc_resident_run) *r = run;
+    for (size_t end = r->done + count; r->done < end; ++r->done) {
+        FN(acc_resident_step)(r->done, r->cfg->nx, r->cfg->ny, r->alpha, r->from, r->to);
+        REAL *swap = r->from;
+        r->from = r->to;
+        r->to = swap;
+    }
+    return 0;
+}
+
+/* A snapshot before the last step's read-back: the loop stops, the field
+ * comes down into its host array, the loop goes on. */
+static int FN(acc_resident_snapshot)(void *run, size_t done, heat2d_error *err)
+{
+    FN(acc_resident_run) *r = run;
+    const size_t n = r->cfg->nx * r->cfg->ny;
+    REAL *from = r->from;
+    const double t_wait = heat2d_now();
+#pragma acc wait
+    const heat2d_field_stats stats = FN(snapshot_stats)(from, n);
+#pragma acc update self(from [0:n])
+    r->rep->snapshot_wait_s += heat2d_now() - t_wait;
+    return heat2d_hand_snapshot(r->cfg, done, from, &stats, r->rep, err);
+}
+
 static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
                                    heat2d_report *rep, heat2d_error *err)
 {
@@ -205,31 +245,13 @@ static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u
     FN(resident_args) = args;
     double t_enter = heat2d_now();
 
-    /* The host pointers name the device copies; swapping them swaps which
-     * device array is read and which is written, without moving data. The
-     * kernels already queued keep the device addresses they were given. */
-    REAL *from = u;
-    REAL *to = v;
-    for (size_t step = 0; step < cfg->steps; ++step) {
-        FN(acc_resident_step)(step, cfg->nx, cfg->ny, alpha, from, to);
-        REAL *swap = from;
-        from = to;
-        to = swap;
-        /* A snapshot before the last step's read-back: the loop stops, the
-         * field comes down into its host array, the loop goes on. */
-        const size_t done = step + 1;
-        if (cfg->output_every > 0 && done % cfg->output_every == 0 && done < cfg->steps) {
-            const double t_wait = heat2d_now();
-#pragma acc wait
-            const heat2d_field_stats stats = FN(snapshot_stats)(from, n);
-#pragma acc update self(from [0:n])
-            rep->snapshot_wait_s += heat2d_now() - t_wait;
-            if (heat2d_hand_snapshot(cfg, done, from, &stats, rep, err) != 0) {
+    FN(acc_resident_run) run = {.cfg = cfg, .rep = rep, .alpha = alpha, .from = u, .to = v};
+    if (heat2d_run_segments(cfg, FN(acc_resident_advance), FN(acc_resident_snapshot), &run, err) !=
+        0) {
 #pragma acc exit data delete (u [0:n], v [0:n])
-                return NULL;
-            }
-        }
+        return NULL;
     }
+    REAL *from = run.from;
 #pragma acc wait
     double t_loop = heat2d_now();
 
