@@ -209,28 +209,18 @@ static int loop_snapshot(void *loop, size_t done, heat2d_error *err)
  * tries them all. */
 static int release_frame(heat2d_cuda_resident *r, heat2d_error *err)
 {
-#define RELEASE(handle, call)                                                                      \
-    do {                                                                                           \
-        if ((handle) != NULL) {                                                                    \
-            const cudaError_t release_rc_ = (call);                                                \
-            if (release_rc_ != cudaSuccess && err != NULL)                                         \
-                return heat2d_cuda_fail(err, __FILE__, __LINE__, #call, release_rc_);              \
-            (handle) = NULL;                                                                       \
-        }                                                                                          \
-    } while (0)
     cudaEvent_t *events[] = {&r->loop_start, &r->loop_stop, &r->copied[0],
                              &r->copied[1],  &r->landed[0], &r->landed[1]};
     for (size_t k = 0; k < sizeof events / sizeof events[0]; ++k)
-        RELEASE(*events[k], cudaEventDestroy(*events[k]));
-    RELEASE(r->copy_stream, cudaStreamDestroy(r->copy_stream));
+        HEAT2D_CUDA_RELEASE(err, *events[k], cudaEventDestroy(*events[k]));
+    HEAT2D_CUDA_RELEASE(err, r->copy_stream, cudaStreamDestroy(r->copy_stream));
     void **device[] = {&r->dev_u,       &r->dev_v,         &r->dev_snap[0],
                        &r->dev_snap[1], &r->stats_scratch, &r->dev_stats};
     for (size_t k = 0; k < sizeof device / sizeof device[0]; ++k)
-        RELEASE(*device[k], cudaFree(*device[k]));
+        HEAT2D_CUDA_RELEASE(err, *device[k], cudaFree(*device[k]));
     void **host[] = {&r->host_snap[0], &r->host_snap[1], &r->host_stats};
     for (size_t k = 0; k < sizeof host / sizeof host[0]; ++k)
-        RELEASE(*host[k], cudaFreeHost(*host[k]));
-#undef RELEASE
+        HEAT2D_CUDA_RELEASE(err, *host[k], cudaFreeHost(*host[k]));
     return 0;
 }
 

@@ -44,110 +44,126 @@ static int read_copy_times(cudaEvent_t m[4], heat2d_report *rep, heat2d_error *e
     return 0;
 }
 
-static int each_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
-                          heat2d_report *rep, heat2d_error *err)
-{
-    size_t bytes = 0;
-    if (heat2d_array_bytes(cfg, &bytes, err) != 0)
-        return -1;
-    void *dev_u = NULL;
-    void *dev_v = NULL;
-    /* The host arrays as registered; u and v are swapped below, these not. */
-    void *pinned_u = NULL;
-    void *pinned_v = NULL;
-    cudaEvent_t marks[2][4] = {{NULL}};
-    rep->transfers_measured = true;
+/* What a run holds: the device buffers, the host arrays as registered (u
+ * and v are swapped by the loop, these not), and each step's copy events. */
+typedef struct each_state {
+    size_t bytes;
+    void *dev_u;
+    void *dev_v;
+    void *pinned_u;
+    void *pinned_v;
+    cudaEvent_t marks[2][4];
+} each_state;
 
+/* PIN_S (with cfg->pinned: the caller's two arrays page-locked in place)
+ * and ALLOC_S (the device buffers); returns when the loop may begin in
+ * *t_loop. */
+static int each_setup(each_state *st, const heat2d_config *cfg, void *u, void *v, double *t_loop,
+                      heat2d_report *rep, heat2d_error *err)
+{
     const double t_start = heat2d_now();
     if (cfg->pinned) {
         /* Small arrays may share a page; the runtime accepts registering
          * both. */
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaHostRegister(u, bytes, cudaHostRegisterDefault), fail);
-        pinned_u = u;
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaHostRegister(v, bytes, cudaHostRegisterDefault), fail);
-        pinned_v = v;
+        HEAT2D_CUDA_CHECK(err, cudaHostRegister(u, st->bytes, cudaHostRegisterDefault));
+        st->pinned_u = u;
+        HEAT2D_CUDA_CHECK(err, cudaHostRegister(v, st->bytes, cudaHostRegisterDefault));
+        st->pinned_v = v;
     }
     const double t_alloc = heat2d_now();
     if (cfg->pinned)
         heat2d_report_phase(rep, "PIN_S", t_alloc - t_start);
+    HEAT2D_CUDA_CHECK(err, cudaMalloc(&st->dev_u, st->bytes));
+    HEAT2D_CUDA_CHECK(err, cudaMalloc(&st->dev_v, st->bytes));
+    *t_loop = heat2d_now();
+    heat2d_report_phase(rep, "ALLOC_S", *t_loop - t_alloc);
+    return 0;
+}
 
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc(&dev_u, bytes), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc(&dev_v, bytes), fail);
-    const double t_loop = heat2d_now();
-    heat2d_report_phase(rep, "ALLOC_S", t_loop - t_alloc);
+/* One step: u up, the kernel, v down, each copy between two of m's events. */
+static int each_step(each_state *st, const heat2d_config *cfg, const void *u, void *v,
+                     cudaEvent_t m[4], heat2d_report *rep, heat2d_error *err)
+{
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(m[0], 0));
+    HEAT2D_CUDA_CHECK(err, cudaMemcpy(st->dev_u, u, st->bytes, cudaMemcpyHostToDevice));
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(m[1], 0));
+    rep->h2d_count += 1;
+    rep->h2d_bytes += st->bytes;
+    HEAT2D_CUDA_CHECK(err, heat2d_cuda_step(cfg->precision, st->dev_u, st->dev_v, cfg->nx, cfg->ny,
+                                            cfg->alpha, true, 0));
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(m[2], 0));
+    HEAT2D_CUDA_CHECK(err, cudaMemcpy(v, st->dev_v, st->bytes, cudaMemcpyDeviceToHost));
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(m[3], 0));
+    rep->d2h_count += 1;
+    rep->d2h_bytes += st->bytes;
+    return 0;
+}
 
-    /* STEP_REGIONS_S. cudaMemcpy to the host returns only once the data has
-     * landed (pageable or pinned), so the host clock after the loop is honest
-     * and the swap below is safe. Events around the copies time them on the
-     * device (H2D_S, D2H_S); a step's are read during the next step, when
-     * they have long passed, so that the loop waits for nothing more than
-     * its copies. */
+/* STEP_REGIONS_S. cudaMemcpy to the host returns only once the data has
+ * landed (pageable or pinned), so the host clock after the loop is honest
+ * and the swap is safe. Events around the copies time them on the device
+ * (H2D_S, D2H_S); a step's are read during the next step, when they have
+ * long passed, so that the loop waits for nothing more than its copies.
+ * On return *u holds the latest step: the second array after an odd
+ * number of steps, the first after an even number. */
+static int each_loop(each_state *st, const heat2d_config *cfg, void **u, void **v,
+                     heat2d_report *rep, heat2d_error *err)
+{
     for (int k = 0; k < 8; ++k)
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreate(&marks[k / 4][k % 4]), fail);
+        HEAT2D_CUDA_CHECK(err, cudaEventCreate(&st->marks[k / 4][k % 4]));
     rep->h2d_s = rep->d2h_s = 0.0;
     for (size_t step = 0; step <= cfg->steps; ++step) {
-        if (step > 0 && read_copy_times(marks[(step - 1) % 2], rep, err) != 0)
-            goto fail;
+        if (step > 0 && read_copy_times(st->marks[(step - 1) % 2], rep, err) != 0)
+            return -1;
         if (step == cfg->steps)
             break;
-        cudaEvent_t *m = marks[step % 2];
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(m[0], 0), fail);
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(dev_u, u, bytes, cudaMemcpyHostToDevice), fail);
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(m[1], 0), fail);
-        rep->h2d_count += 1;
-        rep->h2d_bytes += bytes;
-        HEAT2D_CUDA_CHECK_GOTO(
-            err,
-            heat2d_cuda_step(cfg->precision, dev_u, dev_v, cfg->nx, cfg->ny, cfg->alpha, true, 0),
-            fail);
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(m[2], 0), fail);
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaMemcpy(v, dev_v, bytes, cudaMemcpyDeviceToHost), fail);
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(m[3], 0), fail);
-        rep->d2h_count += 1;
-        rep->d2h_bytes += bytes;
-        void *swap = u;
-        u = v;
-        v = swap;
+        if (each_step(st, cfg, *u, *v, st->marks[step % 2], rep, err) != 0)
+            return -1;
+        void *swap = *u;
+        *u = *v;
+        *v = swap;
     }
+    return 0;
+}
+
+/* Events, device buffers, then the page locks, each cleared once released.
+ * With err, stops at the first failure (err says which), leaving the rest
+ * to a later call without; without, tries them all. */
+static int each_release(each_state *st, heat2d_error *err)
+{
+    for (int k = 0; k < 8; ++k)
+        HEAT2D_CUDA_RELEASE(err, st->marks[k / 4][k % 4],
+                            cudaEventDestroy(st->marks[k / 4][k % 4]));
+    HEAT2D_CUDA_RELEASE(err, st->dev_u, cudaFree(st->dev_u));
+    HEAT2D_CUDA_RELEASE(err, st->dev_v, cudaFree(st->dev_v));
+    HEAT2D_CUDA_RELEASE(err, st->pinned_u, cudaHostUnregister(st->pinned_u));
+    HEAT2D_CUDA_RELEASE(err, st->pinned_v, cudaHostUnregister(st->pinned_v));
+    return 0;
+}
+
+static int each_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
+                          heat2d_report *rep, heat2d_error *err)
+{
+    each_state st = {0};
+    if (heat2d_array_bytes(cfg, &st.bytes, err) != 0)
+        return -1;
+    rep->transfers_measured = true;
+    double t_loop = 0.0;
+    if (each_setup(&st, cfg, u, v, &t_loop, rep, err) != 0 ||
+        each_loop(&st, cfg, &u, &v, rep, err) != 0)
+        goto fail;
     const double t_exit = heat2d_now();
     heat2d_report_phase(rep, "STEP_REGIONS_S", t_exit - t_loop);
-    for (int k = 0; k < 8; ++k) {
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventDestroy(marks[k / 4][k % 4]), fail);
-        marks[k / 4][k % 4] = NULL;
-    }
-
-    /* EXIT_S: device buffers, then the page locks. Each pointer is cleared
-     * only once released, so that a failure here leaves the rest to the
-     * clean-up below. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_u), fail);
-    dev_u = NULL;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaFree(dev_v), fail);
-    dev_v = NULL;
-    if (pinned_u != NULL) {
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaHostUnregister(pinned_u), fail);
-        pinned_u = NULL;
-    }
-    if (pinned_v != NULL) {
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaHostUnregister(pinned_v), fail);
-        pinned_v = NULL;
-    }
+    /* EXIT_S: a failure here leaves the rest to the clean-up below. */
+    if (each_release(&st, err) != 0)
+        goto fail;
     heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_exit);
-    /* After the swap u holds the latest step: the second array after an odd
-     * number of steps, the first after an even number. */
     *result = u;
     return 0;
 
 fail:
     /* Best effort: err already holds the first failure; later ones are moot. */
-    for (int k = 0; k < 8; ++k)
-        if (marks[k / 4][k % 4] != NULL)
-            (void)cudaEventDestroy(marks[k / 4][k % 4]);
-    (void)cudaFree(dev_u);
-    (void)cudaFree(dev_v);
-    if (pinned_u != NULL)
-        (void)cudaHostUnregister(pinned_u);
-    if (pinned_v != NULL)
-        (void)cudaHostUnregister(pinned_v);
+    (void)each_release(&st, NULL);
     return -1;
 }
 

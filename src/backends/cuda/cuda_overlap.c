@@ -75,10 +75,10 @@
 
 /* Chunks per step. Enough to keep both engines busy (the pipeline above needs
  * about 4); each about 8 MiB, so that the fixed cost of a copy and of the
- * event waits around it (microseconds) stays small against its transfer
- * (about 150 us at 55 GB/s); at most 16, past which fill and drain are
- * already a small part of a run; and not below 1 MiB per chunk just to reach
- * 4, where those fixed costs would eat what the overlap saves.
+ * event waits around it stays small against its transfer; at most 16, past
+ * which fill and drain are already a small part of a run; and not below
+ * 1 MiB per chunk just to reach 4, where those fixed costs would eat what
+ * the overlap saves.
  * HEAT2D_OVERLAP_CHUNKS overrides the choice. Either way a grid gets at most
  * ny chunks.
  * Measurements: docs/performance.md, "cuda-overlap". */
@@ -107,8 +107,13 @@ typedef struct overlap_state {
      * loop_start, loop_stop; n_events of them created so far. */
     cudaEvent_t *events;
     size_t n_events;
+    cudaEvent_t *up_done, *comp_done, *down_done, *step_done;
+    cudaEvent_t loop_start, loop_stop;
     /* chunks + 1 row boundaries */
+    size_t chunks;
     size_t *row;
+    size_t row_bytes; /* nx cells */
+    double t_loop;    /* when the loop began */
 } overlap_state;
 
 static int overlap_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
@@ -196,165 +201,184 @@ static cudaError_t release_state(overlap_state *st)
     return first;
 }
 
-static int overlap_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
-                             heat2d_report *rep, heat2d_error *err)
+/* PIN_S: u and v page-locked in place. Small arrays may share a page; the
+ * runtime accepts registering both (cuda-each --pinned does the same).
+ * ALLOC_S: device arrays, streams, events, the chunk table. */
+static int overlap_setup(overlap_state *st, const heat2d_config *cfg, void *u, void *v,
+                         size_t bytes, heat2d_report *rep, heat2d_error *err)
 {
-    size_t bytes = 0;
-    if (heat2d_array_bytes(cfg, &bytes, err) != 0)
-        return -1;
-    const size_t cell = heat2d_precision_bytes(cfg->precision);
-    size_t chunks = 0;
-    if (choose_chunks(cfg, bytes, &chunks, err) != 0)
-        return -1;
-    const size_t nx = cfg->nx;
-    const size_t ny = cfg->ny;
-    const size_t n_events = 3 * chunks + OVERLAP_STEP_SLOTS + 2;
-    overlap_state st = {0};
-    rep->transfers_measured = true;
-
     const double t_start = heat2d_now();
-    /* PIN_S. Small arrays may share a page; the runtime accepts registering
-     * both (cuda-each --pinned does the same). */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaHostRegister(u, bytes, cudaHostRegisterDefault), fail);
-    st.pinned_u = u;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaHostRegister(v, bytes, cudaHostRegisterDefault), fail);
-    st.pinned_v = v;
+    HEAT2D_CUDA_CHECK(err, cudaHostRegister(u, bytes, cudaHostRegisterDefault));
+    st->pinned_u = u;
+    HEAT2D_CUDA_CHECK(err, cudaHostRegister(v, bytes, cudaHostRegisterDefault));
+    st->pinned_v = v;
     const double t_alloc = heat2d_now();
     heat2d_report_phase(rep, "PIN_S", t_alloc - t_start);
 
-    /* ALLOC_S: device arrays, streams, events, the chunk table. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc((void **)&st.dev_u, bytes), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaMalloc((void **)&st.dev_v, bytes), fail);
+    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_u, bytes));
+    HEAT2D_CUDA_CHECK(err, cudaMalloc((void **)&st->dev_v, bytes));
     /* Non-blocking: nothing on the legacy default stream (another library's
      * work) may serialise with the pipeline. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamCreateWithFlags(&st.up, cudaStreamNonBlocking), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamCreateWithFlags(&st.compute, cudaStreamNonBlocking),
-                           fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamCreateWithFlags(&st.down, cudaStreamNonBlocking), fail);
-    st.events = calloc(n_events, sizeof *st.events);
-    st.row = calloc(chunks + 1, sizeof *st.row);
-    if (st.events == NULL || st.row == NULL) {
-        (void)heat2d_fail(err, "cuda-overlap: out of memory for %zu chunks", chunks);
-        goto fail;
-    }
+    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&st->up, cudaStreamNonBlocking));
+    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&st->compute, cudaStreamNonBlocking));
+    HEAT2D_CUDA_CHECK(err, cudaStreamCreateWithFlags(&st->down, cudaStreamNonBlocking));
+    const size_t chunks = st->chunks;
+    const size_t n_events = 3 * chunks + OVERLAP_STEP_SLOTS + 2;
+    st->events = calloc(n_events, sizeof *st->events);
+    st->row = calloc(chunks + 1, sizeof *st->row);
+    if (st->events == NULL || st->row == NULL)
+        return heat2d_fail(err, "cuda-overlap: out of memory for %zu chunks", chunks);
     /* The ordering events take no timestamps, which makes them cheaper to
      * record and wait for; only the two that time the loop do. */
     for (size_t k = 0; k < n_events; ++k) {
         const unsigned flags = k + 2 < n_events ? cudaEventDisableTiming : cudaEventDefault;
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventCreateWithFlags(&st.events[k], flags), fail);
-        st.n_events = k + 1;
+        HEAT2D_CUDA_CHECK(err, cudaEventCreateWithFlags(&st->events[k], flags));
+        st->n_events = k + 1;
     }
     /* Rows split as evenly as they go: sizes differ by one at most, none is
      * empty because chunks <= ny. */
     for (size_t k = 0; k <= chunks; ++k)
-        st.row[k] = k * ny / chunks;
-    cudaEvent_t *const up_done = st.events;
-    cudaEvent_t *const comp_done = up_done + chunks;
-    cudaEvent_t *const down_done = comp_done + chunks;
-    cudaEvent_t *const step_done = down_done + chunks;
-    const cudaEvent_t loop_start = step_done[OVERLAP_STEP_SLOTS];
-    const cudaEvent_t loop_stop = step_done[OVERLAP_STEP_SLOTS + 1];
-    const double t_loop = heat2d_now();
-    heat2d_report_phase(rep, "ALLOC_S", t_loop - t_alloc);
+        st->row[k] = k * cfg->ny / chunks;
+    st->up_done = st->events;
+    st->comp_done = st->up_done + chunks;
+    st->down_done = st->comp_done + chunks;
+    st->step_done = st->down_done + chunks;
+    st->loop_start = st->step_done[OVERLAP_STEP_SLOTS];
+    st->loop_stop = st->step_done[OVERLAP_STEP_SLOTS + 1];
+    st->t_loop = heat2d_now();
+    heat2d_report_phase(rep, "ALLOC_S", st->t_loop - t_alloc);
+    return 0;
+}
 
-    /* STEP_REGIONS_S. A wait on an event waits for the record made last
-     * before the wait is queued, so the order of the calls below is part of
-     * the schedule: each step interleaves up(s,k) with comp(s,k-1) and
-     * down(s,k-1), so that when up(s,k) is queued the previous step's
-     * comp_done[k+1] and down_done[k] have not been recorded again yet, and
-     * comp(s,k-1) finds up_done[k] of this step already recorded. */
+/* up(step, k): host_in rows k -> dev_u rows k on the upload stream. */
+static int queue_upload(overlap_state *st, size_t step, size_t k, const char *host_in,
+                        heat2d_report *rep, heat2d_error *err)
+{
+    const size_t first = st->row[k] * st->row_bytes;
+    const size_t count = (st->row[k + 1] - st->row[k]) * st->row_bytes;
+    const size_t above = k + 1 < st->chunks ? k + 1 : k;
+    if (step > 0) {
+        /* The host chunk to upload is the one the previous step brought
+         * down: it must have landed. */
+        HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(st->up, st->down_done[k], 0));
+        /* The previous step's kernels read dev_u rows k last as the halo of
+         * chunk k+1 (they run in order); they must be done before the rows
+         * are overwritten. */
+        HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(st->up, st->comp_done[above], 0));
+    }
+    HEAT2D_CUDA_CHECK(err, cudaMemcpyAsync(st->dev_u + first, host_in + first, count,
+                                           cudaMemcpyHostToDevice, st->up));
+    rep->h2d_bytes += count;
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(st->up_done[k], st->up));
+    return 0;
+}
+
+/* comp(step, c) once the upload of chunk `above` (its upper halo) is
+ * queued, then down(step, c): dev_v rows c -> host_out rows c. */
+static int queue_compute_download(overlap_state *st, const heat2d_config *cfg, size_t c,
+                                  size_t above, char *host_out, heat2d_report *rep,
+                                  heat2d_error *err)
+{
+    const size_t first = st->row[c] * st->row_bytes;
+    const size_t count = (st->row[c + 1] - st->row[c]) * st->row_bytes;
+    HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(st->compute, st->up_done[above], 0));
+    HEAT2D_CUDA_CHECK(err,
+                      heat2d_cuda_step_rows(cfg->precision, st->dev_u, st->dev_v, cfg->nx, cfg->ny,
+                                            st->row[c], st->row[c + 1], cfg->alpha, st->compute));
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(st->comp_done[c], st->compute));
+    HEAT2D_CUDA_CHECK(err, cudaStreamWaitEvent(st->down, st->comp_done[c], 0));
+    HEAT2D_CUDA_CHECK(err, cudaMemcpyAsync(host_out + first, st->dev_v + first, count,
+                                           cudaMemcpyDeviceToHost, st->down));
+    rep->d2h_bytes += count;
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(st->down_done[c], st->down));
+    return 0;
+}
+
+/* One step queued, then a wait until the one before it has fully landed in
+ * host memory. A wait on an event waits for the record made last before
+ * the wait is queued, so the order of the calls is part of the schedule:
+ * the step interleaves up(s,k) with comp(s,k-1) and down(s,k-1), so that
+ * when up(s,k) is queued the previous step's comp_done[k+1] and
+ * down_done[k] have not been recorded again yet, and comp(s,k-1) finds
+ * up_done[k] of this step already recorded. */
+static int queue_step(overlap_state *st, const heat2d_config *cfg, size_t step, const char *host_in,
+                      char *host_out, heat2d_report *rep, heat2d_error *err)
+{
+    for (size_t k = 0; k <= st->chunks; ++k) {
+        if (k < st->chunks && queue_upload(st, step, k, host_in, rep, err) != 0)
+            return -1;
+        /* The chunk whose upper halo is now queued. */
+        if (k > 0 && queue_compute_download(st, cfg, k - 1, k < st->chunks ? k : k - 1, host_out,
+                                            rep, err) != 0)
+            return -1;
+    }
+    /* One logical upload and download of the whole array per step. */
+    rep->h2d_count += 1;
+    rep->d2h_count += 1;
+    /* The downloads of a step run in stream order, so the last one's
+     * completion is the whole step's. */
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(st->step_done[step % OVERLAP_STEP_SLOTS], st->down));
+    /* Step step-1 is now complete in host_in (see the top). */
+    if (step > 0)
+        HEAT2D_CUDA_CHECK(err,
+                          cudaEventSynchronize(st->step_done[(step - 1) % OVERLAP_STEP_SLOTS]));
+    return 0;
+}
+
+/* STEP_REGIONS_S: every step queued; on return *result is the host array
+ * that holds the last (v after an odd number of steps, u after an even
+ * number). The last download waited, through its events and stream order,
+ * for every other operation; once it is done, the loop is. Kernel faults
+ * surface here. */
+static int overlap_loop(overlap_state *st, const heat2d_config *cfg, void *u, void *v,
+                        void **result, heat2d_report *rep, heat2d_error *err)
+{
     char *host_in = u;
     char *host_out = v;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(loop_start, st.up), fail);
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(st->loop_start, st->up));
     for (size_t step = 0; step < cfg->steps; ++step) {
-        for (size_t k = 0; k <= chunks; ++k) {
-            if (k < chunks) {
-                const size_t first = st.row[k] * nx * cell; /* bytes */
-                const size_t count = (st.row[k + 1] - st.row[k]) * nx * cell;
-                const size_t above = k + 1 < chunks ? k + 1 : k;
-                if (step > 0) {
-                    /* The host chunk to upload is the one the previous step
-                     * brought down: it must have landed. */
-                    HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.up, down_done[k], 0), fail);
-                    /* The previous step's kernels read dev_u rows k last
-                     * as the halo of chunk k+1 (they run in order); they
-                     * must be done before the rows are overwritten. */
-                    HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.up, comp_done[above], 0),
-                                           fail);
-                }
-                HEAT2D_CUDA_CHECK_GOTO(err,
-                                       cudaMemcpyAsync(st.dev_u + first, host_in + first, count,
-                                                       cudaMemcpyHostToDevice, st.up),
-                                       fail);
-                rep->h2d_bytes += count;
-                HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(up_done[k], st.up), fail);
-            }
-            if (k > 0) {
-                const size_t c = k - 1; /* the chunk whose upper halo is now queued */
-                const size_t first = st.row[c] * nx * cell; /* bytes */
-                const size_t count = (st.row[c + 1] - st.row[c]) * nx * cell;
-                const size_t above = k < chunks ? k : c;
-                HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.compute, up_done[above], 0),
-                                       fail);
-                HEAT2D_CUDA_CHECK_GOTO(err,
-                                       heat2d_cuda_step_rows(cfg->precision, st.dev_u, st.dev_v, nx,
-                                                             ny, st.row[c], st.row[c + 1],
-                                                             cfg->alpha, st.compute),
-                                       fail);
-                HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(comp_done[c], st.compute), fail);
-                HEAT2D_CUDA_CHECK_GOTO(err, cudaStreamWaitEvent(st.down, comp_done[c], 0), fail);
-                HEAT2D_CUDA_CHECK_GOTO(err,
-                                       cudaMemcpyAsync(host_out + first, st.dev_v + first, count,
-                                                       cudaMemcpyDeviceToHost, st.down),
-                                       fail);
-                rep->d2h_bytes += count;
-                HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(down_done[c], st.down), fail);
-            }
-        }
-        /* One logical upload and download of the whole array per step. */
-        rep->h2d_count += 1;
-        rep->d2h_count += 1;
-        /* The downloads of a step run in stream order, so the last one's
-         * completion is the whole step's. */
-        HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(step_done[step % OVERLAP_STEP_SLOTS], st.down),
-                               fail);
-        if (step > 0) {
-            /* Step step-1 is now complete in host_in (see the top). */
-            HEAT2D_CUDA_CHECK_GOTO(
-                err, cudaEventSynchronize(step_done[(step - 1) % OVERLAP_STEP_SLOTS]), fail);
-        }
+        if (queue_step(st, cfg, step, host_in, host_out, rep, err) != 0)
+            return -1;
         char *swap = host_in;
         host_in = host_out;
         host_out = swap;
     }
-    /* The last download waited, through its events and stream order, for
-     * every other operation; once it is done, the loop is. Kernel faults
-     * surface here. */
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventRecord(loop_stop, st.down), fail);
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventSynchronize(loop_stop), fail);
-    const double t_exit = heat2d_now();
-    heat2d_report_phase(rep, "STEP_REGIONS_S", t_exit - t_loop);
+    HEAT2D_CUDA_CHECK(err, cudaEventRecord(st->loop_stop, st->down));
+    HEAT2D_CUDA_CHECK(err, cudaEventSynchronize(st->loop_stop));
+    heat2d_report_phase(rep, "STEP_REGIONS_S", heat2d_now() - st->t_loop);
     float loop_ms = 0.0f;
-    HEAT2D_CUDA_CHECK_GOTO(err, cudaEventElapsedTime(&loop_ms, loop_start, loop_stop), fail);
+    HEAT2D_CUDA_CHECK(err, cudaEventElapsedTime(&loop_ms, st->loop_start, st->loop_stop));
     rep->device_loop_s = (double)loop_ms / 1e3;
+    *result = host_in;
+    return 0;
+}
 
+static int overlap_solve_any(const heat2d_config *cfg, void *u, void *v, void **result,
+                             heat2d_report *rep, heat2d_error *err)
+{
+    size_t bytes = 0;
+    overlap_state st = {0};
+    if (heat2d_array_bytes(cfg, &bytes, err) != 0 ||
+        choose_chunks(cfg, bytes, &st.chunks, err) != 0)
+        return -1;
+    st.row_bytes = cfg->nx * heat2d_precision_bytes(cfg->precision);
+    rep->transfers_measured = true;
+    if (overlap_setup(&st, cfg, u, v, bytes, rep, err) != 0 ||
+        overlap_loop(&st, cfg, u, v, result, rep, err) != 0) {
+        /* err already holds the first failure; later ones are moot. */
+        (void)release_state(&st);
+        return -1;
+    }
     /* EXIT_S: streams, events, device arrays, page locks. */
+    const double t_exit = heat2d_now();
     const cudaError_t rc = release_state(&st);
     if (rc != cudaSuccess)
         return heat2d_cuda_fail(err, __FILE__, __LINE__, "release_state(&st)", rc);
     heat2d_report_phase(rep, "EXIT_S", heat2d_now() - t_exit);
     /* Not a time: how many copies of each direction made one step's upload
      * and download. */
-    heat2d_report_phase(rep, "CHUNKS_PER_STEP", (double)chunks);
-    /* After the swap host_in holds the latest step: v after an odd number of
-     * steps, u after an even number. */
-    *result = host_in;
+    heat2d_report_phase(rep, "CHUNKS_PER_STEP", (double)st.chunks);
     return 0;
-
-fail:
-    /* err already holds the first failure; later ones are moot. */
-    (void)release_state(&st);
-    return -1;
 }
 
 HEAT2D_PRECISION_METHOD(heat2d_method_cuda_overlap, overlap_solve_any, .name = "cuda-overlap",

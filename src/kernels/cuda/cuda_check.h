@@ -43,4 +43,18 @@ static inline int heat2d_cuda_fail(heat2d_error *err, const char *file, int line
         }                                                                                          \
     } while (0)
 
+/* Releases handle, when it is not NULL, by call (cudaFree(handle),
+ * cudaEventDestroy(handle), ...) and clears it. With err, a failure fills
+ * err and returns -1 from the caller, the handle kept for a later best
+ * effort; with err NULL, the best effort itself: failures are ignored. */
+#define HEAT2D_CUDA_RELEASE(err, handle, call)                                                     \
+    do {                                                                                           \
+        if ((handle) != NULL) {                                                                    \
+            const cudaError_t heat2d_cuda_rc_ = (call);                                            \
+            if (heat2d_cuda_rc_ != cudaSuccess && (err) != NULL)                                   \
+                return heat2d_cuda_fail((err), __FILE__, __LINE__, #call, heat2d_cuda_rc_);        \
+            (handle) = NULL;                                                                       \
+        }                                                                                          \
+    } while (0)
+
 #endif /* HEAT2D_CUDA_CHECK_H */
