@@ -3,7 +3,10 @@
  * process groups of their own, so neither the bench's parent-death signal
  * nor its group kill reaches them). The bench names itself in
  * HEAT2D_BENCH_PID; a process below it asks the kernel for SIGKILL when its
- * own parent dies, so that the death runs down the chain. */
+ * own parent dies, so that the death runs down the chain. It is the trial's
+ * side, not the bench's: every program (heat2d, cpu_reference ...) calls it
+ * as it starts (heat2d_process_start), so it lives in the library they all
+ * link. */
 #define _GNU_SOURCE
 #include "ancestry.h"
 #include "process_guard.h"
