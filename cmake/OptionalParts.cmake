@@ -139,28 +139,28 @@ endfunction()
 heat2d_part_mode(HEAT2D_OMP)
 set(HEAT2D_WITH_OMP OFF)
 if(HEAT2D_OMP_MODE STREQUAL "OFF")
-  heat2d_part_off("OpenMP" "omp" HEAT2D_OMP)
+  heat2d_part_off("OpenMP" "${HEAT2D_OMP_METHODS}" HEAT2D_OMP)
 else()
   find_package(OpenMP QUIET COMPONENTS C)
   if(OpenMP_C_FOUND)
     set(HEAT2D_WITH_OMP ON)
   else()
-    heat2d_part_missing(HEAT2D_OMP "OpenMP" "omp"
+    heat2d_part_missing(HEAT2D_OMP "OpenMP" "${HEAT2D_OMP_METHODS}"
                         "${CMAKE_C_COMPILER} does not build an OpenMP program"
                         "configure with CC=gcc, or install the compiler's OpenMP runtime (Debian: libgomp1)")
   endif()
 endif()
 
-# ---- OpenACC: acc-each, acc-resident (on the host, or offloaded) ------------
+# ---- OpenACC: its methods, on the host or offloaded -------------------------
 heat2d_part_mode(HEAT2D_OPENACC)
 set(HEAT2D_WITH_OPENACC OFF)
 if(HEAT2D_OPENACC_MODE STREQUAL "OFF")
-  heat2d_part_off("OpenACC" "acc-each, acc-resident" HEAT2D_OPENACC)
+  heat2d_part_off("OpenACC" "${HEAT2D_OPENACC_METHODS}" HEAT2D_OPENACC)
 else()
   find_package(OpenACC QUIET)
   if(NOT OpenACC_C_FOUND)
     heat2d_acc_other_gcc(fix)
-    heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "acc-each, acc-resident"
+    heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}"
                         "${CMAKE_C_COMPILER} (${CMAKE_C_COMPILER_ID}) has no OpenACC" "${fix}")
   else()
     heat2d_acc_host_works(acc_ok acc_why)
@@ -168,7 +168,7 @@ else()
       set(HEAT2D_WITH_OPENACC ON)
     else()
       heat2d_acc_other_gcc(fix)
-      heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "acc-each, acc-resident" "${acc_why}"
+      heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" "${acc_why}"
                           "${fix}")
     endif()
   endif()

@@ -59,12 +59,40 @@ expect_summary_has() {
   if grep -qF -- "$1" <<<"$summary"; then ok; else ko "$2: summary.md lacks '$1'"; fi
 }
 
+# The method lists come from the backends' declarations (methods.txt, which
+# configure writes), never typed here.
+# declared_needing PART: the declared methods that need PART, ", " between.
+declared_needing() {
+  awk -v part="$1" '!/^#/ { for (i = 3; i <= NF; i++) if ($i == part) { printf "%s%s", n++ ? ", " : "", $1 } }' \
+    "$build/methods.txt"
+}
+# methods_of BIN STYLE...: a build's methods (heat2d methods) of those
+# styles (host, each, resident), ", " between.
+methods_of() {
+  local bin=$1
+  shift
+  "$bin/heat2d" methods | awk -v styles=" $* " 'index(styles, " " $3 " ") { printf "%s%s", n++ ? ", " : "", $1 }'
+}
+# expect_line_names LINE NAMES DESCRIPTION: LINE names each of NAMES (", "
+# between) as a whole item of its list.
+expect_line_names() {
+  local m
+  local -a names
+  IFS=, read -ra names <<<"${2// /}"
+  for m in "${names[@]}"; do
+    if grep -qE "[ ,]$m[,:)]" <<<"$1"; then ok; else ko "$3: '$1' does not name $m"; fi
+  done
+}
+
 # ---- default -------------------------------------------------------------
 main_job default "$build/bin"
 expect_summary_has "**No GPU method was measured here**" "default: no GPU here, said first"
-if have_method "$build/bin/heat2d" cuda-each "default: the CUDA methods' note and code"; then
-  if grep -qE '^- Skipped (acc-each, acc-resident, )?cuda-each, cuda-each-pinned, .*: no usable GPU here' <<<"$summary"; then
-    ok; else ko "default: the CUDA methods skipped, with a note"; fi
+gpu=$(methods_of "$build/bin" each resident)
+if [ -n "$gpu" ]; then
+  line=$(grep -E '^- Skipped .*: no usable GPU here' <<<"$summary" || true)
+  expect_line_names "$line" "$gpu" "default: the GPU methods skipped, with a note"
+fi
+if have_method "$build/bin/heat2d" cuda-each "default: the CUDA code of a build without a GPU"; then
   # Configured where no GPU was visible and no architecture was asked for:
   # PTX alone, for the oldest GPU CUDA supports (any later one JIT-compiles it).
   choice=$(sed -n 's/^HEAT2D_CUDA_ARCH_CHOICE:INTERNAL=//p' "$build/CMakeCache.txt")
@@ -86,23 +114,24 @@ expect_eq "$([ -n "$headline" ] && [ -n "$first_size" ] && [ "$headline" -lt "$f
 # where OMPI_MCA_plm=isolated is not set): OpenMPI's singleton daemon needs
 # its remote launcher's agent. The main job goes on without the MPI methods
 # and says why, with the fix.
-if "$build/bin/heat2d" methods | grep -q '^mpi-cpu ' &&
-  "$build/bin/heat2d" info | grep -q '^MPI=.*OpenRTE'; then
+mpi_host=$(methods_of "$build/bin" host | tr -d ' ' | tr , '\n' |
+  grep -Fx -f <(declared_needing MPI | tr -d ' ' | tr , '\n') | paste -sd, | sed 's/,/, /g' || true)
+if [ -n "$mpi_host" ] && "$build/bin/heat2d" info | grep -q '^MPI=.*OpenRTE'; then
   main_job mpi-down "$build/bin" -u OMPI_MCA_plm OMPI_MCA_plm_rsh_agent=/nonexistent/agent
   fix="are skipped; with OpenMPI and no ssh/rsh, set OMPI_MCA_plm=isolated"
   note=$(grep '^NOTE: check: MPI could not start (' <<<"$check_out" || true)
   reason=${note#NOTE: check: MPI could not start (}
   reason=${reason%%): the MPI methods (*}
-  if [ -n "$reason" ] && [ "$note" = "NOTE: check: MPI could not start ($reason): the MPI methods (mpi-cpu) $fix" ]
+  if [ -n "$reason" ] && [ "$note" = "NOTE: check: MPI could not start ($reason): the MPI methods ($mpi_host) $fix" ]
   then ok; else ko "mpi-down: the check's note '$note' lacks its reason or '$fix'"; fi
   # The bench names every MPI method of the build (mpi-cuda too, with CUDA).
   line=$(grep '^- MPI could not start (' <<<"$summary" || true)
-  if [[ $line == "- MPI could not start ($reason): the MPI methods (mpi-cpu"*") $fix." ]]; then ok
+  if [[ $line == "- MPI could not start ($reason): the MPI methods ($mpi_host"*") $fix." ]]; then ok
   else ko "mpi-down: summary.md's note '$line' lacks the check's reason or '$fix'"; fi
   expect_eq "$(grep -c 'Not run by default: mpi-' <<<"$summary" || true)" 0 \
     "mpi-down: the MPI methods are not offered to run over ranks"
 else
-  echo "SKIP mpi-down: this build has no mpi-cpu with OpenMPI"
+  echo "SKIP mpi-down: this build has no MPI method for the host with OpenMPI"
 fi
 
 # ---- offload: GCC's nvptx compiler, no GPU ----------------------------------
@@ -113,15 +142,19 @@ if gcc -fopenacc -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_80 "
   expect_eq "$(grep -c 'heat2d: OpenACC offloaded to NVIDIA GPUs' "$w/offload.cfg")" 1 \
     "offload: configure offloads OpenACC"
   main_job offload "$w/offload/bin"
-  expect_out_lacks "method=acc-" "offload: the CPU check leaves the acc methods to a GPU"
-  expect_summary_has "Skipped acc-each, acc-resident: no usable GPU here" \
+  acc=$(declared_needing OPENACC)
+  for m in ${acc//,/}; do
+    expect_out_lacks "method=$m " "offload: the CPU check leaves $m to a GPU"
+  done
+  expect_summary_has "Skipped $(methods_of "$w/offload/bin" each resident): no usable GPU here" \
     "offload: the acc methods skipped like the CUDA methods"
   expect_summary_has "**No GPU method was measured here**" "offload: no GPU here, said first"
-  run "$w/offload/bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
+  acc_last=${acc##*, }
+  run "$w/offload/bin/heat2d" run --method "$acc_last" --nx 8 --ny 8 --steps 1
   expect_rc 1 "offload: a seed-style run refuses the host"
   expect_err_has "set ACC_DEVICE_TYPE=host to run the OpenACC methods on the host" \
     "offload: the refusal says how to ask for the host"
-  run env ACC_DEVICE_TYPE=host "$w/offload/bin/heat2d" run --method acc-resident --nx 8 --ny 8 --steps 1
+  run env ACC_DEVICE_TYPE=host "$w/offload/bin/heat2d" run --method "$acc_last" --nx 8 --ny 8 --steps 1
   expect_rc 0 "offload: ACC_DEVICE_TYPE=host runs on the host"
   expect_out_has "DEVICE=host (ACC_DEVICE_TYPE=host)" "offload: the host, asked for, says so"
 elif [ "${CI:-}" = true ]; then
@@ -137,10 +170,13 @@ expect_eq "$(grep -c . <<<"$line")" 1 "no-acc-link: one configure line says Open
 expect_eq "$(grep -cF "cannot build an OpenACC program (/usr/bin/ld: error: could not run lto-wrapper). Fix: configure with CC=" <<<"$line")" 1 \
   "no-acc-link: the line says what failed and the fix"
 main_job no-acc-link "$w/no-acc-link/bin"
-expect_summary_has "Not in this build: OpenACC (acc-each, acc-resident): " \
+expect_summary_has "Not in this build: OpenACC ($(declared_needing OPENACC)): " \
   "no-acc-link: the summary says the acc methods are not built, and why"
 run "$w/no-acc-link/bin/heat2d" methods
-expect_out_lacks "acc-" "no-acc-link: no acc method in the build"
+acc=$(declared_needing OPENACC)
+for m in ${acc//,/}; do
+  expect_eq "$(awk -v m="$m" '$1 == m' <<<"$out")" "" "no-acc-link: $m not in the build"
+done
 
 # ---- parts off, no matplotlib, no MPI, no gfortran, no registry: plain make bench ---
 # PATH holds every tool but MPI's, gfortran and python3, and an apt-get that
@@ -167,11 +203,11 @@ if grep -qF gfortran <<<"$err"; then ko "parts-off: make bench's set-up asks for
 expect_err_has "the build goes on with what is here" "parts-off: setup lets the build go on"
 expect_out_has "CPU_CHECK=PASS" "parts-off: the check passes"
 summary=$(cat "$w/parts-off-out/summary.md" 2>/dev/null || true)
-expect_summary_has "Not in this build: OpenACC (acc-each, acc-resident): HEAT2D_OPENACC=OFF" \
+expect_summary_has "Not in this build: OpenACC ($(declared_needing OPENACC)): HEAT2D_OPENACC=OFF" \
   "parts-off: OpenACC off, said"
-expect_summary_has "Not in this build: CUDA (cuda-each, cuda-resident, cuda-graph, cuda-tb, cuda-overlap, mpi-cuda): HEAT2D_CUDA=OFF" \
+expect_summary_has "Not in this build: CUDA ($(declared_needing CUDA)): HEAT2D_CUDA=OFF" \
   "parts-off: CUDA off, said"
-expect_summary_has "Not in this build: MPI (mpi-cpu, mpi-cuda): HEAT2D_MPI=OFF" "parts-off: MPI off, said"
+expect_summary_has "Not in this build: MPI ($(declared_needing MPI)): HEAT2D_MPI=OFF" "parts-off: MPI off, said"
 expect_summary_has "Plots skipped (time_per_step.png, headline.png, field.png): no python with matplotlib" \
   "parts-off: no matplotlib, the plots skipped with the reason"
 

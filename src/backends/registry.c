@@ -1,49 +1,19 @@
 /* The table of methods this build contains. Each backend exports one
- * heat2d_method per method; programs find them only through this table. */
+ * heat2d_method per method; programs find them only through this table,
+ * which the build writes from the backends' declarations (their
+ * methods.cmake, through cmake/Methods.cmake) for the parts it holds. */
 #include "methods.h"
 
 #include <string.h>
 
-extern const heat2d_method heat2d_method_cpu;
-#ifdef HEAT2D_HAVE_OMP
-extern const heat2d_method heat2d_method_omp;
-#endif
-#ifdef HEAT2D_HAVE_OPENACC
-extern const heat2d_method heat2d_method_acc_each;
-extern const heat2d_method heat2d_method_acc_resident;
-#endif
-#ifdef HEAT2D_HAVE_CUDA
-extern const heat2d_method heat2d_method_cuda_each;
-extern const heat2d_method heat2d_method_cuda_resident;
-extern const heat2d_method heat2d_method_cuda_graph;
-extern const heat2d_method heat2d_method_cuda_tb;
-extern const heat2d_method heat2d_method_cuda_overlap;
-#endif
-#ifdef HEAT2D_HAVE_MPI
-extern const heat2d_method heat2d_method_mpi_cpu;
-#endif
-#ifdef HEAT2D_HAVE_MPI_CUDA
-extern const heat2d_method heat2d_method_mpi_cuda;
-#endif
+#define HEAT2D_METHOD_ENTRY(var) extern const heat2d_method var;
+#include "heat2d_method_table.h"
+#undef HEAT2D_METHOD_ENTRY
 
 static const heat2d_method *const method_table[] = {
-    &heat2d_method_cpu,
-#ifdef HEAT2D_HAVE_OMP
-    &heat2d_method_omp,
-#endif
-#ifdef HEAT2D_HAVE_OPENACC
-    &heat2d_method_acc_each,  &heat2d_method_acc_resident,
-#endif
-#ifdef HEAT2D_HAVE_CUDA
-    &heat2d_method_cuda_each, &heat2d_method_cuda_resident, &heat2d_method_cuda_graph,
-    &heat2d_method_cuda_tb,   &heat2d_method_cuda_overlap,
-#endif
-#ifdef HEAT2D_HAVE_MPI
-    &heat2d_method_mpi_cpu,
-#endif
-#ifdef HEAT2D_HAVE_MPI_CUDA
-    &heat2d_method_mpi_cuda,
-#endif
+#define HEAT2D_METHOD_ENTRY(var) &var,
+#include "heat2d_method_table.h"
+#undef HEAT2D_METHOD_ENTRY
 };
 
 size_t heat2d_method_count(void)

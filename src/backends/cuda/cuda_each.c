@@ -24,7 +24,6 @@
 #include "cuda_check.h"
 #include "cuda_common.h"
 #include "cuda_kernels.h"
-#include "cuda_methods.h"
 
 static int each_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {

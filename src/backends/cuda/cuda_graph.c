@@ -21,7 +21,6 @@
 #include "cuda_check.h"
 #include "cuda_common.h"
 #include "cuda_kernels.h"
-#include "cuda_methods.h"
 
 /* Kernels in one graph: enough that replays are rare next to the steps, few
  * enough that instantiation stays well under a millisecond. */

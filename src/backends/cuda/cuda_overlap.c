@@ -71,7 +71,6 @@
 #include "cuda_check.h"
 #include "cuda_common.h"
 #include "cuda_kernels.h"
-#include "cuda_methods.h"
 
 /* Chunks per step. Enough to keep both engines busy (the pipeline above needs
  * about 4); each about 8 MiB, so that the fixed cost of a copy and of the

@@ -14,7 +14,6 @@
 
 #include "cuda_check.h"
 #include "cuda_common.h"
-#include "cuda_methods.h"
 
 static int resident_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_error *err)
 {

@@ -23,7 +23,6 @@
 #include "cuda_check.h"
 #include "cuda_common.h"
 #include "cuda_kernels.h"
-#include "cuda_methods.h"
 #include "cuda_tb_kernels.h"
 
 #include <stdlib.h>

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Each method is declared once, in its backend's methods.cmake: heat2d
+# methods and heat2d info's METHODS= list exactly the declared methods this
+# build holds, in the declared order (so a method's file and its declaration
+# cannot disagree on its name), and each declared method this build lacks is
+# named by a LEFT_OUT= line.
+# usage: test_methods.sh BUILD_DIR
+set -e
+. "$(dirname "$0")/lib.sh"
+build=$1
+declared=$build/methods.txt
+built=$(awk '!/^#/ && $2 == "yes" { print $1 }' "$declared")
+absent=$(awk '!/^#/ && $2 == "no" { print $1 }' "$declared")
+expect_eq "$(head -n 1 <<<"$built")" cpu "methods.txt: cpu first, always built"
+
+run "$build/bin/heat2d" methods
+expect_rc 0 "heat2d methods"
+expect_eq "$(awk '{ print $1 }' <<<"$out")" "$built" \
+  "heat2d methods lists the declared methods this build holds, in order"
+
+run "$build/bin/heat2d" info
+expect_rc 0 "heat2d info"
+expect_eq "$(key METHODS)" "$(paste -sd, <<<"$built")" "heat2d info's METHODS= is the same list"
+left_out=$(grep '^LEFT_OUT=' <<<"$out" || true)
+for m in $absent; do
+  if grep -qE "[(, ]$m[,)]" <<<"$left_out"; then ok; else ko "$m is declared, not built, and no LEFT_OUT= line names it"; fi
+done
+finish
