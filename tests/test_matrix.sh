@@ -5,7 +5,8 @@
 # its summary should carry.
 #   default       this build (the project's default configure here)
 #   offload       GCC's nvptx offload compiler installed, no GPU
-#   no-acc-link   a C compiler that cannot link -fopenacc programs
+#   no-acc-link   a C compiler that cannot link -fopenacc programs; with the
+#                 test doubles, which join every list from their declaration
 #   parts-off     OpenACC, CUDA and MPI off, no matplotlib, no MPI, no
 #                 gfortran, no package registry: plain `make bench` through
 #                 the Makefile
@@ -164,7 +165,8 @@ else
 fi
 
 # ---- a C compiler that cannot link -fopenacc programs ------------------------
-CC="$src/tests/tools/cc_no_openacc_link" configure no-acc-link -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF
+CC="$src/tests/tools/cc_no_openacc_link" configure no-acc-link -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF \
+  -DHEAT2D_TEST_DOUBLES=ON
 line=$(grep 'heat2d: OpenACC left out' "$w/no-acc-link.cfg" || true)
 expect_eq "$(grep -c . <<<"$line")" 1 "no-acc-link: one configure line says OpenACC is left out"
 expect_eq "$(grep -cF "cannot build an OpenACC program (/usr/bin/ld: error: could not run lto-wrapper). Fix: configure with CC=" <<<"$line")" 1 \
@@ -177,6 +179,24 @@ acc=$(declared_needing OPENACC)
 for m in ${acc//,/}; do
   expect_eq "$(awk -v m="$m" '$1 == m' <<<"$out")" "" "no-acc-link: $m not in the build"
 done
+
+# The test doubles: declared in methods.cmake and nowhere else, in the
+# build's lists, checked against cpu and benchmarked like any method.
+doubles=$(awk '!/^#/ && /TEST_DOUBLES/ { print $1 }' "$build/methods.txt")
+expect_eq "$(grep -c . <<<"$doubles")" 1 "no-acc-link: one test double declared"
+expect_eq "$(awk '$2 == "yes" && /TEST_DOUBLES/ { print $1 }' "$w/no-acc-link/methods.txt")" "$doubles" \
+  "no-acc-link: the test double built"
+expect_eq "$(awk -v m="$doubles" '$1 == m { print $1 }' <<<"$out")" "$doubles" \
+  "no-acc-link: heat2d methods lists the test double"
+expect_eq "$(grep -c "^INVARIANT=[a-z-]* method=$doubles .* PASS$" <<<"$check_out" || true)" 4 \
+  "no-acc-link: the check holds the test double to the invariants, and it passes"
+expect_eq "$(grep -c "method=$doubles .*FAIL" <<<"$check_out" || true)" 0 \
+  "no-acc-link: no check of the test double fails"
+expect_summary_has "$doubles" "no-acc-link: the bench measures the test double"
+expect_eq "$("$build/bin/heat2d" methods | awk -v m="$doubles" '$1 == m')" "" \
+  "default: no test double in a build for use"
+expect_eq "$("$build/bin/heat2d" info | grep '^LEFT_OUT=' | grep -c -- "$doubles" || true)" 0 \
+  "default: a test double is never a part left out"
 
 # ---- parts off, no matplotlib, no MPI, no gfortran, no registry: plain make bench ---
 # PATH holds every tool but MPI's, gfortran and python3, and an apt-get that
