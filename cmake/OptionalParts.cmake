@@ -74,66 +74,9 @@ function(heat2d_compiler_why text out)
   set(${out} "${why}" PARENT_SCOPE)
 endfunction()
 
-# heat2d_acc_host_works(OK_OUT WHY_OUT): whether the C compiler compiles,
-# links and runs an OpenACC program with a parallel loop for the host (a
-# compiler can accept -fopenacc and still fail to link such a program, as a
-# GCC without its lto-wrapper does).
-function(heat2d_acc_host_works ok_out why_out)
-  set(flags -fopenacc -foffload=disable)
-  string(REPLACE ";" " " defs "${flags}")
-  try_run(HEAT2D_ACC_HOST_RUN HEAT2D_ACC_HOST_BUILT ${CMAKE_BINARY_DIR}/acc_host_test
-          ${PROJECT_SOURCE_DIR}/cmake/acc_offload_test.c
-          COMPILE_DEFINITIONS ${defs}
-          LINK_OPTIONS ${flags}
-          COMPILE_OUTPUT_VARIABLE compile_out RUN_OUTPUT_VARIABLE run_out)
-  set(built "${HEAT2D_ACC_HOST_BUILT}")
-  set(run_rc "${HEAT2D_ACC_HOST_RUN}")
-  unset(HEAT2D_ACC_HOST_RUN CACHE)
-  unset(HEAT2D_ACC_HOST_BUILT CACHE)
-  if(built AND run_rc EQUAL 0)
-    set(${ok_out} ON PARENT_SCOPE)
-    return()
-  endif()
-  set(${ok_out} OFF PARENT_SCOPE)
-  if(built)
-    set(${why_out} "its OpenACC test program failed (exit ${run_rc})" PARENT_SCOPE)
-  else()
-    heat2d_compiler_why("${compile_out}" last)
-    set(${why_out} "${CMAKE_C_COMPILER} cannot build an OpenACC program (${last})" PARENT_SCOPE)
-  endif()
-endfunction()
-
-# heat2d_acc_other_gcc(FIX_OUT): the fix to name when this C compiler cannot
-# build OpenACC: another GCC on this machine that can, else GCC in general.
-function(heat2d_acc_other_gcc fix_out)
-  get_filename_component(current "${CMAKE_C_COMPILER}" REALPATH)
-  set(test_dir ${CMAKE_BINARY_DIR}/acc_other_gcc)
-  file(MAKE_DIRECTORY ${test_dir})
-  foreach(name gcc gcc-14 gcc-13 gcc-12)
-    foreach(dir /usr/bin /usr/local/bin)
-      set(candidate ${dir}/${name})
-      if(NOT EXISTS ${candidate})
-        continue()
-      endif()
-      get_filename_component(real "${candidate}" REALPATH)
-      if(real STREQUAL current)
-        continue()
-      endif()
-      execute_process(COMMAND ${candidate} -fopenacc -foffload=disable
-                              ${PROJECT_SOURCE_DIR}/cmake/acc_offload_test.c -o ${test_dir}/test
-                      RESULT_VARIABLE built OUTPUT_QUIET ERROR_QUIET TIMEOUT 60)
-      if(built EQUAL 0)
-        execute_process(COMMAND ${test_dir}/test RESULT_VARIABLE ran OUTPUT_QUIET ERROR_QUIET
-                        TIMEOUT 60)
-        if(ran EQUAL 0)
-          set(${fix_out} "configure with CC=${candidate}, which builds it" PARENT_SCOPE)
-          return()
-        endif()
-      endif()
-    endforeach()
-  endforeach()
-  set(${fix_out} "configure with CC=gcc (a GCC whose -fopenacc programs link)" PARENT_SCOPE)
-endfunction()
+# How a directive model's test program is tried (on the host, offloaded),
+# and the rule that keeps two models' offload apart.
+include(${CMAKE_CURRENT_LIST_DIR}/DirectiveOffload.cmake)
 
 # ---- OpenMP: the omp method and the host bandwidth probe's threads ----------
 heat2d_part_mode(HEAT2D_OMP)
@@ -157,18 +100,19 @@ set(HEAT2D_WITH_OPENACC OFF)
 if(HEAT2D_OPENACC_MODE STREQUAL "OFF")
   heat2d_part_off("OpenACC" "${HEAT2D_OPENACC_METHODS}" HEAT2D_OPENACC)
 else()
+  set(acc_test ${CMAKE_CURRENT_LIST_DIR}/acc_offload_test.c)
   find_package(OpenACC QUIET)
   if(NOT OpenACC_C_FOUND)
-    heat2d_acc_other_gcc(fix)
+    heat2d_directive_other_gcc(fix FLAG -fopenacc SOURCE ${acc_test})
     heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}"
                         "${CMAKE_C_COMPILER} (${CMAKE_C_COMPILER_ID}) has no OpenACC" "${fix}")
   else()
-    heat2d_acc_host_works(acc_ok acc_why)
-    if(acc_ok)
+    heat2d_directive_host(acc_host MODEL OpenACC FLAG -fopenacc SOURCE ${acc_test})
+    if(acc_host_OK)
       set(HEAT2D_WITH_OPENACC ON)
     else()
-      heat2d_acc_other_gcc(fix)
-      heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" "${acc_why}"
+      heat2d_directive_other_gcc(fix FLAG -fopenacc SOURCE ${acc_test})
+      heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" "${acc_host_WHY}"
                           "${fix}")
     endif()
   endif()

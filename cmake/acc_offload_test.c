@@ -1,5 +1,6 @@
-/* The test kernel of AccOffload.cmake: an OpenACC loop that must compute
- * the right numbers, and a region that says where it ran. */
+/* OpenACC's test program for cmake/DirectiveOffload.cmake, on the host and
+ * offloaded: a loop that must compute the right numbers, and a region that
+ * says where it ran. */
 #include <openacc.h>
 #include <stdio.h>
 

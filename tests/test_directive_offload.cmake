@@ -1,0 +1,40 @@
+# cmake/DirectiveOffload.cmake's decisions that need no compiler: a second
+# directive model's offload is refused while one offloads (GCC does not
+# link a program that offloads both), and the oldest targeted GPU.
+# usage: cmake -DSOURCE_DIR=... -P test_directive_offload.cmake
+include(${SOURCE_DIR}/cmake/DirectiveOffload.cmake)
+set(failed 0)
+set(passed 0)
+macro(expect got want what)
+  if("${got}" STREQUAL "${want}")
+    math(EXPR passed "${passed} + 1")
+  else()
+    math(EXPR failed "${failed} + 1")
+    message("FAIL: ${what}: got '${got}', want '${want}'")
+  endif()
+endmacro()
+
+set_property(GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL OpenACC)
+heat2d_directive_offload(omp MODEL OpenMP FLAG -fopenmp SOURCE none.c)
+expect("${omp_OK}" OFF "OpenMP offload beside OpenACC's")
+expect("${omp_WHY}" "OpenACC offloads already, and GCC does not link a program that offloads both"
+       "the refusal names the model that offloads")
+get_property(model GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL)
+expect("${model}" OpenACC "the offloading model stays")
+
+set(HEAT2D_WITH_CUDA ON)
+set(CMAKE_CUDA_ARCHITECTURES 90 80-real 86)
+heat2d_directive_oldest_arch(oldest)
+expect("${oldest}" 80 "the oldest of the CUDA architectures")
+set(HEAT2D_WITH_CUDA OFF)
+set(HEAT2D_GPU_ARCHS 90)
+heat2d_directive_oldest_arch(oldest)
+expect("${oldest}" 90 "without CUDA, this machine's GPU")
+set(HEAT2D_GPU_ARCHS "")
+heat2d_directive_oldest_arch(oldest)
+expect("${oldest}" 75 "no GPU and no CUDA: Turing")
+
+message("test_directive_offload: ${passed} passed, ${failed} failed")
+if(failed GREATER 0)
+  message(FATAL_ERROR "test_directive_offload failed")
+endif()
