@@ -430,17 +430,8 @@ static int mpi_cpu_solve(const heat2d_config *cfg, const double *initial, double
     return status;
 }
 
-const heat2d_method heat2d_method_mpi_cpu = {
-    .name = "mpi-cpu",
-    .seed_name = "MPI_CPU",
-    .style = HEAT2D_STYLE_HOST,
-    .gpu_only = false,
-    .has_pinned_variant = false,
-    .checks_each_step = true,
-    .has_snapshots = true,
-    .prepare = mpi_cpu_prepare,
-    .solve = NULL,
-    .distributed = true,
-    .deep_halos = true,
-    .solve_distributed = mpi_cpu_solve,
-};
+/* Distributed: solve_distributed in place of solve and solve_f32. */
+HEAT2D_METHOD(heat2d_method_mpi_cpu, NULL, NULL, .name = "mpi-cpu", .seed_name = "MPI_CPU",
+              .style = HEAT2D_STYLE_HOST, .checks_each_step = true, .has_snapshots = true,
+              .prepare = mpi_cpu_prepare, .distributed = true, .deep_halos = true,
+              .solve_distributed = mpi_cpu_solve);

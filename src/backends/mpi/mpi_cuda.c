@@ -389,16 +389,8 @@ static int mpi_cuda_solve(const heat2d_config *cfg, const double *initial, doubl
     return status;
 }
 
-const heat2d_method heat2d_method_mpi_cuda = {
-    .name = "mpi-cuda",
-    .seed_name = "MPI_CUDA",
-    .style = HEAT2D_STYLE_RESIDENT,
-    .gpu_only = true,
-    .has_pinned_variant = false,
-    .checks_each_step = false,
-    .has_snapshots = true,
-    .prepare = heat2d_mpi_cuda_prepare,
-    .solve = NULL,
-    .distributed = true,
-    .solve_distributed = mpi_cuda_solve,
-};
+/* Distributed: solve_distributed in place of solve and solve_f32. */
+HEAT2D_METHOD(heat2d_method_mpi_cuda, NULL, NULL, .name = "mpi-cuda", .seed_name = "MPI_CUDA",
+              .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true, .has_snapshots = true,
+              .prepare = heat2d_mpi_cuda_prepare, .distributed = true,
+              .solve_distributed = mpi_cuda_solve);

@@ -87,8 +87,8 @@ static const char *const schedule_names[SCHEDULE_COUNT] = {
 /* Where the kernels run on the host (a build without offload), one thread
  * runs every gang and lane in turn, and a lane's walk down its column
  * reloads the arguments after every store (they might alias the field), so
- * columns runs several times slower there than gang-vector, whose rows the
- * host compiler vectorises like cpu's (docs/performance.md, "acc-resident"). */
+ * columns runs slower there than gang-vector, whose rows the host compiler
+ * vectorises like cpu's (docs/performance.md, "acc-resident"). */
 #define HOST_DEFAULT_SCHEDULE SCHEDULE_GANG_VECTOR
 
 /* Chosen by acc_resident_prepare, read by acc_resident_step. */

@@ -22,6 +22,29 @@ static void PASS(args_gang_vector)(int gangs)
     }
 }
 
+/* A lane's arguments, read from FN(resident_args) into locals: the arrays
+ * it reads and writes in this direction, the grid, alpha. */
+#define PASS_ARGS                                                                                  \
+    const REAL *restrict u = FN(resident_args).array[PASS_FROM];                                   \
+    REAL *restrict v = FN(resident_args).array[PASS_TO];                                           \
+    const size_t nx = FN(resident_args).nx;                                                        \
+    const size_t ny = FN(resident_args).ny;                                                        \
+    const REAL alpha = FN(resident_args).alpha
+
+/* One lane's walk down its column from row j0 while row j is `more`, k at
+ * cell (i, j0) and below and here the cells under and at it: each step
+ * loads only the cell above, keeping the other two in registers. Reads u,
+ * v, nx and alpha of the macro that uses it. */
+#define PASS_WALK(k, j0, more, below, here)                                                        \
+    do {                                                                                           \
+        for (size_t j = (j0); (more); ++j, (k) += nx) {                                            \
+            const REAL above = u[(k) + nx];                                                        \
+            v[k] = FN(heat2d_acc_update)(here, u[(k)-1], u[(k) + 1], below, above, alpha);         \
+            below = here;                                                                          \
+            here = above;                                                                          \
+        }                                                                                          \
+    } while (0)
+
 /* Columns: blocks of ACC_COLUMN_ROWS rows by ACC_COLUMN_WIDTH columns over
  * the gangs; each vector lane walks its column down the block's rows,
  * keeping the row below and its own cell in registers from one row to the
@@ -30,11 +53,7 @@ static void PASS(args_gang_vector)(int gangs)
  * strip (rows) and column i. */
 #define PASS_COLUMN(strip, i)                                                                      \
     do {                                                                                           \
-        const REAL *restrict u = FN(resident_args).array[PASS_FROM];                               \
-        REAL *restrict v = FN(resident_args).array[PASS_TO];                                       \
-        const size_t nx = FN(resident_args).nx;                                                    \
-        const size_t ny = FN(resident_args).ny;                                                    \
-        const REAL alpha = FN(resident_args).alpha;                                                \
+        PASS_ARGS;                                                                                 \
         const size_t j0 = 1 + (strip)*ACC_COLUMN_ROWS;                                             \
         if ((i) < nx - 1) {                                                                        \
             size_t k = j0 * nx + (i);                                                              \
@@ -57,15 +76,22 @@ static void PASS(args_gang_vector)(int gangs)
                     v[k + r * nx] = FN(heat2d_acc_update)(column[r + 1], west[r], east[r],         \
                                                           column[r], column[r + 2], alpha);        \
             } else {                                                                               \
-                for (size_t j = j0; j < ny - 1; ++j, k += nx) {                                    \
-                    const REAL above = u[k + nx];                                                  \
-                    v[k] = FN(heat2d_acc_update)(here, u[k - 1], u[k + 1], below, above, alpha);   \
-                    below = here;                                                                  \
-                    here = above;                                                                  \
-                }                                                                                  \
+                PASS_WALK(k, j0, j < ny - 1, below, here);                                         \
             }                                                                                      \
         }                                                                                          \
     } while (0)
+
+/* The column schedules' loop nest under a gang loop's pragma: the blocks
+ * (strips of rows by blocks of ACC_COLUMN_WIDTH lanes) collapsed over the
+ * gangs, the lanes of a block over its vector lanes, LANE the work of lane
+ * `lane` of block (strip, block). */
+#define PASS_BLOCKS(LANE)                                                                          \
+    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {                            \
+        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {                        \
+            _Pragma("acc loop vector") for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)      \
+                LANE;                                                                              \
+        }                                                                                          \
+    }
 
 /* A block of 128 columns a gang, over 128 vector lanes, as many gangs as
  * libgomp fits to the device (columns-fitted: each gang walks several
@@ -73,29 +99,17 @@ static void PASS(args_gang_vector)(int gangs)
 static void PASS(args_columns_fitted)(void)
 {
 #pragma acc parallel loop gang collapse(2) vector_length(ACC_COLUMN_WIDTH) async(HEAT2D_ACC_QUEUE)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
-#pragma acc loop vector
-            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane);
-        }
-    }
+    PASS_BLOCKS(PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane));
 }
 
 /* The same, one gang a block (gangs = the blocks): no gang walks a second
- * block, which at 8192x8192 gains 17% in f64 and 13% in f32 over
- * columns-fitted. A launch dimension is no mapped argument. */
+ * block, which is faster than columns-fitted on a GPU (docs/performance.md,
+ * "acc-resident"). A launch dimension is no mapped argument. */
 static void PASS(args_columns)(int gangs)
 {
 #pragma acc parallel loop gang collapse(2) num_gangs(gangs) vector_length(ACC_COLUMN_WIDTH)        \
     async(HEAT2D_ACC_QUEUE)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
-#pragma acc loop vector
-            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane);
-        }
-    }
+    PASS_BLOCKS(PASS_COLUMN(strip, 1 + block * ACC_COLUMN_WIDTH + lane));
 }
 
 /* The same blocks over 4 workers of 32 lanes (one warp each): with
@@ -143,11 +157,7 @@ static void PASS(args_warp_columns)(void)
  * strip and last columns walk each column alone. */
 #define PASS_LANES(strip, i, rows, cols)                                                           \
     do {                                                                                           \
-        const REAL *restrict u = FN(resident_args).array[PASS_FROM];                               \
-        REAL *restrict v = FN(resident_args).array[PASS_TO];                                       \
-        const size_t nx = FN(resident_args).nx;                                                    \
-        const size_t ny = FN(resident_args).ny;                                                    \
-        const REAL alpha = FN(resident_args).alpha;                                                \
+        PASS_ARGS;                                                                                 \
         const size_t j0 = 1 + (strip) * (rows);                                                    \
         if ((i) + (cols) <= nx - 1 && j0 + (rows) <= ny - 1) {                                     \
             const size_t k0 = (j0 - 1) * nx + (i)-1;                                               \
@@ -165,12 +175,7 @@ static void PASS(args_warp_columns)(void)
                 size_t k = j0 * nx + (i) + c;                                                      \
                 REAL below = u[k - nx];                                                            \
                 REAL here = u[k];                                                                  \
-                for (size_t j = j0; j < j0 + (rows) && j < ny - 1; ++j, k += nx) {                 \
-                    const REAL above = u[k + nx];                                                  \
-                    v[k] = FN(heat2d_acc_update)(here, u[k - 1], u[k + 1], below, above, alpha);   \
-                    below = here;                                                                  \
-                    here = above;                                                                  \
-                }                                                                                  \
+                PASS_WALK(k, j0, j < j0 + (rows) && j < ny - 1, below, here);                      \
             }                                                                                      \
         }                                                                                          \
     } while (0)
@@ -181,14 +186,11 @@ static void PASS(args_columns2)(int gangs)
 {
 #pragma acc parallel loop gang collapse(2) num_gangs(gangs) vector_length(ACC_COLUMN_WIDTH)        \
     async(HEAT2D_ACC_QUEUE)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
-#pragma acc loop vector
-            for (size_t lane = 0; lane < ACC_COLUMN_WIDTH; ++lane)
-                PASS_LANES(strip, 1 + (block * ACC_COLUMN_WIDTH + lane) * 2, ACC_COLUMN_ROWS, 2);
-        }
-    }
+    PASS_BLOCKS(PASS_LANES(strip, 1 + (block * ACC_COLUMN_WIDTH + lane) * 2, ACC_COLUMN_ROWS, 2));
 }
 
 #undef PASS_LANES
 #undef PASS_COLUMN
+#undef PASS_WALK
+#undef PASS_ARGS
+#undef PASS_BLOCKS

@@ -96,6 +96,16 @@ static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
     }
 }
 
+/* The argument-free kernel of the ping-pong's direction at `step`: forward
+ * (array[0] into array[1]) on even steps, backward on odd ones. */
+#define BY_DIRECTION(kernel, ...)                                                                  \
+    do {                                                                                           \
+        if (step % 2 == 0)                                                                         \
+            FN(kernel##_forward)(__VA_ARGS__);                                                     \
+        else                                                                                       \
+            FN(kernel##_backward)(__VA_ARGS__);                                                    \
+    } while (0)
+
 /* One step from `from` into `to`, queued (or, for the seed schedule, run
  * and waited for). `step` counts from 0. */
 static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
@@ -115,46 +125,30 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         FN(interior_gang_worker)(nx, ny, alpha, from, to);
         break;
     case SCHEDULE_ARGS_GANG_VECTOR:
-        if (step % 2 == 0)
-            FN(args_gang_vector_forward)(gangs_for(ny - 2, 1));
-        else
-            FN(args_gang_vector_backward)(gangs_for(ny - 2, 1));
+        BY_DIRECTION(args_gang_vector, gangs_for(ny - 2, 1));
         break;
     case SCHEDULE_COLUMNS_FITTED:
-        if (step % 2 == 0)
-            FN(args_columns_fitted_forward)();
-        else
-            FN(args_columns_fitted_backward)();
+        BY_DIRECTION(args_columns_fitted);
         break;
     case SCHEDULE_WORKER_COLUMNS:
-        if (step % 2 == 0)
-            FN(args_worker_columns_forward)();
-        else
-            FN(args_worker_columns_backward)();
+        BY_DIRECTION(args_worker_columns);
         break;
     case SCHEDULE_WARP_COLUMNS:
-        if (step % 2 == 0)
-            FN(args_warp_columns_forward)();
-        else
-            FN(args_warp_columns_backward)();
+        BY_DIRECTION(args_warp_columns);
         break;
     case SCHEDULE_COLUMNS2:
-        if (step % 2 == 0)
-            FN(args_columns2_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        else
-            FN(args_columns2_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
+        BY_DIRECTION(args_columns2, gangs_for(FN(column_blocks)(nx, ny), 1));
         break;
     case SCHEDULE_COLUMNS:
     case SCHEDULE_COUNT:
-        if (step % 2 == 0)
-            FN(args_columns_forward)(gangs_for(FN(column_blocks)(nx, ny), 1));
-        else
-            FN(args_columns_backward)(gangs_for(FN(column_blocks)(nx, ny), 1));
+        BY_DIRECTION(args_columns, gangs_for(FN(column_blocks)(nx, ny), 1));
         break;
     }
     if (step < 2)
         FN(zero_edges)(nx, ny, to);
 }
+
+#undef BY_DIRECTION
 
 /* A snapshot's invariants where the field is (on the device when
  * offloaded), by one reduction before it comes down, so that the host need
