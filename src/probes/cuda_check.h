@@ -1,8 +1,10 @@
 /* Checking CUDA runtime calls.
  *
- * Every runtime call of the CUDA backend goes through one of these macros, so
- * that a failure names the file, line and expression that failed together with
- * the runtime's own text, in the one-line heat2d_error the driver prints.
+ * Every CUDA runtime call of the probes and the GPU methods goes through one
+ * of these macros, so that a failure names the file, line and expression that
+ * failed together with the runtime's own text, in the one-line heat2d_error
+ * the driver prints. Boilerplate on purpose: mpi_common.h's HEAT2D_MPI_CHECK
+ * macros are the same shape for MPI's calls.
  */
 #ifndef HEAT2D_CUDA_CHECK_H
 #define HEAT2D_CUDA_CHECK_H
