@@ -1,4 +1,9 @@
-/* heat2d run: one method, one size, the seed's KEY=VALUE protocol. */
+/* heat2d run: one method, one size, the seed's KEY=VALUE protocol. The
+ * command in its steps: the command line read (parse_run_args), checked
+ * against itself and the method (check_request), the starting field
+ * (load_initial), what the run writes checked before it starts
+ * (check_outputs), the snapshots' sink wired (wire_sink), the run itself
+ * (run_and_close) and what it prints and saves (print_and_save). */
 #define _GNU_SOURCE
 #include "commands.h"
 #include "process_guard.h"
@@ -10,6 +15,73 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* What the command line asks for. */
+typedef struct run_request {
+    heat2d_config cfg;
+    heat2d_option_values values;
+    bool given[HEAT2D_N_OPTIONS];
+    const char *method_name;
+    const char *save_path;
+    const char *save_every;
+    const char *initial_path;
+    bool shape_given;
+    bool force;
+    /* Before getopt permutes argv: the history of a .nc file. */
+    char command_line[2048];
+} run_request;
+
+/* The run's state from the starting field to the last file written. */
+typedef struct run_state {
+    const heat2d_method *method;
+    heat2d_field initial_field;
+    heat2d_initial initial;
+    heat2d_netcdf_meta meta;
+    bool nc_series; /* the snapshots go to one NetCDF series */
+    /* --snapshot-writer's scratch folder (its slot -1 when none) and the
+     * series in it. */
+    char scratch[4096];
+    char scratch_series[4200];
+    int scratch_slot;
+    heat2d_snapshot_sink sink;
+    heat2d_outcome outcome;
+    double *storage[2];
+    const double *field;
+} run_state;
+
+/* run's own options around the run options of the table (getopt's value:
+ * the option's id past kTableBase), in the order that a message naming
+ * several lists them. */
+enum { kTableBase = 256 };
+static const struct option options_before[] = {
+    {"method", required_argument, NULL, 'm'}, {"nx", required_argument, NULL, 'x'},
+    {"ny", required_argument, NULL, 'y'},     {"steps", required_argument, NULL, 's'},
+    {"alpha", required_argument, NULL, 'a'},  {"save", required_argument, NULL, 'o'},
+};
+static const struct option options_after[] = {
+    {"save-every", required_argument, NULL, 'S'},
+    {"initial", required_argument, NULL, 'i'},
+    {"force", no_argument, NULL, 'f'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+#define N_BEFORE      (sizeof options_before / sizeof options_before[0])
+#define N_AFTER       (sizeof options_after / sizeof options_after[0])
+#define N_RUN_OPTIONS (N_BEFORE + HEAT2D_N_OPTIONS + N_AFTER)
+
+static void build_options(struct option options[N_RUN_OPTIONS])
+{
+    memcpy(options, options_before, sizeof options_before);
+    size_t n = N_BEFORE;
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_def *o = &heat2d_run_options[k];
+        if (o->run_help != NULL)
+            options[n++] =
+                (struct option){o->name, o->arg != NULL ? required_argument : no_argument, NULL,
+                                kTableBase + (int)k};
+    }
+    memcpy(options + n, options_after, sizeof options_after);
+}
 
 /* One table option's value (a flag: 1) into values. */
 static int parse_run_option(heat2d_option_id id, const char *text, size_t *values,
@@ -23,186 +95,182 @@ static int parse_run_option(heat2d_option_id id, const char *text, size_t *value
     return o->parse(o, text, &values[id], err);
 }
 
-int heat2d_cmd_run(int argc, char **argv)
+/* A file or folder name that may not be empty: 0, or the usage error. */
+static int name_given(const char *text, const char *what)
 {
-    /* run's own options around the run options of the table (getopt's
-     * value: the option's id past kTableBase), in the order that a
-     * message naming several lists them. */
-    enum { kTableBase = 256 };
-    static const struct option before[] = {
-        {"method", required_argument, NULL, 'm'}, {"nx", required_argument, NULL, 'x'},
-        {"ny", required_argument, NULL, 'y'},     {"steps", required_argument, NULL, 's'},
-        {"alpha", required_argument, NULL, 'a'},  {"save", required_argument, NULL, 'o'},
-    };
-    static const struct option after[] = {
-        {"save-every", required_argument, NULL, 'S'},
-        {"initial", required_argument, NULL, 'i'},
-        {"force", no_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    struct option options[sizeof before / sizeof before[0] + HEAT2D_N_OPTIONS +
-                          sizeof after / sizeof after[0]];
-    memcpy(options, before, sizeof before);
-    size_t n_options = sizeof before / sizeof before[0];
-    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
-        const heat2d_option_def *o = &heat2d_run_options[k];
-        if (o->run_help != NULL)
-            options[n_options++] =
-                (struct option){o->name, o->arg != NULL ? required_argument : no_argument, NULL,
-                                kTableBase + (int)k};
-    }
-    memcpy(options + n_options, after, sizeof after);
-    heat2d_config cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA};
-    heat2d_option_values values = {0};
-    bool given[HEAT2D_N_OPTIONS] = {false};
-    const char *method_name = NULL;
-    const char *save_path = NULL;
-    const char *save_every = NULL;
-    const char *initial_path = NULL;
-    bool shape_given = false;
-    bool force = false;
-    heat2d_error err = {{0}};
-    /* Before getopt permutes argv: the history of a .nc file. */
-    char command_line[2048];
-    heat2d_run_command_line(argc, argv, command_line, sizeof command_line);
+    if (text[0] != '\0')
+        return 0;
+    return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", what);
+}
 
+/* One option getopt returned (its argument arg) into r: 0, -1 when it is
+ * not one of run's, else the exit status, having said why. */
+static int take_option(int opt, const char *arg, run_request *r)
+{
+    heat2d_error err = {{0}};
+    int rc = 0;
+    switch (opt) {
+    case 'm':
+        r->method_name = arg;
+        return 0;
+    case 'x':
+    case 'y':
+        rc = heat2d_parse_size(arg, opt == 'x' ? "--nx" : "--ny",
+                               opt == 'x' ? &r->cfg.nx : &r->cfg.ny, &err);
+        r->shape_given = true;
+        break;
+    case 's':
+        rc = heat2d_parse_size(arg, "--steps", &r->cfg.steps, &err);
+        break;
+    case 'a':
+        rc = heat2d_parse_alpha(arg, "--alpha", &r->cfg.alpha, &err);
+        break;
+    case 'o':
+        r->save_path = arg;
+        return name_given(arg, "--save needs a file name");
+    case 'S':
+        r->save_every = arg;
+        return name_given(arg, "--save-every needs a folder");
+    case 'i':
+        r->initial_path = arg;
+        return name_given(arg, "--initial needs a file name");
+    case 'f':
+        r->force = true;
+        return 0;
+    default:
+        if (opt < kTableBase || opt >= kTableBase + HEAT2D_N_OPTIONS)
+            return -1;
+        rc = parse_run_option((heat2d_option_id)(opt - kTableBase), arg, r->values, &err);
+        r->given[opt - kTableBase] = true;
+        break;
+    }
+    return rc != 0 ? heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message) : 0;
+}
+
+/* The command line into r. Returns -1 to go on, else the exit status
+ * (0 after --help). */
+static int parse_run_args(int argc, char **argv, run_request *r)
+{
+    struct option options[N_RUN_OPTIONS];
+    build_options(options);
+    *r = (run_request){.cfg = {.nx = 256, .ny = 256, .steps = 80, .alpha = HEAT2D_ALPHA}};
+    heat2d_run_command_line(argc, argv, r->command_line, sizeof r->command_line);
     opterr = 0;
     int opt;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        int rc = 0;
-        switch (opt) {
-        case 'm':
-            method_name = optarg;
-            break;
-        case 'x':
-            rc = heat2d_parse_size(optarg, "--nx", &cfg.nx, &err);
-            shape_given = true;
-            break;
-        case 'y':
-            rc = heat2d_parse_size(optarg, "--ny", &cfg.ny, &err);
-            shape_given = true;
-            break;
-        case 's':
-            rc = heat2d_parse_size(optarg, "--steps", &cfg.steps, &err);
-            break;
-        case 'a':
-            rc = heat2d_parse_alpha(optarg, "--alpha", &cfg.alpha, &err);
-            break;
-        case 'o':
-            if (optarg[0] == '\0')
-                return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save needs a file name");
-            save_path = optarg;
-            break;
-        case 'S':
-            if (optarg[0] == '\0')
-                return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs a folder");
-            save_every = optarg;
-            break;
-        case 'i':
-            if (optarg[0] == '\0')
-                return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --initial needs a file name");
-            initial_path = optarg;
-            break;
-        case 'f':
-            force = true;
-            break;
-        case 'h':
+        if (opt == 'h') {
             heat2d_usage("run", stdout);
             return EXIT_SUCCESS;
-        default:
-            if (opt >= kTableBase && opt < kTableBase + HEAT2D_N_OPTIONS) {
-                rc = parse_run_option((heat2d_option_id)(opt - kTableBase), optarg, values, &err);
-                given[opt - kTableBase] = true;
-                break;
-            }
-            return heat2d_report_bad_option("run", argc, argv, options, NULL);
         }
+        const int rc = take_option(opt, optarg, r);
+        if (rc < 0)
+            return heat2d_report_bad_option("run", argc, argv, options, NULL);
         if (rc != 0)
-            return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
+            return rc;
     }
     if (optind < argc)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: unexpected argument '%s'",
                                    argv[optind]);
-    if (method_name == NULL)
+    return -1;
+}
+
+/* The method, the options it takes and what each option needs, and the
+ * options into r->cfg. Returns 0, else the exit status. */
+static int check_request(run_request *r, const heat2d_method **method)
+{
+    heat2d_error err = {{0}};
+    if (r->method_name == NULL)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --method is required");
-    const heat2d_method *method = heat2d_method_find(method_name);
-    if (method == NULL)
-        return heat2d_report_error(
-            HEAT2D_EXIT_USAGE, "run: unknown method '%s' (heat2d methods lists them)", method_name);
+    *method = heat2d_method_find(r->method_name);
+    if (*method == NULL)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "run: unknown method '%s' (heat2d methods lists them)",
+                                   r->method_name);
     /* An option the method does not take is a usage error (exit 2). */
-    if (heat2d_method_takes(method, values, &err) != 0)
+    if (heat2d_method_takes(*method, r->values, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
     for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
         const heat2d_option_id needs = heat2d_run_options[k].needs;
-        if (given[k] && needs != HEAT2D_OPTION_NONE && heat2d_run_options[needs].run_help != NULL &&
-            !given[needs])
+        if (r->given[k] && needs != HEAT2D_OPTION_NONE &&
+            heat2d_run_options[needs].run_help != NULL && !r->given[needs])
             return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --%s needs --%s",
                                        heat2d_run_options[k].name, heat2d_run_options[needs].name);
     }
-    heat2d_options_to_config(values, &cfg);
-    cfg.save_path = save_path;
-    cfg.save_every_path = save_every;
+    heat2d_options_to_config(r->values, &r->cfg);
+    r->cfg.save_path = r->save_path;
+    r->cfg.save_every_path = r->save_every;
     /* --snapshot-writer writes to a scratch folder of its own: beside
      * --save-every's place it would say nothing; netcdf needs a build with
      * NetCDF, refused as a choice this build cannot make (exit 2). */
-    if (cfg.snapshot_writer != HEAT2D_WRITER_NONE && save_every != NULL)
+    if (r->cfg.snapshot_writer != HEAT2D_WRITER_NONE && r->save_every != NULL)
         return heat2d_report_error(HEAT2D_EXIT_USAGE,
                                    "run: --snapshot-writer writes to a scratch folder and "
                                    "--save-every to %s: give one of them",
-                                   save_every);
-    if (cfg.snapshot_writer == HEAT2D_WRITER_NETCDF &&
+                                   r->save_every);
+    if (r->cfg.snapshot_writer == HEAT2D_WRITER_NETCDF &&
         heat2d_netcdf_check_built("--snapshot-writer", "netcdf", &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
-    /* --initial FILE: the run starts from that field, of the run's shape
-     * (the file's, when --nx and --ny are not given), refused up front. */
-    heat2d_field initial_field = {0};
-    heat2d_initial initial;
-    const int initial_checked = heat2d_run_initial_check(initial_path, save_every, &err);
-    if (initial_checked != 0)
-        return heat2d_report_error(initial_checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
+    return 0;
+}
+
+/* --initial FILE: the run starts from that field, of the run's shape (the
+ * file's, when --nx and --ny are not given), refused up front. Returns 0,
+ * else the exit status. */
+static int load_initial(run_request *r, run_state *s)
+{
+    heat2d_error err = {{0}};
+    const int checked = heat2d_run_initial_check(r->initial_path, r->save_every, &err);
+    if (checked != 0)
+        return heat2d_report_error(checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                    "run: %s", err.message);
-    if (initial_path != NULL) {
-        if (method->distributed)
-            return heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                       "run: %s starts from the standard initial state (--initial "
-                                       "applies to the methods of one process)",
-                                       method->name);
-        if (heat2d_field_load(initial_path, &initial_field, &err) != 0)
-            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: --initial: %s", err.message);
-        if (!shape_given) {
-            cfg.nx = initial_field.nx;
-            cfg.ny = initial_field.ny;
-        }
-        if (initial_field.nx != cfg.nx || initial_field.ny != cfg.ny ||
-            heat2d_initial_from(&initial, cfg.nx, cfg.ny, initial_field.values, &err) != 0) {
-            if (initial_field.nx != cfg.nx || initial_field.ny != cfg.ny)
-                heat2d_fail(&err, "the field is %zux%zu, the run %zux%zu", initial_field.nx,
-                            initial_field.ny, cfg.nx, cfg.ny);
-            heat2d_field_free(&initial_field);
-            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: --initial %s: %s", initial_path,
-                                       err.message);
-        }
-        cfg.initial = &initial;
+    if (r->initial_path == NULL)
+        return 0;
+    if (s->method->distributed)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "run: %s starts from the standard initial state (--initial "
+                                   "applies to the methods of one process)",
+                                   s->method->name);
+    heat2d_field *field = &s->initial_field;
+    if (heat2d_field_load(r->initial_path, field, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: --initial: %s", err.message);
+    if (!r->shape_given) {
+        r->cfg.nx = field->nx;
+        r->cfg.ny = field->ny;
     }
-    if (cfg.nx < HEAT2D_MIN_SIDE || cfg.ny < HEAT2D_MIN_SIDE)
+    const bool shape_ok = field->nx == r->cfg.nx && field->ny == r->cfg.ny;
+    if (!shape_ok)
+        heat2d_fail(&err, "the field is %zux%zu, the run %zux%zu", field->nx, field->ny, r->cfg.nx,
+                    r->cfg.ny);
+    if (!shape_ok ||
+        heat2d_initial_from(&s->initial, r->cfg.nx, r->cfg.ny, field->values, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: --initial %s: %s", r->initial_path,
+                                   err.message);
+    r->cfg.initial = &s->initial;
+    return 0;
+}
+
+/* The grid, and every file the run will write, before it starts; under
+ * mpirun the ranks agree first. Returns 0, else the exit status. */
+static int check_outputs(run_request *r, run_state *s)
+{
+    heat2d_error err = {{0}};
+    heat2d_config *cfg = &r->cfg;
+    if (cfg->nx < HEAT2D_MIN_SIDE || cfg->ny < HEAT2D_MIN_SIDE)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: nx and ny must be >= %d",
                                    HEAT2D_MIN_SIDE);
-
-    if (save_every != NULL && cfg.output_every == 0)
+    if (r->save_every != NULL && cfg->output_every == 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: --save-every needs --output-every");
-    if (save_path != NULL && heat2d_field_check_writable(save_path, &err) != 0)
+    if (r->save_path != NULL && heat2d_field_check_writable(r->save_path, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
     /* .nc files: this build's NetCDF, the series file, their metadata. */
-    bool nc_series = save_every != NULL && heat2d_netcdf_path(save_every);
-    const bool writer_nc = cfg.snapshot_writer == HEAT2D_WRITER_NETCDF;
-    heat2d_netcdf_meta meta;
-    const int nc_checked = heat2d_run_netcdf_check(save_path, save_every, force, &err);
+    s->nc_series = r->save_every != NULL && heat2d_netcdf_path(r->save_every);
+    const bool writer_nc = cfg->snapshot_writer == HEAT2D_WRITER_NETCDF;
+    const int nc_checked = heat2d_run_netcdf_check(r->save_path, r->save_every, r->force, &err);
     if (nc_checked != 0)
         return heat2d_report_error(nc_checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                    "run: %s", err.message);
-    if ((nc_series || writer_nc || (save_path != NULL && heat2d_netcdf_path(save_path))) &&
-        heat2d_run_netcdf_meta(&meta, &cfg, method->name, command_line, &err) != 0)
+    if ((s->nc_series || writer_nc || (r->save_path != NULL && heat2d_netcdf_path(r->save_path))) &&
+        heat2d_run_netcdf_meta(&s->meta, cfg, s->method->name, r->command_line, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
     /* Under mpirun the ranks agree on their settings before anything is
      * made (a snapshot folder, a series), so that ranks that differ refuse
@@ -211,107 +279,150 @@ int heat2d_cmd_run(int argc, char **argv)
      * leave that one waiting in MPI. Every rank joins, agrees, and refuses
      * alike. */
     if (heat2d_process_count() > 1) {
-        if (heat2d_process_join(method->name, &cfg, &err) != 0)
+        if (heat2d_process_join(s->method->name, cfg, &err) != 0)
             return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
-        if (!method->distributed)
+        if (!s->method->distributed)
             return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                        "run: %s runs as one process: start it without mpirun",
-                                       method->name);
+                                       s->method->name);
     }
-    /* --snapshot-writer: step files in a scratch folder, claimed and
-     * written as --save-every's, or one series there, written as a .nc
-     * --save-every's; removed on every way out once the sink is closed. */
-    char scratch[4096] = "", scratch_series[4200];
-    int scratch_slot = -1;
-    if (cfg.snapshot_writer != HEAT2D_WRITER_NONE) {
-        const char *tmp = heat2d_tmp_base();
-        const int made =
-            heat2d_scratch_make(tmp, "heat2d-snapshots", scratch, sizeof scratch, &scratch_slot);
-        if (made != 0)
-            return heat2d_report_error(
-                HEAT2D_EXIT_FAILURE,
-                "run: --snapshot-writer %s: cannot make a scratch folder in %s: %s",
-                heat2d_snapshot_writer_name((heat2d_snapshot_writer)cfg.snapshot_writer), tmp,
-                strerror(made));
-        snprintf(scratch_series, sizeof scratch_series, "%s/snapshots.nc", scratch);
-        save_every = writer_nc ? scratch_series : scratch;
-        nc_series = writer_nc;
-    } else if (save_every != NULL) {
+    return 0;
+}
+
+/* --snapshot-writer: step files in a scratch folder, claimed and written as
+ * --save-every's, or one series there, written as a .nc --save-every's;
+ * removed on every way out once the sink is closed. Returns 0, else the
+ * exit status. */
+static int make_scratch(run_request *r, run_state *s)
+{
+    heat2d_config *cfg = &r->cfg;
+    if (cfg->snapshot_writer == HEAT2D_WRITER_NONE) {
         /* SNAPSHOT_WRITER says what --save-every's snapshots are written as. */
-        cfg.snapshot_writer = nc_series ? HEAT2D_WRITER_NETCDF : HEAT2D_WRITER_TEXT;
+        if (r->save_every != NULL)
+            cfg->snapshot_writer = s->nc_series ? HEAT2D_WRITER_NETCDF : HEAT2D_WRITER_TEXT;
+        return 0;
     }
-    /* The step files' folder, and every file written there, before the run. */
-    if (save_every != NULL && !nc_series) {
-        const int claimed = heat2d_series_claim(save_every, &cfg, method->name, save_path, &err);
-        if (claimed != 0) {
-            heat2d_scratch_drop(scratch, &scratch_slot);
+    const char *tmp = heat2d_tmp_base();
+    const int made = heat2d_scratch_make(tmp, "heat2d-snapshots", s->scratch, sizeof s->scratch,
+                                         &s->scratch_slot);
+    if (made != 0)
+        return heat2d_report_error(
+            HEAT2D_EXIT_FAILURE,
+            "run: --snapshot-writer %s: cannot make a scratch folder in %s: %s",
+            heat2d_snapshot_writer_name((heat2d_snapshot_writer)cfg->snapshot_writer), tmp,
+            strerror(made));
+    snprintf(s->scratch_series, sizeof s->scratch_series, "%s/snapshots.nc", s->scratch);
+    s->nc_series = cfg->snapshot_writer == HEAT2D_WRITER_NETCDF;
+    r->save_every = s->nc_series ? s->scratch_series : s->scratch;
+    return 0;
+}
+
+/* The snapshots' place (a scratch folder, the step files' folder and every
+ * file written there, claimed before the run) and the sink that checks
+ * and writes them. Returns 0, else the exit status. */
+static int wire_sink(run_request *r, run_state *s)
+{
+    heat2d_error err = {{0}};
+    heat2d_config *cfg = &r->cfg;
+    int status = make_scratch(r, s);
+    if (status != 0)
+        return status;
+    if (r->save_every != NULL && !s->nc_series) {
+        const int claimed =
+            heat2d_series_claim(r->save_every, cfg, s->method->name, r->save_path, &err);
+        if (claimed != 0)
             return heat2d_report_error(claimed == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                        "run: %s", err.message);
-        }
     }
     /* Snapshots: checked as the final field is, written with --save-every. */
-    heat2d_snapshot_sink sink = {0};
-    if (cfg.output_every > 0) {
-        if (heat2d_snapshot_sink_open(&sink, &cfg, nc_series ? NULL : save_every, &err) != 0 ||
-            /* Rank 0 alone is handed snapshots, and alone writes them. */
-            (nc_series && heat2d_process_rank() == 0 &&
-             heat2d_snapshot_sink_open_series(&sink, save_every, &meta, &err) != 0)) {
-            heat2d_scratch_drop(scratch, &scratch_slot);
-            return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
-        }
-        cfg.snapshot = heat2d_snapshot_sink_handle;
-        cfg.snapshot_ctx = &sink;
-        sink.scratch = scratch_slot >= 0;
-    }
+    if (cfg->output_every == 0)
+        return 0;
+    if (heat2d_snapshot_sink_open(&s->sink, cfg, s->nc_series ? NULL : r->save_every, &err) != 0 ||
+        /* Rank 0 alone is handed snapshots, and alone writes them. */
+        (s->nc_series && heat2d_process_rank() == 0 &&
+         heat2d_snapshot_sink_open_series(&s->sink, r->save_every, &s->meta, &err) != 0))
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    cfg->snapshot = heat2d_snapshot_sink_handle;
+    cfg->snapshot_ctx = &s->sink;
+    s->sink.scratch = s->scratch_slot >= 0;
+    return 0;
+}
 
-    heat2d_outcome outcome;
-    double *storage[2] = {NULL, NULL};
-    const double *field = NULL;
-    const int ran = heat2d_run_method(method, &cfg, &outcome, storage, &field, &err);
-    /* A series is marked complete only when the run is. */
-    heat2d_error unmarked = {{0}};
-    const int finished = heat2d_snapshot_sink_finish(&sink, ran == 0, &unmarked);
-    /* What the snapshots' files hold, measured before a scratch folder goes
-     * (rank 0 alone writes them). */
-    if (ran == 0 && save_every != NULL && outcome.report.rank == 0) {
+/* One rank failed inside a distributed loop, where the others wait for
+ * it: its line, then the whole job ends. */
+static void abort_peers(const heat2d_error *err)
+{
+    heat2d_error line;
+    heat2d_fail(&line, "run: %s", err->message);
+    fprintf(stderr, "heat2d: %s\n", line.message);
+    fflush(stderr);
+    heat2d_process_abort(HEAT2D_EXIT_FAILURE);
+}
+
+/* The run, the sink closed (a series marked complete only when the run
+ * is), what the snapshots' files hold measured before a scratch folder
+ * goes. Returns 0, else the exit status. */
+static int run_and_close(run_request *r, run_state *s)
+{
+    heat2d_error err = {{0}}, unmarked = {{0}};
+    heat2d_report *rep = &s->outcome.report;
+    const int ran = heat2d_run_method(s->method, &r->cfg, &s->outcome, s->storage, &s->field, &err);
+    const int finished = heat2d_snapshot_sink_finish(&s->sink, ran == 0, &unmarked);
+    /* Rank 0 alone writes the snapshots' files. */
+    if (ran == 0 && r->save_every != NULL && rep->rank == 0) {
         struct stat written;
-        if (!nc_series)
-            outcome.report.snapshot_bytes_written = heat2d_series_bytes(save_every, &cfg);
-        else if (stat(save_every, &written) == 0)
-            outcome.report.snapshot_bytes_written = (uint64_t)written.st_size;
+        if (!s->nc_series)
+            rep->snapshot_bytes_written = heat2d_series_bytes(r->save_every, &r->cfg);
+        else if (stat(r->save_every, &written) == 0)
+            rep->snapshot_bytes_written = (uint64_t)written.st_size;
     }
-    heat2d_scratch_drop(scratch, &scratch_slot);
+    heat2d_scratch_drop(s->scratch, &s->scratch_slot);
     if (ran == 0 && finished != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", unmarked.message);
-    if (ran != 0) {
-        if (outcome.report.abort_peers) {
-            /* One rank failed inside a distributed loop, where the others
-             * wait for it: its line, then the whole job ends. */
-            heat2d_error line;
-            heat2d_fail(&line, "run: %s", err.message);
-            fprintf(stderr, "heat2d: %s\n", line.message);
-            fflush(stderr);
-            heat2d_process_abort(HEAT2D_EXIT_FAILURE);
-        }
+    if (ran != 0 && rep->abort_peers)
+        abort_peers(&err);
+    if (ran != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
-    }
-    /* A distributed method's other ranks computed their blocks; rank 0
-     * holds the field, and it alone prints and writes. */
-    if (outcome.report.rank != 0)
+    return 0;
+}
+
+/* The KEY=VALUE lines, then --save's file. A distributed method's other
+ * ranks computed their blocks; rank 0 holds the field, and it alone prints
+ * and writes. Returns the exit status. */
+static int print_and_save(const run_request *r, run_state *s)
+{
+    if (s->outcome.report.rank != 0)
         return EXIT_SUCCESS;
-    heat2d_print_outcome(stdout, method, &cfg, &outcome);
+    heat2d_print_outcome(stdout, s->method, &r->cfg, &s->outcome);
     fflush(stdout);
-    int status = EXIT_SUCCESS;
-    if (save_path != NULL) {
-        const int wrote = heat2d_netcdf_path(save_path)
-                              ? heat2d_netcdf_write_field(save_path, &meta, field, &err)
-                              : heat2d_field_write(save_path, cfg.nx, cfg.ny, field, &err);
-        if (wrote != 0)
-            status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
-        else
-            heat2d_print_name(stdout, "FIELD_FILE", save_path);
+    if (r->save_path == NULL)
+        return EXIT_SUCCESS;
+    heat2d_error err = {{0}};
+    const int wrote = heat2d_netcdf_path(r->save_path)
+                          ? heat2d_netcdf_write_field(r->save_path, &s->meta, s->field, &err)
+                          : heat2d_field_write(r->save_path, r->cfg.nx, r->cfg.ny, s->field, &err);
+    if (wrote != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    heat2d_print_name(stdout, "FIELD_FILE", r->save_path);
+    return EXIT_SUCCESS;
+}
+
+int heat2d_cmd_run(int argc, char **argv)
+{
+    run_request r;
+    int status = parse_run_args(argc, argv, &r);
+    if (status >= 0)
+        return status;
+    run_state s = {.scratch_slot = -1};
+    if ((status = check_request(&r, &s.method)) == 0 && (status = load_initial(&r, &s)) == 0 &&
+        (status = check_outputs(&r, &s)) == 0) {
+        status = wire_sink(&r, &s);
+        if (status != 0)
+            heat2d_scratch_drop(s.scratch, &s.scratch_slot);
+        else if ((status = run_and_close(&r, &s)) == 0)
+            status = print_and_save(&r, &s);
     }
-    heat2d_free_pair(storage[0], storage[1]);
-    heat2d_field_free(&initial_field);
+    heat2d_free_pair(s.storage[0], s.storage[1]);
+    heat2d_field_free(&s.initial_field);
     return status;
 }
