@@ -1,24 +1,15 @@
 /* Whether MPI starts here: the build's MPI method on a tiny grid in a
- * child process, whose output is read for the reason when it fails. The
- * process that asks never starts MPI itself, so a failure costs it
- * nothing. */
+ * child process (child_process.h), whose output is read for the reason
+ * when it fails. The process that asks never starts MPI itself, so a
+ * failure costs it nothing. */
 #define _GNU_SOURCE
+#include "child_process.h"
 #include "mpi_probe.h"
 #include "process.h"
-#include "process_guard.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 /* How long MPI may take to start on a tiny grid before the probe gives up
  * on it: a healthy singleton start takes well under a second. */
@@ -26,10 +17,6 @@
 
 /* How long the output of a failed probe is read after the child ended. */
 #define PROBE_GRACE_S 5
-
-/* What the probe keeps of the child's output: its last bytes, where the
- * reason is. */
-#define PROBE_KEEP 65536
 
 const heat2d_method *heat2d_mpi_probe_method(void)
 {
@@ -47,8 +34,9 @@ const heat2d_method *heat2d_mpi_probe_method(void)
 
 /* The probe itself, in the child: the method on 8x8 for one step, MPI
  * started and ended as a run does. Its failure is its last line. */
-static void probe_child(const heat2d_method *m)
+static int probe_child(void *ctx)
 {
+    const heat2d_method *m = ctx;
     heat2d_config cfg = {.nx = 8, .ny = 8, .steps = 1, .alpha = HEAT2D_ALPHA};
     heat2d_outcome out;
     double *storage[2] = {NULL, NULL};
@@ -61,7 +49,7 @@ static void probe_child(const heat2d_method *m)
         heat2d_free_pair(storage[0], storage[1]);
     heat2d_process_finalize();
     fflush(NULL);
-    _exit(rc == 0 ? 0 : 1);
+    return rc == 0 ? 0 : 1;
 }
 
 /* A line that says something: not blank, not a rule of dashes, not
@@ -112,113 +100,6 @@ static bool last_reason(const char *text, char *reason, size_t size)
     return true;
 }
 
-/* Appends what can be read from fd now to buf (used bytes of PROBE_KEEP),
- * keeping the last bytes when there is more. False at end of file. */
-static bool drain(int fd, char *buf, size_t *used)
-{
-    char chunk[4096];
-    ssize_t got = read(fd, chunk, sizeof chunk);
-    if (got < 0)
-        return errno == EINTR || errno == EAGAIN;
-    if (got == 0)
-        return false;
-    size_t n = (size_t)got;
-    if (*used + n > PROBE_KEEP - 1) {
-        size_t drop = *used + n - (PROBE_KEEP - 1);
-        drop = drop < *used ? drop : *used;
-        memmove(buf, buf + drop, *used - drop);
-        *used -= drop;
-    }
-    size_t take = n < PROBE_KEEP - 1 - *used ? n : PROBE_KEEP - 1 - *used;
-    memcpy(buf + *used, chunk + n - take, take);
-    *used += take;
-    return true;
-}
-
-/* The child's output into buf until it ends (PROBE_TIMEOUT_S at most,
- * then killed) and, when it failed, a grace period after; its wait status
- * in *status. */
-static void watch_child(pid_t pid, int fd, char *buf, size_t *used, int *status, bool *timed_out)
-{
-    (void)fcntl(fd, F_SETFL, O_NONBLOCK);
-    bool open_end = true, exited = false;
-    *timed_out = false;
-    const double deadline = heat2d_now() + PROBE_TIMEOUT_S;
-    /* Until the child ends, not the output: a daemon it started may hold
-     * the pipe open after it. */
-    while (!exited) {
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (open_end && poll(&p, 1, 50) > 0)
-            open_end = drain(fd, buf, used);
-        else if (!open_end)
-            usleep(50000);
-        pid_t done = waitpid(pid, status, WNOHANG);
-        exited = done == pid || (done < 0 && errno != EINTR);
-        if (!exited && heat2d_now() > deadline) {
-            kill(pid, SIGKILL);
-            waitpid(pid, status, 0);
-            exited = *timed_out = true;
-        }
-    }
-    /* A failure's reason may come after the child ended: OpenMPI's
-     * singleton hands its messages to the daemon it started, which prints
-     * them as it goes. Read on until the end of the output or a grace
-     * period; a success needs none of it. */
-    const bool failed = *timed_out || !WIFEXITED(*status) || WEXITSTATUS(*status) != 0;
-    const double grace = heat2d_now() + PROBE_GRACE_S;
-    while (failed && open_end && heat2d_now() < grace) {
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (poll(&p, 1, 50) > 0)
-            open_end = drain(fd, buf, used);
-    }
-    buf[*used] = '\0';
-}
-
-/* The child started, its output and end watched; false with p's reason
- * when it could not be started. */
-static bool run_child(const heat2d_method *m, char *buf, size_t *used, int *status, bool *timed_out,
-                      heat2d_mpi_probe *p)
-{
-    int fds[2];
-    if (pipe(fds) != 0) {
-        snprintf(p->reason, sizeof p->reason, "it could not be tried: pipe: %s", strerror(errno));
-        return false;
-    }
-    fflush(NULL); /* nothing buffered here is written twice by the child */
-    const pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(p->reason, sizeof p->reason, "it could not be tried: fork: %s", strerror(errno));
-        close(fds[0]);
-        close(fds[1]);
-        return false;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-#ifdef __linux__
-        /* The asker killed before it registered the group below: the
-         * probe dies with it all the same. */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(1);
-#endif
-        close(fds[0]);
-        dup2(fds[1], STDOUT_FILENO);
-        dup2(fds[1], STDERR_FILENO);
-        close(fds[1]);
-        probe_child(m);
-    }
-    close(fds[1]);
-    /* A group of its own (and the daemon MPI may start from it), which a
-     * signal that ends this process ends too: no probe outlives it. */
-    setpgid(pid, pid);
-    heat2d_cleanup_process_group(pid);
-    watch_child(pid, fds[0], buf, used, status, timed_out);
-    heat2d_cleanup_process_group(0);
-    close(fds[0]);
-    return true;
-}
-
 /* What to do: OpenMPI starts a daemon even for a single process (a
  * singleton's orted), through its remote launcher, which needs ssh or rsh
  * on PATH unless told to start it in place (plm isolated); its report then
@@ -240,19 +121,19 @@ static void fix_for(const char *output, const heat2d_method *m, char *fix, size_
 
 /* Why the child failed, from its output and how it ended, into p's
  * reason and fix. */
-static void describe_failure(const heat2d_method *m, const char *text, int status, bool timed_out,
+static void describe_failure(const heat2d_method *m, const heat2d_child_result *res,
                              heat2d_mpi_probe *p)
 {
-    fix_for(text, m, p->fix, sizeof p->fix);
-    if (timed_out)
+    fix_for(res->out, m, p->fix, sizeof p->fix);
+    if (res->timed_out)
         snprintf(p->reason, sizeof p->reason, "%s gave no answer in %d s", m->name,
                  PROBE_TIMEOUT_S);
-    else if (!last_reason(text, p->reason, sizeof p->reason) && WIFSIGNALED(status))
+    else if (!last_reason(res->out, p->reason, sizeof p->reason) && res->term_signal != 0)
         snprintf(p->reason, sizeof p->reason, "%s was killed by signal %d (%s)", m->name,
-                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+                 res->term_signal, strsignal(res->term_signal));
     else if (p->reason[0] == '\0')
         snprintf(p->reason, sizeof p->reason, "%s exited with status %d", m->name,
-                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                 res->exit_status);
 }
 
 static void probe_once(heat2d_mpi_probe *p)
@@ -261,22 +142,29 @@ static void probe_once(heat2d_mpi_probe *p)
     const heat2d_method *m = heat2d_mpi_probe_method();
     if (m == NULL)
         return; /* no MPI method: nothing to start */
+    /* Its output read until it ends, not until the pipe closes: OpenMPI's
+     * singleton hands its messages to the daemon it started, which holds
+     * the pipe after it and prints a failure's reason as it goes. */
+    char *name[] = {"the MPI probe", NULL};
+    const heat2d_child_spec spec = {.argv = name,
+                                    .body = probe_child,
+                                    .ctx = (void *)m,
+                                    .timeout_s = PROBE_TIMEOUT_S,
+                                    .merge_stderr = true,
+                                    .end_at_exit = true,
+                                    .linger_s = PROBE_GRACE_S};
+    heat2d_child_result res;
+    heat2d_error err = {{0}};
     p->starts = false;
-    char *buf = malloc(PROBE_KEEP);
-    size_t used = 0;
-    int status = 0;
-    bool timed_out = false;
-    if (buf == NULL) {
-        snprintf(p->reason, sizeof p->reason, "it could not be tried: out of memory");
+    if (heat2d_child_run(&spec, &res, &err) != 0) {
+        snprintf(p->reason, sizeof p->reason, "it could not be tried: %.360s", err.message);
         fix_for("", m, p->fix, sizeof p->fix);
-    } else if (!run_child(m, buf, &used, &status, &timed_out, p)) {
-        fix_for("", m, p->fix, sizeof p->fix);
-    } else {
-        p->starts = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        if (!p->starts)
-            describe_failure(m, buf, status, timed_out, p);
+        return;
     }
-    free(buf);
+    p->starts = heat2d_child_ok(&res);
+    if (!p->starts)
+        describe_failure(m, &res, p);
+    heat2d_child_result_free(&res);
 }
 
 void heat2d_mpi_probe_run(heat2d_mpi_probe *p)

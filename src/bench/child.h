@@ -1,8 +1,10 @@
-/* heat2d bench: running a child process with its output captured, and
- * reading what a `heat2d run` child reported. */
+/* heat2d bench: its children (trials, tools, helpers), started by the
+ * library's one way (child_process.h) with the bench's stop flag, and what
+ * a trial reported. */
 #ifndef HEAT2D_BENCH_CHILD_H
 #define HEAT2D_BENCH_CHILD_H
 
+#include "child_process.h"
 #include "heat2d.h"
 #include "trial_schema.h"
 
@@ -12,46 +14,11 @@
  * Set by the command's handler; a running child is then ended and its trial
  * is not recorded, so trials.csv keeps only trials that finished. */
 extern volatile sig_atomic_t bench_interrupted;
-/* The process group of the child running now (its pid), 0 when none: the
- * stop signal's handler ends it at once. */
-extern volatile sig_atomic_t bench_child_group;
 
-typedef struct bench_capture {
-    char *out; /* stdout, NUL-terminated */
-    size_t out_len;
-    bool out_cut; /* stdout was past the 1 MiB kept, and its rest dropped */
-    char *err;    /* stderr, NUL-terminated: its last 1 MiB */
-    size_t err_len;
-    int exit_status; /* meaningful when term_signal == 0 */
-    int term_signal; /* the signal that killed it, 0 if it exited */
-    bool timed_out;  /* it ran past its time limit, and its group was killed */
-    double timeout_s;
-    double wall_s; /* spawn to reap, monotonic clock: the original's PROCESS_S */
-} bench_capture;
-
-/* The program that bench_spawn runs for argv0: argv0 itself when it names
- * a path, else the first executable regular file of that name on PATH (an
- * empty entry the working directory; no PATH: /bin:/usr/bin), into path.
- * Returns 0, or an errno. */
-int bench_find_program(const char *argv0, char *path, size_t size);
-
-/* Runs argv (argv[0] is looked up on PATH when it has no '/') with stdin from
- * /dev/null, stdout and stderr captured, in a process group of its own that
- * a stop signal ends (bench_interrupted), and on Linux killed by the kernel
- * should the bench die. Returns 0 when the program ran, whatever its exit
- * status; -1 with err when it could not be started. */
-int bench_spawn(char *const argv[], bench_capture *cap, heat2d_error *err);
-/* The same with envp as the child's environment instead of ours. */
-int bench_spawn_env(char *const argv[], char *const envp[], bench_capture *cap, heat2d_error *err);
-/* The same with a time limit: past timeout_s seconds the child's group is
- * killed and cap->timed_out set. */
-int bench_spawn_limited(char *const argv[], double timeout_s, bench_capture *cap,
-                        heat2d_error *err);
-void bench_capture_free(bench_capture *cap);
-bool bench_capture_ok(const bench_capture *cap);
-/* One line saying why a child failed: its last stderr line, else how it
- * ended. */
-void bench_capture_why(const bench_capture *cap, char *buf, size_t size);
+/* heat2d_child_run of argv (envp: NULL for ours; timeout_s: 0 for none),
+ * ended by a stop of the bench. */
+int bench_spawn(char *const argv[], char *const envp[], double timeout_s, heat2d_child_result *res,
+                heat2d_error *err);
 
 /* One trial's fields (trial_schema.h), each as text as the child printed it
  * or as the bench set it, blanks trimmed; "" when absent. Kept as text so

@@ -29,7 +29,7 @@ static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static void on_stop_signal(int signo)
 {
     bench_interrupted = signo;
-    const pid_t group = (pid_t)bench_child_group;
+    const pid_t group = (pid_t)heat2d_child_group;
     if (group > 0)
         kill(-group, SIGTERM);
 }

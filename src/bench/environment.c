@@ -15,15 +15,15 @@
 /* Runs a tool and hands back its stdout, or NULL with a reason. */
 static char *tool_output(char *const argv[], char *why, size_t why_size)
 {
-    bench_capture cap;
+    heat2d_child_result cap;
     heat2d_error err = {{0}};
-    if (bench_spawn(argv, &cap, &err) != 0) {
+    if (bench_spawn(argv, NULL, 0.0, &cap, &err) != 0) {
         snprintf(why, why_size, "%s", err.message);
         return NULL;
     }
-    if (!bench_capture_ok(&cap)) {
-        bench_capture_why(&cap, why, why_size);
-        bench_capture_free(&cap);
+    if (!heat2d_child_ok(&cap)) {
+        heat2d_child_why(&cap, why, why_size);
+        heat2d_child_result_free(&cap);
         return NULL;
     }
     free(cap.err);

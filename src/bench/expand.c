@@ -158,7 +158,7 @@ int bench_expand_option(heat2d_option_id id, const char *text, target_list *list
 int bench_find_mpirun(void)
 {
     char mpirun_path[PATH_MAX], self_path[PATH_MAX];
-    if (bench_find_program("mpirun", mpirun_path, sizeof mpirun_path) != 0)
+    if (heat2d_find_program("mpirun", mpirun_path, sizeof mpirun_path) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                    "bench: --ranks needs mpirun on PATH (tools/setup.sh installs "
                                    "openmpi-bin)");

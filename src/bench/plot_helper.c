@@ -44,14 +44,14 @@ typedef enum probe_result { PROBE_OK, PROBE_NO, PROBE_TIMED_OUT } probe_result;
 
 static probe_result probe(char *const argv[], double *limit)
 {
-    bench_capture cap;
+    heat2d_child_result cap;
     *limit = bench_plot_limit(BENCH_PROBE_TIMEOUT_S);
-    if (bench_spawn_limited(argv, *limit, &cap, NULL) != 0)
+    if (bench_spawn(argv, NULL, *limit, &cap, NULL) != 0)
         return PROBE_NO;
-    probe_result result = cap.timed_out            ? PROBE_TIMED_OUT
-                          : bench_capture_ok(&cap) ? PROBE_OK
-                                                   : PROBE_NO;
-    bench_capture_free(&cap);
+    probe_result result = cap.timed_out           ? PROBE_TIMED_OUT
+                          : heat2d_child_ok(&cap) ? PROBE_OK
+                                                  : PROBE_NO;
+    heat2d_child_result_free(&cap);
     return result;
 }
 

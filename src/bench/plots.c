@@ -42,16 +42,16 @@ int bench_save_field(bench_state *st, char *path, size_t size)
     snprintf(steps, sizeof steps, "%d", FIELD_STEPS);
     char *argv[] = {BENCH_SELF_EXE, "run", "--method", "cpu", "--nx", nx, "--ny", nx,
                     "--steps",      steps, "--save",   path,  NULL};
-    bench_capture cap;
+    heat2d_child_result cap;
     heat2d_error err = {{0}};
     char why[HEAT2D_MESSAGE_ROOM];
-    if (bench_spawn(argv, &cap, &err) != 0) {
+    if (bench_spawn(argv, NULL, 0.0, &cap, &err) != 0) {
         snprintf(why, sizeof why, "%s", err.message);
     } else {
-        bool ok = bench_capture_ok(&cap);
+        bool ok = heat2d_child_ok(&cap);
         if (!ok)
-            bench_capture_why(&cap, why, sizeof why);
-        bench_capture_free(&cap);
+            heat2d_child_why(&cap, why, sizeof why);
+        heat2d_child_result_free(&cap);
         if (ok)
             return 0;
     }
@@ -129,14 +129,14 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
     }
     char *argv[] = {(char *)python, script, (char *)dir, have_field ? (char *)field_path : NULL,
                     NULL};
-    bench_capture cap;
+    heat2d_child_result cap;
     heat2d_error err = {{0}};
     char why[HEAT2D_MESSAGE_ROOM];
     limit = bench_plot_limit(BENCH_PLOT_TIMEOUT_S);
-    if (bench_spawn_limited(argv, limit, &cap, &err) != 0) {
+    if (bench_spawn(argv, NULL, limit, &cap, &err) != 0) {
         snprintf(why, sizeof why, "%s", err.message);
     } else if (cap.timed_out) {
-        bench_capture_free(&cap);
+        heat2d_child_result_free(&cap);
         bench_say(st, "plots skipped: %s %s timed out after %g s", python, script, limit);
         bench_add_note(st->info,
                        "Plots skipped: %s %s timed out after %g s (its process group was killed; "
@@ -145,13 +145,13 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
         return;
     } else if (bench_interrupted) {
         /* Ended with the bench on purpose: not a failure of the script. */
-        bench_capture_free(&cap);
+        heat2d_child_result_free(&cap);
         bench_add_note(st->info, "Plots skipped: interrupted by signal %d. Then: %s %s %s",
                        (int)bench_interrupted, python, script, dir);
         return;
-    } else if (!bench_capture_ok(&cap)) {
-        bench_capture_why(&cap, why, sizeof why);
-        bench_capture_free(&cap);
+    } else if (!heat2d_child_ok(&cap)) {
+        heat2d_child_why(&cap, why, sizeof why);
+        heat2d_child_result_free(&cap);
     } else {
         char bad[PATH_MAX];
         *plot_out = bench_plot_lines(cap.out, bad, sizeof bad);
@@ -159,7 +159,7 @@ void bench_make_plots(bench_state *st, bool have_field, const char *field_path, 
             snprintf(why, sizeof why, "it reported %s, which is not an image", bad);
         else
             missing_pictures(dir, have_field, cap.out, why, sizeof why);
-        bench_capture_free(&cap);
+        heat2d_child_result_free(&cap);
         if (why[0] == '\0')
             return;
     }

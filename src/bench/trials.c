@@ -65,18 +65,17 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
         }
     }
     argv[n] = NULL;
-    bench_capture cap;
+    heat2d_child_result cap;
     heat2d_error err = {{0}};
-    int spawned = t->value[HEAT2D_OPTION_RANKS] > 0
-                      ? bench_spawn_env(argv, launcher_env, &cap, &err)
-                      : bench_spawn(argv, &cap, &err);
+    int spawned =
+        bench_spawn(argv, t->value[HEAT2D_OPTION_RANKS] > 0 ? launcher_env : NULL, 0.0, &cap, &err);
     if (spawned != 0) {
         snprintf(why, why_size, "%s", err.message);
         return -1;
     }
     int rc = 0;
-    if (!bench_capture_ok(&cap)) {
-        bench_capture_why(&cap, why, why_size);
+    if (!heat2d_child_ok(&cap)) {
+        heat2d_child_why(&cap, why, why_size);
         rc = -1;
     } else if (bench_parse_run(cap.out, s->nx, s->ny, s->steps, res, &err) != 0) {
         snprintf(why, why_size, "%s", err.message);
@@ -87,7 +86,7 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
         rc = -1;
     }
     *process_s = cap.wall_s;
-    bench_capture_free(&cap);
+    heat2d_child_result_free(&cap);
     return rc;
 }
 

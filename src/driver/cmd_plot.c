@@ -1,7 +1,7 @@
 /* heat2d plot: a field, or every record of a series, as pictures, drawn by
  * the bench's own plotting script (plot_bench.py --auto). */
 #define _GNU_SOURCE
-#include "child.h"
+#include "child_process.h"
 #include "commands.h"
 #include "field_netcdf.h"
 #include "plot_helper.h"
@@ -122,18 +122,19 @@ int heat2d_cmd_plot(int argc, char **argv)
                                    "python3-matplotlib",
                                    tried);
     char *child[] = {(char *)python, script, "--auto", (char *)spec, stem, NULL};
-    bench_capture cap;
+    heat2d_child_result cap;
     limit = bench_plot_limit(BENCH_PLOT_TIMEOUT_S);
-    if (bench_spawn_limited(child, limit, &cap, &err) != 0)
+    const heat2d_child_spec plotter = {.argv = child, .timeout_s = limit};
+    if (heat2d_child_run(&plotter, &cap, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
     int status = EXIT_SUCCESS;
     if (cap.timed_out) {
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s %s timed out after %g s",
                                      python, script, limit);
-    } else if (!bench_capture_ok(&cap)) {
+    } else if (!heat2d_child_ok(&cap)) {
         char why[HEAT2D_MESSAGE_ROOM];
         if (!script_line(cap.err, why, sizeof why))
-            bench_capture_why(&cap, why, sizeof why);
+            heat2d_child_why(&cap, why, sizeof why);
         status = heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", why);
     } else {
         char bad[PATH_MAX], png[PATH_MAX + 8];
@@ -153,6 +154,6 @@ int heat2d_cmd_plot(int argc, char **argv)
             fputs(lines, stdout);
         free(lines);
     }
-    bench_capture_free(&cap);
+    heat2d_child_result_free(&cap);
     return status;
 }
