@@ -135,10 +135,16 @@ def on_host(device: str) -> bool:
     return device.startswith("host")
 
 
+def meant_for_device(row) -> bool:
+    """A method of heat2d's meant for a device; a program (bench --program)
+    runs where it runs."""
+    return row["_name"] not in HOST_METHODS and not row.get("program")
+
+
 def device_methods_on_host(rows) -> list[str]:
     """Methods meant for a device that ran on the host (a host-only OpenACC build)."""
     return list(dict.fromkeys(row["label"] for row in rows
-                              if row["_name"] not in HOST_METHODS and on_host(row["device"])))
+                              if meant_for_device(row) and on_host(row["device"])))
 
 
 def cells_text(cells: int) -> str:
@@ -153,7 +159,7 @@ def host_reason(rows) -> str:
     built for the host)", "host (ACC_DEVICE_TYPE=host)")."""
     for row in rows:
         device = row["device"]
-        if row["_name"] not in HOST_METHODS and on_host(device) and "(" in device:
+        if meant_for_device(row) and on_host(device) and "(" in device:
             return device[device.index("(") + 1:].rstrip(")")
     return "no reason recorded"
 

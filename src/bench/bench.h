@@ -9,6 +9,7 @@
 #define HEAT2D_BENCH_H
 
 #include "methods.h"
+#include "program.h"
 
 typedef struct bench_size {
     size_t nx;
@@ -16,18 +17,29 @@ typedef struct bench_size {
     size_t steps;
 } bench_size;
 
-/* A method as the benchmark runs it, with a value for each run option
- * (run_options.h): cuda-each twice, pageable and pinned; with --precision
- * f64,f32, each of those twice more. value[HEAT2D_OPTION_RANKS] > 0: a
- * distributed method run under mpirun on that many ranks. */
+/* What a target runs: one of the build's methods, each trial a `heat2d
+ * run`, or a program of the user's that speaks the original's protocol
+ * (program.h), each trial the program itself, its field held to cpu's. */
+typedef enum bench_target_kind { BENCH_METHOD, BENCH_PROGRAM } bench_target_kind;
+
+/* A target as the benchmark runs it. A method with a value for each run
+ * option (run_options.h): cuda-each twice, pageable and pinned; with
+ * --precision f64,f32, each of those twice more;
+ * value[HEAT2D_OPTION_RANKS] > 0: a distributed method run under mpirun
+ * on that many ranks. A program takes no run option: its values stay
+ * plain. */
 typedef struct bench_target {
-    const heat2d_method *method;
+    bench_target_kind kind;
+    const heat2d_method *method;   /* BENCH_METHOD's, else NULL */
+    const heat2d_program *program; /* BENCH_PROGRAM's, else NULL */
     heat2d_option_values value;
-    char label[64]; /* heat2d_method_label */
+    char label[64]; /* heat2d_method_label, or the program's NAME */
 } bench_target;
 
 /* t->label from what t is. */
 void bench_target_label(bench_target *t);
+/* A method (of the build) that runs on several ranks; false for a program. */
+bool bench_target_distributed(const bench_target *t);
 
 #define BENCH_MAX_NOTES 16
 
@@ -59,6 +71,10 @@ typedef struct bench_run_info {
     /* --weak: the grid per rank, NULL without; at P ranks the grid is
      * (nx*P)xNY for STEPS steps, so that cells per rank stay the same. */
     const bench_size *weak;
+    /* --program's: each field held to cpu's within program_tol, each run
+     * killed past program_timeout_s. */
+    heat2d_tolerance program_tol;
+    double program_timeout_s;
     /* Lines a reader must see next to the numbers: what was cut, skipped or
      * failed. */
     char notes[BENCH_MAX_NOTES][600];

@@ -1,12 +1,12 @@
 /* heat2d bench: its children (trials, tools, helpers), started by the
- * library's one way (child_process.h) with the bench's stop flag, and what
- * a trial reported. */
+ * library's one way (child_process.h) with the bench's stop flag; what a
+ * trial reported is read by trial_read.h. */
 #ifndef HEAT2D_BENCH_CHILD_H
 #define HEAT2D_BENCH_CHILD_H
 
 #include "child_process.h"
 #include "heat2d.h"
-#include "trial_schema.h"
+#include "trial_read.h"
 
 #include <signal.h>
 
@@ -19,19 +19,5 @@ extern volatile sig_atomic_t bench_interrupted;
  * ended by a stop of the bench. */
 int bench_spawn(char *const argv[], char *const envp[], double timeout_s, heat2d_child_result *res,
                 heat2d_error *err);
-
-/* One trial's fields (trial_schema.h), each as text as the child printed it
- * or as the bench set it, blanks trimmed; "" when absent. Kept as text so
- * that the CSV holds the child's full precision. */
-typedef struct bench_result {
-    char value[HEAT2D_N_FIELDS][128];
-    double total_s;
-} bench_result;
-
-/* Reads the KEY=VALUE lines of one run into res and checks them: CHECK=PASS,
- * a finite non-negative TOTAL_S, every field of the schema well formed for
- * its type, and NX/NY/STEPS equal to what was asked. */
-int bench_parse_run(const char *text, size_t nx, size_t ny, size_t steps, bench_result *res,
-                    heat2d_error *err);
 
 #endif /* HEAT2D_BENCH_CHILD_H */

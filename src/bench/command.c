@@ -8,6 +8,7 @@
 #include "folder.h"
 #include "options.h"
 #include "plan.h"
+#include "programs.h"
 #include "process.h"
 #include "run_state.h"
 #include "summary.h"
@@ -297,7 +298,8 @@ static int plan_request(bench_request *rq)
         return status;
     if ((status = parse_weak(rq)) != 0 ||
         (status = bench_expand_lists(opt, &rq->all, &rq->chosen, &rq->runnable)) != 0 ||
-        (status = check_fits(rq)) != 0)
+        (status = check_fits(rq)) != 0 ||
+        (status = bench_programs_check(opt, candidates(rq)->items, candidates(rq)->n)) != 0)
         return status;
     /* MPI last: its probe starts MPI, which no refusal above waits for. */
     return bench_skip_mpi_if_down(candidates(rq), opt->methods != NULL);
@@ -327,6 +329,8 @@ static void start_run_info(bench_run_info *info, const bench_request *rq)
     info->repeats = rq->opt.repeats;
     info->budget_s = rq->opt.budget_s;
     info->weak = rq->weak;
+    info->program_tol = rq->opt.program_tol;
+    info->program_timeout_s = rq->opt.program_timeout_s;
 }
 
 /* The folder next: a benchmark that cannot keep its numbers should not
@@ -392,6 +396,13 @@ static int settle_targets(bench_run_info *info, bench_request *rq)
     int status;
     if (rq->opt.sizes == NULL && (status = default_ladder(info, rq, has_gpu)) != 0)
         return status;
+    /* The programs after the methods, in the rotation with them. */
+    if ((status = bench_grow_runnable(&rq->runnable, rq->runnable.n + rq->opt.n_programs)) != 0)
+        return status;
+    bench_programs_add(&rq->opt, rq->runnable.items, &rq->runnable.n);
+    heat2d_error err = {{0}};
+    if (bench_programs_start(&rq->opt, has_gpu, info, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
     info->targets = rq->runnable.items;
     info->n_targets = rq->runnable.n;
     info->sizes = rq->sizes;
@@ -439,6 +450,7 @@ int bench_command(int argc, char **argv)
         fclose(csv);
     request_free(&rq);
     bench_plan_release();
+    bench_programs_end();
     if (bench_interrupted)
         die_by((int)bench_interrupted);
     return status;

@@ -220,6 +220,17 @@ int bench_write_environment(bench_run_info *info, const char *self_exe, heat2d_e
     fputs("BENCH_METHODS=", f);
     for (size_t k = 0; k < info->n_targets; ++k)
         fprintf(f, "%s%s", k ? "," : "", info->targets[k].label);
+    for (size_t k = 0; k < info->n_targets; ++k)
+        if (info->targets[k].kind == BENCH_PROGRAM) {
+            fprintf(f, "\nBENCH_PROGRAM=%s=", info->targets[k].program->name);
+            heat2d_put_escaped(f, info->targets[k].program->path);
+        }
+    for (size_t k = 0; k < info->n_targets; ++k)
+        if (info->targets[k].kind == BENCH_PROGRAM) {
+            fprintf(f, "\nBENCH_PROGRAM_TOLERANCE=%g,%g\nBENCH_PROGRAM_TIMEOUT_S=%g",
+                    info->program_tol.atol, info->program_tol.rtol, info->program_timeout_s);
+            break;
+        }
     fputs("\nBENCH_SIZES=", f);
     for (size_t k = 0; k < info->n_sizes; ++k) {
         char s[96];

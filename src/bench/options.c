@@ -12,7 +12,8 @@ void bench_usage(FILE *stream)
     static const char lead[] =
         "usage: heat2d bench [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K]\n"
         "                    [--repeats K] [--out DIR] [--pinned-too] [--weak NXxNY:STEPS]\n"
-        "                    [--budget S | --full]";
+        "                    [--budget S | --full] [--program NAME=PATH]...\n"
+        "                    [--program-tolerance ATOL,RTOL] [--program-timeout S]";
     fputs(lead, stream);
     heat2d_options_synopsis(stream, true, strlen(strrchr(lead, '\n') + 1), 20);
     fputs("\n\n"
@@ -28,7 +29,13 @@ void bench_usage(FILE *stream)
           "                  warm-up, and the summary says so; 0 for no limit\n"
           "  --full          every warm-up and trial at every size (--budget 0)\n"
           "  --weak SIZE     with --ranks: weak scaling too, SIZE per rank: at P ranks the\n"
-          "                  grid is (NX*P)xNY, STEPS steps\n",
+          "                  grid is (NX*P)xNY, STEPS steps\n"
+          "  --program NAME=PATH  a program of yours in the rotation, as the row NAME: run as\n"
+          "                  PATH NX NY STEPS FIELD_FILE, it prints CHECK=PASS and TOTAL_S=\n"
+          "                  (the original's protocol); every run's field is held to cpu's\n"
+          "  --program-tolerance ATOL,RTOL  per cell |cpu-it| <= ATOL + RTOL*|cpu|\n"
+          "                  (default 2e-12,2e-10, the original's)\n"
+          "  --program-timeout S  seconds one run of a program may take (default 600)\n",
           stream);
     for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
         if (heat2d_run_options[k].bench.is_list)
@@ -41,6 +48,34 @@ void bench_usage(FILE *stream)
           stream);
 }
 
+/* --program NAME=PATH (each NAME once), --program-tolerance,
+ * --program-timeout into o. 0, or -1 with err. */
+static int take_program_option(int opt, const char *arg, bench_options *o, heat2d_error *err)
+{
+    if (opt == 'T')
+        return heat2d_parse_tolerance("--program-tolerance", arg, &o->program_tol, err);
+    if (opt == 'L') {
+        if (heat2d_parse_nonneg_real(arg, "--program-timeout", &o->program_timeout_s, err) != 0)
+            return -1;
+        if (o->program_timeout_s <= 0.0)
+            return heat2d_fail(err,
+                               "--program-timeout must be a positive number of seconds, got "
+                               "'%s'",
+                               arg);
+        return 0;
+    }
+    if (o->n_programs == BENCH_MAX_PROGRAMS)
+        return heat2d_fail(err, "--program: at most %d programs", BENCH_MAX_PROGRAMS);
+    heat2d_program *p = &o->programs[o->n_programs];
+    if (heat2d_program_parse("--program", arg, p, err) != 0)
+        return -1;
+    for (size_t k = 0; k < o->n_programs; ++k)
+        if (strcmp(o->programs[k].name, p->name) == 0)
+            return heat2d_fail(err, "--program %s is given twice", p->name);
+    o->n_programs++;
+    return 0;
+}
+
 /* Returns -1 to go on, else the exit status. */
 int bench_parse_options(int argc, char **argv, bench_options *o)
 {
@@ -48,11 +83,19 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
      * options (getopt's value: the option's id past kListBase). */
     enum { kListBase = 256 };
     static const struct option own[] = {
-        {"methods", required_argument, NULL, 'm'}, {"sizes", required_argument, NULL, 's'},
-        {"warmups", required_argument, NULL, 'w'}, {"repeats", required_argument, NULL, 'r'},
-        {"budget", required_argument, NULL, 'b'},  {"full", no_argument, NULL, 'F'},
-        {"out", required_argument, NULL, 'o'},     {"pinned-too", no_argument, NULL, 'p'},
-        {"weak", required_argument, NULL, 'k'},    {"help", no_argument, NULL, 'h'},
+        {"methods", required_argument, NULL, 'm'},
+        {"sizes", required_argument, NULL, 's'},
+        {"warmups", required_argument, NULL, 'w'},
+        {"repeats", required_argument, NULL, 'r'},
+        {"budget", required_argument, NULL, 'b'},
+        {"full", no_argument, NULL, 'F'},
+        {"out", required_argument, NULL, 'o'},
+        {"pinned-too", no_argument, NULL, 'p'},
+        {"weak", required_argument, NULL, 'k'},
+        {"help", no_argument, NULL, 'h'},
+        {"program", required_argument, NULL, 'P'},
+        {"program-tolerance", required_argument, NULL, 'T'},
+        {"program-timeout", required_argument, NULL, 'L'},
     };
     const size_t n_own = sizeof own / sizeof own[0];
     struct option options[sizeof own / sizeof own[0] + HEAT2D_N_OPTIONS + 1];
@@ -63,7 +106,11 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             options[n_options++] = (struct option){heat2d_run_options[k].name, required_argument,
                                                    NULL, kListBase + (int)k};
     options[n_options] = (struct option){NULL, 0, NULL, 0};
-    *o = (bench_options){.warmups = 1, .repeats = 5, .budget_s = BENCH_DEFAULT_BUDGET_S};
+    *o = (bench_options){.warmups = 1,
+                         .repeats = 5,
+                         .budget_s = BENCH_DEFAULT_BUDGET_S,
+                         .program_tol = {HEAT2D_DEFAULT_ATOL, HEAT2D_DEFAULT_RTOL},
+                         .program_timeout_s = BENCH_PROGRAM_TIMEOUT_S};
     heat2d_error err = {{0}};
     opterr = 0;
     int opt;
@@ -106,6 +153,12 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             break;
         case 'k':
             o->weak = optarg;
+            break;
+        case 'P':
+        case 'T':
+        case 'L':
+            if (take_program_option(opt, optarg, o, &err) != 0)
+                return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
             break;
         case 'h':
             bench_usage(stdout);

@@ -6,6 +6,13 @@
 
 #include <stdio.h>
 
+/* The most --program targets one bench takes. */
+#define BENCH_MAX_PROGRAMS 16
+/* A program's run may take this long before it is taken for hung: more
+ * than the slowest method's run at the article's largest size, with its
+ * field written out as text. */
+#define BENCH_PROGRAM_TIMEOUT_S 600.0
+
 typedef struct bench_options {
     const char *methods; /* NULL: every method that can run here */
     const char *sizes;   /* NULL: the ladder for this machine */
@@ -15,6 +22,12 @@ typedef struct bench_options {
     double budget_s; /* --budget, 0 with --full */
     bool pinned_too;
     const char *weak; /* NULL: strong scaling only */
+    /* --program NAME=PATH, in the order given; their fields' tolerance
+     * against cpu's and the time limit of one run. */
+    heat2d_program programs[BENCH_MAX_PROGRAMS];
+    size_t n_programs;
+    heat2d_tolerance program_tol;
+    double program_timeout_s;
     /* Each bench list of run_options.h as given, NULL when not. */
     const char *list[HEAT2D_N_OPTIONS];
 } bench_options;

@@ -198,7 +198,7 @@ static bool probe(const bench_target *t, char *device, size_t device_size, char 
                   size_t why_size)
 {
     bench_size tiny = {8, 8, 1};
-    bench_result res;
+    heat2d_trial_values res;
     double process_s;
     if (bench_run_child(t, &tiny, &res, &process_s, why, why_size) != 0)
         return false;

@@ -116,8 +116,8 @@ void bench_say(bench_state *st, const char *fmt, ...)
     va_end(args);
 }
 
-void bench_progress_record(bench_state *st, size_t t, const bench_size *s, const bench_result *res,
-                           double process_s)
+void bench_progress_record(bench_state *st, size_t t, const bench_size *s,
+                           const heat2d_trial_values *res, double process_s)
 {
     target_stats *ts = &st->stats[t];
     if (ts->size_index != st->size_index) {

@@ -35,5 +35,13 @@ void bench_size_text(const bench_size *s, char sep, char *buf, size_t size)
 
 void bench_target_label(bench_target *t)
 {
-    heat2d_method_label(t->label, sizeof t->label, t->method->name, t->value, 0);
+    if (t->kind == BENCH_PROGRAM)
+        snprintf(t->label, sizeof t->label, "%s", t->program->name);
+    else
+        heat2d_method_label(t->label, sizeof t->label, t->method->name, t->value, 0);
+}
+
+bool bench_target_distributed(const bench_target *t)
+{
+    return t->kind == BENCH_METHOD && t->method->distributed;
 }

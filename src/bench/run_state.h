@@ -56,8 +56,8 @@ void bench_progress_show(bench_state *st, const bench_target *t, const bench_siz
                          const char *what);
 void bench_progress_clear(bench_state *st);
 /* What one finished run says about its target's cost. */
-void bench_progress_record(bench_state *st, size_t t, const bench_size *s, const bench_result *res,
-                           double process_s);
+void bench_progress_record(bench_state *st, size_t t, const bench_size *s,
+                           const heat2d_trial_values *res, double process_s);
 /* Predicted process time of one run of target t at s, the size_index-th
  * size (info->n_sizes: a --weak grid); negative when nothing is known. */
 double bench_progress_predict(const bench_state *st, size_t t, const bench_size *s,
@@ -72,9 +72,10 @@ void bench_say(bench_state *st, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
  * heat2d) and the environment for mpirun's children. */
 void bench_set_launcher(const char *mpirun, const char *self, char **env);
 
-/* Runs `heat2d run` for t at s. Returns 0 with res and the process time,
- * or -1 with why. */
-int bench_run_child(const bench_target *t, const bench_size *s, bench_result *res,
+/* One run of t at s: `heat2d run` for a method, the program itself for a
+ * program (programs.h). Returns 0 with res and the process time, or -1
+ * with why. */
+int bench_run_child(const bench_target *t, const bench_size *s, heat2d_trial_values *res,
                     double *process_s, char *why, size_t why_size);
 
 /* Every target at s: the warm-ups, then the trials with the order of

@@ -326,6 +326,7 @@ static void emit_summary(FILE *f, const bench_run_info *info, const size_group *
         summary_emit_scaling(f, &groups[k]);
         summary_emit_halo_depths(f, &groups[k]);
         summary_emit_snapshots(f, &groups[k], &lim);
+        summary_emit_program_transfers(f, &groups[k]);
     }
     summary_emit_weak(f, groups, n_groups);
 }

@@ -52,7 +52,7 @@ bool summary_on_host(const char *device)
     return strncmp(device, "host", 4) == 0;
 }
 
-static void human_bytes(unsigned long long bytes, char *buf, size_t size)
+void summary_bytes_text(unsigned long long bytes, char *buf, size_t size)
 {
     static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
     double x = (double)bytes;
@@ -71,6 +71,14 @@ void summary_transfer_text(const cell *c, bool h2d, char *buf, size_t size)
 {
     unsigned long long count = h2d ? c->last->h2d_count : c->last->d2h_count;
     unsigned long long bytes = h2d ? c->last->h2d_bytes : c->last->d2h_bytes;
+    /* A program's copies are known where they were traced: "none" is a
+     * program that never called CUDA, "not traced" one on a machine
+     * without a GPU. */
+    if (c->last->program && strcmp(c->last->transfers, "measured") != 0) {
+        snprintf(buf, size, "%s",
+                 strcmp(c->last->transfers, "none") == 0 ? "none (no CUDA)" : "not measured");
+        return;
+    }
     if (c->style_known && c->style != HEAT2D_STYLE_HOST &&
         strcmp(c->last->transfers, "measured") != 0) {
         snprintf(buf, size, "not measured");
@@ -81,7 +89,7 @@ void summary_transfer_text(const cell *c, bool h2d, char *buf, size_t size)
         return;
     }
     char human[32];
-    human_bytes(bytes, human, sizeof human);
+    summary_bytes_text(bytes, human, sizeof human);
     snprintf(buf, size, "%llu (%s)%s", count, human, c->transfers_vary ? " varies" : "");
 }
 
@@ -153,9 +161,10 @@ int summary_group_rows(const trial_row *rows, size_t n_rows, summary_groups *out
                 cell *fresh = &groups[g].cells[groups[g].n_cells++];
                 used_cells++;
                 fresh->label = rows[r].label;
-                const heat2d_method *m = heat2d_label_method(rows[r].method, NULL);
-                fresh->style_known = m != NULL;
-                fresh->style = m != NULL ? m->style : HEAT2D_STYLE_HOST;
+                const heat2d_method *m =
+                    rows[r].program ? NULL : heat2d_label_method(rows[r].method, NULL);
+                fresh->style_known = m != NULL || rows[r].program_style_known;
+                fresh->style = m != NULL ? m->style : rows[r].program_style;
                 fresh->overlaps_copies = m != NULL && m->overlaps_copies;
                 /* Its totals are contiguous: count them first. */
                 size_t count = 0;

@@ -65,6 +65,8 @@ bool summary_same_family(const char *a, const char *b);
 bool summary_on_host(const char *device);
 /* "COUNT (BYTES)" of a cell's copies one way, or why there is no count. */
 void summary_transfer_text(const cell *c, bool h2d, char *buf, size_t size);
+/* Bytes in B, kB, MB, ... with three digits. */
+void summary_bytes_text(unsigned long long bytes, char *buf, size_t size);
 
 /* The limits measured by `heat2d info --bandwidth` (bandwidth.txt in the
  * results folder); zero where not measured. */
@@ -97,5 +99,9 @@ void summary_emit_halo_depths(FILE *f, const size_group *g);
  * --output-every), each copy and writer (--snapshot-writer) a row, against
  * the bound max(loop, snapshot bytes / link, bytes written / write rate). */
 void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim);
+/* The programs' copies (bench --program) against the article's estimate
+ * for the style their phases say: per step 2SN (N up and N down of the
+ * array, S bytes), resident 2S, a host loop nothing. */
+void summary_emit_program_transfers(FILE *f, const size_group *g);
 
 #endif /* HEAT2D_SUMMARY_TABLES_H */

@@ -6,6 +6,7 @@
  * it ends. */
 #define _GNU_SOURCE
 #include "load.h"
+#include "programs.h"
 #include "run_state.h"
 #include "trials_csv.h"
 
@@ -24,10 +25,10 @@ void bench_set_launcher(const char *mpirun, const char *self, char **env)
     launcher_env = env;
 }
 
-/* Runs `heat2d run` for t at s. Returns 0 with res and the process time,
- * or -1 with why. */
-int bench_run_child(const bench_target *t, const bench_size *s, bench_result *res,
-                    double *process_s, char *why, size_t why_size)
+/* Runs `heat2d run` for method target t at s. Returns 0 with res and the
+ * process time, or -1 with why. */
+static int method_trial(const bench_target *t, const bench_size *s, heat2d_trial_values *res,
+                        double *process_s, char *why, size_t why_size)
 {
     char nx[32], ny[32], steps[32], np[32];
     char *precision = (char *)heat2d_precision_name(t->value[HEAT2D_OPTION_PRECISION]);
@@ -77,7 +78,8 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
     if (!heat2d_child_ok(&cap)) {
         heat2d_child_why(&cap, why, why_size);
         rc = -1;
-    } else if (bench_parse_run(cap.out, s->nx, s->ny, s->steps, res, &err) != 0) {
+    } else if (heat2d_trial_read(cap.out, s->nx, s->ny, s->steps, HEAT2D_FROM_RUN, res, &err) !=
+               0) {
         snprintf(why, why_size, "%s", err.message);
         rc = -1;
     } else if (strcmp(res->value[HEAT2D_FIELD_PRECISION], precision) != 0) {
@@ -90,6 +92,14 @@ int bench_run_child(const bench_target *t, const bench_size *s, bench_result *re
     return rc;
 }
 
+int bench_run_child(const bench_target *t, const bench_size *s, heat2d_trial_values *res,
+                    double *process_s, char *why, size_t why_size)
+{
+    if (t->kind == BENCH_PROGRAM)
+        return bench_program_trial(t, s, res, process_s, why, why_size);
+    return method_trial(t, s, res, process_s, why, why_size);
+}
+
 /* One warm-up (trial == 0) or one recorded trial. A failure drops the method
  * for the rest of this size (its later numbers would be no better) and the
  * benchmark goes on; -1 only when trials.csv cannot be written. */
@@ -97,7 +107,7 @@ static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t tria
 {
     const bench_target *target = &st->info->targets[t];
     bench_progress_show(st, target, s, what);
-    bench_result res;
+    heat2d_trial_values res;
     double process_s = 0.0;
     char why[HEAT2D_MESSAGE_ROOM];
     int rc = bench_run_child(target, s, &res, &process_s, why, sizeof why);

@@ -25,15 +25,27 @@ static void csv_field(FILE *f, const char *text)
 }
 
 int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *target,
-                     size_t trial, const bench_size *size, const bench_result *res,
+                     size_t trial, const bench_size *size, const heat2d_trial_values *res,
                      double process_s, heat2d_error *err)
 {
     /* The bench's own fields; the child's as it printed them. A run under
      * mpirun keeps its method's name and a precision its name without -f32:
      * the ranks and precision columns tell those apart. */
-    bench_result row = *res;
-    heat2d_method_label(row.value[HEAT2D_FIELD_METHOD], sizeof row.value[0], target->method->name,
-                        target->value, ~(1u << HEAT2D_OPTION_PINNED));
+    heat2d_trial_values row = *res;
+    if (target->kind == BENCH_PROGRAM) {
+        snprintf(row.value[HEAT2D_FIELD_METHOD], sizeof row.value[0], "%s", target->program->name);
+        /* A path longer than the column keeps its end, the program's name. */
+        const char *path = target->program->path;
+        const size_t len = strlen(path), room = sizeof row.value[0] - 1;
+        if (len > room)
+            snprintf(row.value[HEAT2D_FIELD_PROGRAM], sizeof row.value[0], "...%s",
+                     path + len - (room - 3));
+        else
+            memcpy(row.value[HEAT2D_FIELD_PROGRAM], path, len + 1);
+    } else {
+        heat2d_method_label(row.value[HEAT2D_FIELD_METHOD], sizeof row.value[0],
+                            target->method->name, target->value, ~(1u << HEAT2D_OPTION_PINNED));
+    }
     snprintf(row.value[HEAT2D_FIELD_TRIAL], sizeof row.value[0], "%zu", trial);
     snprintf(row.value[HEAT2D_FIELD_NX], sizeof row.value[0], "%zu", size->nx);
     snprintf(row.value[HEAT2D_FIELD_NY], sizeof row.value[0], "%zu", size->ny);
@@ -167,6 +179,25 @@ static void split_phases(char **fields, const int pos[HEAT2D_N_FIELDS], trial_ro
     r->phase_other_s = other > 0.0 ? other : 0.0;
 }
 
+/* A program's style from the phases its row holds (trial_row). */
+static void program_style(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *r)
+{
+    static const struct {
+        heat2d_field_id phase;
+        heat2d_style style;
+    } phases[] = {{HEAT2D_FIELD_STEP_REGIONS_S, HEAT2D_STYLE_EACH},
+                  {HEAT2D_FIELD_ENTER_S, HEAT2D_STYLE_RESIDENT},
+                  {HEAT2D_FIELD_GPU_LOOP_S, HEAT2D_STYLE_RESIDENT},
+                  {HEAT2D_FIELD_CPU_LOOP_S, HEAT2D_STYLE_HOST}};
+    r->program = field_of(fields, pos, HEAT2D_FIELD_PROGRAM)[0] != '\0';
+    for (size_t k = 0; r->program && k < sizeof phases / sizeof phases[0]; ++k)
+        if (field_of(fields, pos, phases[k].phase)[0] != '\0') {
+            r->program_style_known = true;
+            r->program_style = phases[k].style;
+            return;
+        }
+}
+
 /* One complete row into r; false for a row that an interrupted write cut
  * short (or a TOTAL_S no run of ours reports: not finite, negative), which
  * is left out rather than trusted. */
@@ -238,6 +269,7 @@ static bool parse_row(char **fields, const int pos[HEAT2D_N_FIELDS], trial_row *
         }
     }
     split_phases(fields, pos, r);
+    program_style(fields, pos, r);
     r->h2d_count = to_count(field_of(fields, pos, HEAT2D_FIELD_H2D_COUNT));
     r->h2d_bytes = to_count(field_of(fields, pos, HEAT2D_FIELD_H2D_BYTES));
     r->d2h_count = to_count(field_of(fields, pos, HEAT2D_FIELD_D2H_COUNT));

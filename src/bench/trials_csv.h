@@ -27,7 +27,7 @@ FILE *bench_csv_open(const char *dir, bench_csv_repair *repair, heat2d_error *er
  * trial, size, process time, run id, label), flushed at once so that an
  * interrupted benchmark keeps every finished trial. */
 int bench_csv_append(FILE *csv, const bench_run_info *info, const bench_target *target,
-                     size_t trial, const bench_size *size, const bench_result *res,
+                     size_t trial, const bench_size *size, const heat2d_trial_values *res,
                      double process_s, heat2d_error *err);
 
 /* One whole row (text, len bytes, its newline last) onto the ledger that
@@ -71,6 +71,14 @@ typedef struct trial_row {
      * copies), the read-back (READBACK_S, or the measured D2H_S), the rest
      * (allocation, release, what is not timed apart). */
     double phase_upload_s, phase_loop_s, phase_readback_s, phase_other_s;
+    /* A program's row (bench --program, its path in the program column):
+     * its style as the phases it printed say, as the original's three
+     * programs print theirs (CPU_LOOP_S: a host loop; STEP_REGIONS_S: per
+     * step; ENTER_S, GPU_LOOP_S: resident); not known where it printed
+     * none of them. */
+    bool program;
+    bool program_style_known;
+    heat2d_style program_style;
 } trial_row;
 
 /* The most of trials.csv a summary reads (some 100000 trials): a bigger

@@ -16,16 +16,25 @@ static const struct {
                 "Prints MAX_ABS_DIFF, WORST_INDEX, FAILURES per file and COMPARE=PASS, or\n"
                 "exits 1.\n"},
     {"check", "usage: heat2d check [--gpu] [--precision f64|f32] [--keep DIR]\n"
+              "       heat2d check --program NAME=PATH... [--program-tolerance ATOL,RTOL]\n"
+              "                    [--program-timeout S] [--keep DIR]\n"
               "\n"
               "Runs every method of this build against cpu, field for field (25x21 for 7,\n"
               "8, 31 and 32 steps; with --gpu also 1024x768 and 130x98), the measured\n"
               "transfers against the model, and the invariants (sine-mode decay, mass,\n"
               "symmetry). Prints CPU_CHECK=PASS (GPU_CHECK=PASS with --gpu) or exits 1.\n"
+              "With --program, the programs given instead (the original's protocol: PATH NX\n"
+              "NY STEPS FIELD_FILE): the original's four cases and odd and thin shapes, each\n"
+              "field against cpu's, a PASS or FAIL line a case; PROGRAM_CHECK=PASS or exit 1.\n"
               "\n"
               "  --gpu           the methods that run on a GPU, on the GPU\n"
               "  --precision P   the methods in f64 (default) or f32\n"
               "  --keep DIR      keep the field files in DIR (else a scratch directory under\n"
-              "                  $TMPDIR, or /tmp, removed at the end)\n"},
+              "                  $TMPDIR, or /tmp, removed at the end)\n"
+              "  --program NAME=PATH  a program of yours to check (repeatable)\n"
+              "  --program-tolerance ATOL,RTOL  per cell |cpu-it| <= ATOL + RTOL*|cpu|\n"
+              "                  (default 2e-12,2e-10, the original's)\n"
+              "  --program-timeout S  seconds one run of a program may take (default 60)\n"},
     {"info", "usage: heat2d info [--bandwidth]\n"
              "\n"
              "How this build was made and the machine it runs on, as KEY=VALUE lines.\n"
@@ -101,7 +110,8 @@ void heat2d_usage_main(FILE *stream)
         "           [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc] [--force]";
     static const char bench[] =
         "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
-        "           [--out DIR] [--pinned-too] [--weak NXxNY:STEPS] [--budget S | --full]";
+        "           [--out DIR] [--pinned-too] [--weak NXxNY:STEPS] [--budget S | --full]\n"
+        "           [--program NAME=PATH]...";
     fputs("usage: heat2d COMMAND [options]\n"
           "       heat2d --version | --help | COMMAND --help\n"
           "\n",
@@ -110,7 +120,7 @@ void heat2d_usage_main(FILE *stream)
     heat2d_options_synopsis(stream, false, strlen(strrchr(run, '\n') + 1), 11);
     fputs("\n"
           "  compare  REF CAND... [--atol A] [--rtol R]\n"
-          "  check    [--gpu] [--precision f64|f32] [--keep DIR]\n"
+          "  check    [--gpu] [--precision f64|f32] [--keep DIR] | --program NAME=PATH...\n"
           "  plot     FIELD|SERIES [--out NAME]  a field as a heat map, a series animated\n",
           stream);
     fputs(bench, stream);

@@ -110,7 +110,9 @@
     X(SNAPSHOT_WRITER, "SNAPSHOT_WRITER", "snapshot_writer", TEXT, cfg->output_every > 0,          \
       heat2d_snapshot_writer_name((heat2d_snapshot_writer)cfg->snapshot_writer))                   \
     X(SNAPSHOT_BYTES_WRITTEN, "SNAPSHOT_BYTES_WRITTEN", "snapshot_bytes_written", COUNT,           \
-      cfg->output_every > 0 && cfg->snapshot_writer > 0, rep->snapshot_bytes_written)
+      cfg->output_every > 0 && cfg->snapshot_writer > 0, rep->snapshot_bytes_written)             \
+    /* A program's row (bench --program): its path; empty for a method. */                         \
+    X(PROGRAM, NULL, "program", TEXT, false, 0)
 /* clang-format on */
 
 typedef enum heat2d_field_type {

@@ -38,10 +38,10 @@ static void test_median_and_ratios(void)
 }
 
 /* A result as a child would have printed it. */
-static bench_result result(const char *total, const char *loop_key, const char *loop,
-                           const char *device, const char *precision)
+static heat2d_trial_values result(const char *total, const char *loop_key, const char *loop,
+                                  const char *device, const char *precision)
 {
-    bench_result r;
+    heat2d_trial_values r;
     memset(&r, 0, sizeof r);
     snprintf(r.value[HEAT2D_FIELD_TOTAL_S], sizeof r.value[0], "%s", total);
     snprintf(r.value[HEAT2D_FIELD_MASS], sizeof r.value[0], "1.0000000000000000E+00");
@@ -83,13 +83,13 @@ static void test_csv_round_trip(const char *dir)
     /* cpu: totals 3, 1, 2 (median 2); cpu-f32: 0.5 and 1 (median 0.75). */
     const char *totals[] = {"3", "1", "2"};
     for (size_t k = 0; k < 3; ++k) {
-        bench_result r = result(totals[k], "CPU_LOOP_S", "0.5", "host", "f64");
+        heat2d_trial_values r = result(totals[k], "CPU_LOOP_S", "0.5", "host", "f64");
         check(bench_csv_append(csv, &info, &cpu, k + 1, &size, &r, 4.0, &err) == 0,
               "row %zu appended: %s", k, err.message);
     }
     const char *totals32[] = {"0.5", "1"};
     for (size_t k = 0; k < 2; ++k) {
-        bench_result r = result(totals32[k], "CPU_LOOP_S", "0.25", "host", "f32");
+        heat2d_trial_values r = result(totals32[k], "CPU_LOOP_S", "0.25", "host", "f32");
         check(bench_csv_append(csv, &info, &cpu32, k + 1, &size, &r, 1.5, &err) == 0,
               "f32 row %zu appended: %s", k, err.message);
     }
@@ -307,7 +307,7 @@ static void test_limits(const char *dir, const char *bandwidth, const char *pass
     bench_run_info info = {.dir = dir, .run_id = "20261201-000001", .hostname = "test"};
     bench_target t = target("acc-resident", HEAT2D_F64);
     const bench_size size = {100, 100, 10};
-    bench_result r = result("0.5", "GPU_LOOP_S", "2.8e-6", "NVIDIA Test GPU", "f64");
+    heat2d_trial_values r = result("0.5", "GPU_LOOP_S", "2.8e-6", "NVIDIA Test GPU", "f64");
     snprintf(r.value[HEAT2D_FIELD_PASS_STEPS], sizeof r.value[0], "%s", pass);
     snprintf(r.value[HEAT2D_FIELD_FP_OPS_PER_CELL], sizeof r.value[0], "%s", ops);
     check(bench_csv_append(csv, &info, &t, 1, &size, &r, 1.0, &err) == 0, "row: %s", err.message);
@@ -355,7 +355,7 @@ static bool snapshot_summary(const char *dir, const char *bandwidth, const snaps
         t.value[HEAT2D_OPTION_OUTPUT_EVERY] = runs[k].every;
         t.value[HEAT2D_OPTION_SNAPSHOT_WRITER] = runs[k].every > 0 ? writer : 0;
         bench_target_label(&t);
-        bench_result r = result("1", "CPU_LOOP_S", runs[k].loop, "host", "f64");
+        heat2d_trial_values r = result("1", "CPU_LOOP_S", runs[k].loop, "host", "f64");
         snprintf(r.value[HEAT2D_FIELD_READBACK_S], sizeof r.value[0], "%s", runs[k].readback);
         if (runs[k].every > 0) {
             snprintf(r.value[HEAT2D_FIELD_OUTPUT_EVERY], sizeof r.value[0], "%zu", runs[k].every);

@@ -1,6 +1,9 @@
-/* heat2d bench: reading what one `heat2d run` printed, field by field as the
- * trial schema lists them, and refusing output that does not hold up. */
-#include "child.h"
+/* A run's KEY=VALUE lines read back, field by field as the trial schema
+ * lists them, and output that does not hold up refused (trial_read.h). */
+#include "heat2d.h"
+#include "trial_read.h"
+
+#include <stdio.h>
 
 #include <errno.h>
 #include <math.h>
@@ -33,8 +36,25 @@ static int check_size(const char *key, const char *value, size_t want, heat2d_er
     return 0;
 }
 
+/* A real as a program may print it: as C reads it, else in a form the
+ * field reader takes (a Fortran original's "1.0-271" or 1.0D-3), then
+ * rewritten in full precision as C prints it, so that every reader of the
+ * value (trials.csv's) takes it. */
+static bool program_real(char *v, size_t size, double *x)
+{
+    char *end = NULL;
+    *x = strtod(v, &end);
+    if (end != v && *end == '\0')
+        return true;
+    if (heat2d_parse_real(v, strlen(v), x) != 0)
+        return false;
+    snprintf(v, size, "%.17g", *x);
+    return true;
+}
+
 /* A value well formed for its type; text is anything. */
-static int check_type(const heat2d_field_def *def, const char *v, heat2d_error *err)
+static int check_type(const heat2d_field_def *def, char *v, size_t size, heat2d_trial_source source,
+                      heat2d_error *err)
 {
     char *end = NULL;
     errno = 0;
@@ -44,9 +64,14 @@ static int check_type(const heat2d_field_def *def, const char *v, heat2d_error *
             return heat2d_fail(err, "%s=%s is not a count", def->key, v);
         return 0;
     case HEAT2D_REAL: {
-        double x = strtod(v, &end);
-        if (*end != '\0' || !isfinite(x))
-            return heat2d_fail(err, "%s=%s is not a finite number", def->key, v);
+        char shown[128];
+        snprintf(shown, sizeof shown, "%s", v);
+        double x = 0.0;
+        const bool number = source == HEAT2D_FROM_PROGRAM
+                                ? program_real(v, size, &x)
+                                : (x = strtod(v, &end), end != v && *end == '\0');
+        if (!number || !isfinite(x))
+            return heat2d_fail(err, "%s=%s is not a finite number", def->key, shown);
         return 0;
     }
     case HEAT2D_TEXT:
@@ -56,8 +81,8 @@ static int check_type(const heat2d_field_def *def, const char *v, heat2d_error *
     return 0;
 }
 
-int bench_parse_run(const char *text, size_t nx, size_t ny, size_t steps, bench_result *res,
-                    heat2d_error *err)
+int heat2d_trial_read(const char *text, size_t nx, size_t ny, size_t steps,
+                      heat2d_trial_source source, heat2d_trial_values *res, heat2d_error *err)
 {
     memset(res, 0, sizeof *res);
     char check[32] = "";
@@ -90,8 +115,14 @@ int bench_parse_run(const char *text, size_t nx, size_t ny, size_t steps, bench_
         check_size("STEPS", res->value[HEAT2D_FIELD_STEPS], steps, err) != 0)
         return -1;
     for (size_t k = 0; k < HEAT2D_N_FIELDS; ++k)
-        if (res->value[k][0] != '\0' && check_type(&heat2d_trial_fields[k], res->value[k], err))
+        if (res->value[k][0] != '\0' &&
+            check_type(&heat2d_trial_fields[k], res->value[k], sizeof res->value[k], source, err))
             return -1;
+    /* The original's programs compute in double precision and say nothing
+     * of it. */
+    if (source == HEAT2D_FROM_PROGRAM && res->value[HEAT2D_FIELD_PRECISION][0] == '\0')
+        snprintf(res->value[HEAT2D_FIELD_PRECISION], sizeof res->value[0], "%s",
+                 heat2d_precision_name(HEAT2D_F64));
     if (res->value[HEAT2D_FIELD_TOTAL_S][0] == '\0')
         return heat2d_fail(err, "no TOTAL_S in its output");
     res->total_s = strtod(res->value[HEAT2D_FIELD_TOTAL_S], NULL);
