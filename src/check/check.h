@@ -7,6 +7,7 @@
 #include "heat2d.h"
 #include "methods.h"
 #include "process.h"
+#include "program.h"
 
 /* One method as the check runs it: cuda-each counts twice, pageable and
  * pinned. */
@@ -82,5 +83,25 @@ int check_tmpdir(const char **dir, heat2d_error *err);
  * (*n shrinks) and note holds the line that says so, with the reason and
  * the fix (heat2d_mpi_skip_text); else note is "". */
 void check_skip_mpi_if_down(check_target *targets, size_t *n, char *note, size_t size);
+
+/* check --program: the programs, their fields' tolerance against cpu's
+ * and the time one run may take. */
+typedef struct check_programs_spec {
+    const heat2d_program *programs;
+    size_t n;
+    heat2d_tolerance tol;
+    double timeout_s;
+} check_programs_spec;
+
+/* Every program on the original's cases (25x21 at 7, 8, 31 and 32 steps)
+ * and the odd and thin shapes, each field (written to st->dir) against
+ * cpu's: a "PROGRAM=NAME case=NXxNY/STEPS ... PASS" or "... FAIL: WHY"
+ * line a case, each failure counted (check_programs.c). */
+void check_programs(check_state *st, const check_programs_spec *spec);
+
+/* check --keep DIR with --program: every field file it would write there
+ * one it may replace (as check_keep_ready). 0, or -1 with err. */
+int check_programs_keep_ready(const check_state *st, const check_programs_spec *spec,
+                              heat2d_error *err);
 
 #endif /* HEAT2D_CHECK_H */

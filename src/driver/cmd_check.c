@@ -1,6 +1,7 @@
 /* heat2d check: the command. Its options, the environment checked before
  * anything starts, a scratch folder removed on every exit, then the cases
- * of src/check/ and the verdict. */
+ * of src/check/ (every method of the build, or with --program the
+ * programs given) and the verdict. */
 #define _GNU_SOURCE
 #include "ancestry.h"
 #include "check.h"
@@ -13,37 +14,113 @@
 #include <string.h>
 #include <unistd.h>
 
-int heat2d_cmd_check(int argc, char **argv)
+/* The most --program a check takes. */
+#define CHECK_MAX_PROGRAMS 16
+/* A program's run on the check's small grids takes well under a second. */
+#define CHECK_PROGRAM_TIMEOUT_S 60.0
+
+/* What the command line asks for. */
+typedef struct check_request {
+    check_state st;
+    const char *keep;
+    bool precision_given;
+    heat2d_program programs[CHECK_MAX_PROGRAMS];
+    check_programs_spec spec;
+} check_request;
+
+/* --program NAME=PATH (each NAME once) into r. 0, or -1 with err. */
+static int add_program(check_request *r, const char *arg, heat2d_error *err)
+{
+    if (r->spec.n == CHECK_MAX_PROGRAMS)
+        return heat2d_fail(err, "--program: at most %d programs", CHECK_MAX_PROGRAMS);
+    heat2d_program *p = &r->programs[r->spec.n];
+    if (heat2d_program_parse("--program", arg, p, err) != 0)
+        return -1;
+    for (size_t k = 0; k < r->spec.n; ++k)
+        if (strcmp(r->programs[k].name, p->name) == 0)
+            return heat2d_fail(err, "--program %s is given twice", p->name);
+    r->spec.n++;
+    return 0;
+}
+
+/* One option getopt returned into r: 0, -1 with err, or -2 for one that is
+ * not check's. */
+static int take_option(int opt, const char *arg, check_request *r, heat2d_error *err)
+{
+    switch (opt) {
+    case 'g':
+        r->st.gpu = true;
+        return 0;
+    case 'k':
+        r->keep = arg;
+        return 0;
+    case 'P':
+        r->precision_given = true;
+        return heat2d_parse_precision(arg, &r->st.precision, err);
+    case 'p':
+        return add_program(r, arg, err);
+    case 'T':
+        return heat2d_parse_tolerance("--program-tolerance", arg, &r->spec.tol, err);
+    case 'L':
+        if (heat2d_parse_nonneg_real(arg, "--program-timeout", &r->spec.timeout_s, err) != 0)
+            return -1;
+        return r->spec.timeout_s > 0.0 ? 0
+                                       : heat2d_fail(err,
+                                                     "--program-timeout must be a positive "
+                                                     "number of seconds, got '%s'",
+                                                     arg);
+    default:
+        return -2;
+    }
+}
+
+/* The command line into r. Returns -1 to go on, else the exit status
+ * (0 after --help). */
+static int parse_check_args(int argc, char **argv, check_request *r)
 {
     static const struct option options[] = {
         {"gpu", no_argument, NULL, 'g'},
         {"keep", required_argument, NULL, 'k'},
         {"precision", required_argument, NULL, 'P'},
+        {"program", required_argument, NULL, 'p'},
+        {"program-tolerance", required_argument, NULL, 'T'},
+        {"program-timeout", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    check_state st = {0};
-    const char *keep = NULL;
+    memset(r, 0, sizeof *r);
+    r->spec = (check_programs_spec){.programs = r->programs,
+                                    .tol = {HEAT2D_DEFAULT_ATOL, HEAT2D_DEFAULT_RTOL},
+                                    .timeout_s = CHECK_PROGRAM_TIMEOUT_S};
     heat2d_error err = {{0}};
     opterr = 0;
     int opt;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        if (opt == 'g')
-            st.gpu = true;
-        else if (opt == 'k')
-            keep = optarg;
-        else if (opt == 'h')
+        if (opt == 'h')
             return heat2d_usage("check", stdout) == 0 ? EXIT_SUCCESS : HEAT2D_EXIT_FAILURE;
-        else if (opt == 'P') {
-            if (heat2d_parse_precision(optarg, &st.precision, &err) != 0)
-                return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: %s", err.message);
-        } else
+        const int rc = take_option(opt, optarg, r, &err);
+        if (rc == -2)
             return heat2d_report_bad_option("check", argc, argv, options, NULL);
+        if (rc != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: %s", err.message);
     }
     if (optind < argc)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "check: unexpected argument '%s'",
                                    argv[optind]);
+    if (r->spec.n > 0 && (r->st.gpu || r->precision_given))
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "check: --program checks the programs alone, against cpu in "
+                                   "f64: drop --%s",
+                                   r->st.gpu ? "gpu" : "precision");
+    return -1;
+}
 
+/* The environment first, before any method, program or MPI starts: a
+ * usable TMPDIR (*tmp_base), a --keep folder that can be written. Returns
+ * 0, else the exit status. */
+static int check_environment(const check_request *r, const char **tmp_base)
+{
+    heat2d_error err = {{0}};
     /* Every method is run in this process, the distributed ones with one
      * rank (their P > 1 runs are tests/test_mpi.sh's): under mpirun each
      * rank would run the whole check, and only rank 0 would get fields.
@@ -53,67 +130,104 @@ int heat2d_cmd_check(int argc, char **argv)
     if (heat2d_process_count() > 1 || heat2d_launched_as_rank())
         return heat2d_report_error(HEAT2D_EXIT_FAILURE,
                                    "check: runs as one process; start it without mpirun");
-
-    /* The environment first, before any method or MPI starts. */
-    const char *tmp_base = NULL;
-    if (check_tmpdir(&tmp_base, &err) != 0)
+    if (check_tmpdir(tmp_base, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: %s", err.message);
-    if (keep != NULL && access(keep, W_OK) != 0)
-        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: cannot write to '%s': %s", keep,
+    if (r->keep != NULL && access(r->keep, W_OK) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: cannot write to '%s': %s", r->keep,
                                    strerror(errno));
+    return 0;
+}
 
-    check_target targets[24];
-    size_t n =
-        check_collect_targets(st.gpu, st.precision, targets, sizeof targets / sizeof targets[0]);
-    /* --gpu fails only for a GPU method that should run on a GPU here and
-     * does not, or computes wrongly. A build with none (no CUDA, OpenACC
-     * built for the host) is checked on the host, and says so. */
-    if (st.gpu && !check_any_needs_gpu(targets, n)) {
+/* The targets of the method check: --gpu fails only for a GPU method that
+ * should run on a GPU here and does not, or computes wrongly; a build with
+ * none (no CUDA, OpenACC built for the host) is checked on the host, and
+ * says so. MPI's methods where MPI starts (else left out, mpi_note says
+ * why). The number of targets. */
+static size_t choose_targets(check_state *st, check_target *targets, size_t capacity,
+                             char *mpi_note, size_t note_size)
+{
+    size_t n = check_collect_targets(st->gpu, st->precision, targets, capacity);
+    if (st->gpu && !check_any_needs_gpu(targets, n)) {
         char on_host[256];
         check_host_targets_text(targets, n, on_host, sizeof on_host);
         printf("NOTE: check --gpu: no method of this build runs on a GPU (%s); checking every "
                "method on the host\n",
                on_host);
-        st.gpu = false;
-        n = check_collect_targets(st.gpu, st.precision, targets,
-                                  sizeof targets / sizeof targets[0]);
+        st->gpu = false;
+        n = check_collect_targets(st->gpu, st->precision, targets, capacity);
     }
-    /* A build with MPI checks its MPI methods where MPI starts; where it
-     * cannot, they are left out with a note beside the verdict (MPI is an
-     * optional part, not the check's). */
-    char mpi_note[1024];
-    check_skip_mpi_if_down(targets, &n, mpi_note, sizeof mpi_note);
+    check_skip_mpi_if_down(targets, &n, mpi_note, note_size);
+    return n;
+}
+
+/* The field files' folder: --keep's, else a scratch folder (removed by a
+ * fatal signal too: *slot). Returns 0, else the exit status. */
+static int field_folder(check_request *r, const char *tmp_base, char *dir, size_t size, int *slot)
+{
+    if (r->keep != NULL) {
+        r->st.dir = r->keep;
+        return 0;
+    }
+    const int made = heat2d_scratch_make(tmp_base, "heat2d-check", dir, size, slot);
+    if (made != 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE,
+                                   "check: cannot create a temporary directory in '%s': %s",
+                                   tmp_base, strerror(made));
+    r->st.dir = dir;
+    return 0;
+}
+
+/* The verdict line, or the failure's: the exit status. */
+static int verdict(const check_state *st, const char *name)
+{
+    if (st->failures > 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "%s=FAIL: %zu failure(s)", name,
+                                   st->failures);
+    printf("%s=PASS\n", name);
+    return EXIT_SUCCESS;
+}
+
+/* The cases of every method (or of every program), in the folder. */
+static int run_cases(check_request *r, const char *tmp_base)
+{
+    check_state *st = &r->st;
+    heat2d_error err = {{0}};
+    check_target targets[24];
+    size_t n = 0;
+    char mpi_note[1024] = "";
+    if (r->spec.n == 0)
+        n = choose_targets(st, targets, sizeof targets / sizeof targets[0], mpi_note,
+                           sizeof mpi_note);
     /* --keep's folder: no field file the check writes there can hang it
      * (a FIFO) or be refused at the end (read-only). */
-    st.dir = keep;
-    if (keep != NULL && check_keep_ready(&st, targets, n, &err) != 0)
+    st->dir = r->keep;
+    if (r->keep != NULL && (r->spec.n > 0 ? check_programs_keep_ready(st, &r->spec, &err)
+                                          : check_keep_ready(st, targets, n, &err)) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "check: %s", err.message);
-
     /* Room left under PATH_MAX for a file name of 255 bytes. */
-    char tmp_dir[3072];
-    int scratch_slot = -1; /* removed by a fatal signal too */
-    if (keep != NULL) {
-        st.dir = keep;
-    } else {
-        const int made =
-            heat2d_scratch_make(tmp_base, "heat2d-check", tmp_dir, sizeof tmp_dir, &scratch_slot);
-        if (made != 0)
-            return heat2d_report_error(HEAT2D_EXIT_FAILURE,
-                                       "check: cannot create a temporary directory in '%s': %s",
-                                       tmp_base, strerror(made));
-        st.dir = tmp_dir;
-    }
-
-    check_run(&st, targets, n);
-
-    heat2d_scratch_drop(tmp_dir, &scratch_slot); /* only the field files this check wrote */
-
+    char tmp_dir[3072] = "";
+    int slot = -1;
+    const int status = field_folder(r, tmp_base, tmp_dir, sizeof tmp_dir, &slot);
+    if (status != 0)
+        return status;
+    if (r->spec.n > 0)
+        check_programs(st, &r->spec);
+    else
+        check_run(st, targets, n);
+    heat2d_scratch_drop(tmp_dir, &slot); /* only the field files this check wrote */
     if (mpi_note[0] != '\0')
         printf("NOTE: check: %s\n", mpi_note);
-    const char *verdict = st.gpu ? "GPU_CHECK" : "CPU_CHECK";
-    if (st.failures > 0)
-        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "%s=FAIL: %zu failure(s)", verdict,
-                                   st.failures);
-    printf("%s=PASS\n", verdict);
-    return EXIT_SUCCESS;
+    return verdict(st, r->spec.n > 0 ? "PROGRAM_CHECK" : st->gpu ? "GPU_CHECK" : "CPU_CHECK");
+}
+
+int heat2d_cmd_check(int argc, char **argv)
+{
+    static check_request r;
+    int status = parse_check_args(argc, argv, &r);
+    if (status >= 0)
+        return status;
+    const char *tmp_base = NULL;
+    if ((status = check_environment(&r, &tmp_base)) != 0)
+        return status;
+    return run_cases(&r, tmp_base);
 }
