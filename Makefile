@@ -4,6 +4,9 @@
 #   make test-sanitize  the test suite again, built with AddressSanitizer and UBSan
 #   make fuzz           build the libFuzzer targets with clang, run each FUZZ_SECONDS
 #   make format-check   fail on any C, CUDA or header file that clang-format would change
+#   make original ORIGINAL=DIR  the article's three Fortran programs from its sources in DIR
+#                       (gfortran; offloaded to the GPU where GCC's offload compiler can)
+#   make bench ORIGINAL=DIR     the same, and those three in the bench's table
 BUILD    ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -11,7 +14,7 @@ FUZZ_SECONDS ?= 20
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build test test-sanitize fuzz format-check bench clean
+.PHONY: all setup build test test-sanitize fuzz format-check bench original clean
 
 # Tools a machine keeps outside a new user's PATH (CUDA's, /opt's) are found
 # too, after the user's own: tools/tool_path.sh.
@@ -63,10 +66,22 @@ format-check:
 # in $(BUILD)/lib, so that the programs use the runtime they were built with.
 RUN_ENV = LD_LIBRARY_PATH=$(abspath $(BUILD))/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}
 
+# The article's own programs, built from the user's copy of its sources
+# (heat2d ships none): checked and benchmarked beside heat2d's methods as
+# f-cpu, f-acc-each and f-acc-persistent.
+ORIGINAL_OUT = $(BUILD)/original
+ORIGINAL_PROGRAMS = $(if $(ORIGINAL),--program f-cpu=$(ORIGINAL_OUT)/reference_cpu \
+  --program f-acc-each=$(ORIGINAL_OUT)/acc_each_step \
+  --program f-acc-persistent=$(ORIGINAL_OUT)/acc_persistent)
+original:
+	@test -n "$(ORIGINAL)" || { echo "make original: ORIGINAL=DIR names the folder of the article's Fortran sources" >&2; exit 2; }
+	tools/build_original.sh "$(ORIGINAL)" "$(ORIGINAL_OUT)" "$(BUILD)"
+
 # With an NVIDIA GPU, the check runs every GPU method on it too.
-bench: build
+bench: build $(if $(ORIGINAL),original)
 	$(RUN_ENV) $(BUILD)/bin/heat2d check $$(nvidia-smi -L >/dev/null 2>&1 && echo --gpu)
-	$(RUN_ENV) $(BUILD)/bin/heat2d bench $(BENCH_FLAGS)
+	$(if $(ORIGINAL),$(RUN_ENV) $(BUILD)/bin/heat2d check $(ORIGINAL_PROGRAMS))
+	$(RUN_ENV) $(BUILD)/bin/heat2d bench $(BENCH_FLAGS) $(ORIGINAL_PROGRAMS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

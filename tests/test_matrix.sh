@@ -13,11 +13,14 @@
 #   mpi-down      this build where MPI cannot start (OpenMPI without ssh or
 #                 rsh): the MPI methods skipped, with the note and its fix
 #   login-shell   `make bench` on a fresh clone as a user without root, in a
-#                 login shell: none of the environment of the test's user
-# usage: test_matrix.sh SOURCE_DIR BUILD_DIR
+#                 login shell: none of the environment of the test's user;
+#                 with the original's sources (SEED_DIR) and gfortran, `make
+#                 bench ORIGINAL=...`: its three programs checked and in the table
+# usage: test_matrix.sh SOURCE_DIR BUILD_DIR [SEED_DIR]
 set -e
 src=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
+seed=${3:-$src/../shared/seed/fortran-reference}
 . "$(dirname "$0")/lib.sh"
 w=$(mktemp -d)
 chmod 755 "$w"
@@ -251,9 +254,18 @@ else
   # reason to refuse a repository that another user owns.
   git -C "$src" bundle create -q "$w/heat2d.bundle" HEAD
   chmod 644 "$w/heat2d.bundle"
-  job=$(printf 'env >%q/env.txt && git clone -q %q %q/clone && make -C %q/clone --no-print-directory bench JOBS=%q CMAKE_FLAGS=%q BENCH_FLAGS=%q' \
+  # The article's programs, where their sources and gfortran are here: a
+  # copy the user can read.
+  original=""
+  if [ -f "$seed/reference_cpu.f90" ] && command -v gfortran >/dev/null; then
+    original=$w/original
+    mkdir "$original" && cp "$seed"/*.f90 "$original" && chmod -R a+rX "$original"
+  else
+    echo "note: login-shell: no original sources at $seed or no gfortran: make bench ORIGINAL= not run"
+  fi
+  job=$(printf 'env >%q/env.txt && git clone -q %q %q/clone && make -C %q/clone --no-print-directory bench JOBS=%q CMAKE_FLAGS=%q BENCH_FLAGS=%q ORIGINAL=%q' \
     "$home" "$w/heat2d.bundle" "$home" "$home" "$jobs" "-DHEAT2D_CUDA=OFF -DBUILD_TESTING=OFF" \
-    "$sizes --out $home/out")
+    "$sizes --out $home/out" "$original")
   if [ "$(id -u)" = 0 ]; then
     user=heat2d-matrix-$$
     useradd -M -d "$home" -s /bin/bash "$user"
@@ -266,6 +278,15 @@ else
   expect_rc 0 "login-shell: make bench on a fresh clone ($(tail -n 3 <<<"$err"))"
   expect_out_has "CPU_CHECK=PASS" "login-shell: the check passes"
   expect_eq "$(test -s "$home/out/summary.md" && echo written)" written "login-shell: the summary written"
+  if [ -n "$original" ]; then
+    expect_eq "$(grep -c '^ORIGINAL_BUILD=\(offload\|host\) (' <<<"$out")" 1 \
+      "login-shell: make bench ORIGINAL= says how it built the article's programs"
+    expect_out_has "PROGRAM_CHECK=PASS" "login-shell: the article's programs pass the check"
+    for p in f-cpu f-acc-each f-acc-persistent; do
+      expect_eq "$(awk -F, -v p="$p" '$1 == p' "$home/out/trials.csv" | wc -l | tr -d ' ')" 2 \
+        "login-shell: $p's trial at each size"
+    done
+  fi
   expect_eq "$(grep -c '^HEAT2D_MATRIX_CALLER=' "$home/env.txt" || true)" 0 \
     "login-shell: none of the caller's environment"
   expect_eq "$(sed -n 's/^HOME=//p' "$home/env.txt")" "$home" "login-shell: the user's own HOME"

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# A program of the user's in heat2d bench and heat2d check (--program
+# NAME=PATH): small programs that speak the original's protocol, one right
+# and six wrong in each way a port goes wrong (a cell off, no CHECK=PASS,
+# exit 3, a hang, a flood, a TOTAL_S that is no number), each verdict and
+# its message; heat2d's own cpu_reference and the original's Fortran
+# reference_cpu (built by tools/build_original.sh from ../shared where it
+# is) bit for bit; the C example of docs/usage.md.
+# usage: test_programs.sh BIN_DIR SOURCE_DIR SEED_DIR
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+src=$2
+seed=$3
+h=$bin/heat2d
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+cc=${CC:-cc}
+
+# ---- the programs ----------------------------------------------------------------------
+names=(good off nocheck three hang flood nan)
+for k in "${!names[@]}"; do
+  "$cc" -O2 -DFAULT="$k" "$src/tests/programs/protocol.c" -o "$w/${names[$k]}"
+done
+programs=()
+for n in "${names[@]}"; do programs+=(--program "$n=$w/$n"); done
+# What each wrong one is told (the off cell: (nx/2, ny/2), 1e-3 off).
+declare -A why=(
+  [nocheck]="no CHECK=PASS in its output"
+  [three]="protocol: exits 3 on purpose (exit status 3)"
+  [hang]="timed out after 1 s"
+  [flood]="flooded its output: more than 1 MiB on stdout, killed"
+  [nan]="TOTAL_S=soon is not a finite number"
+)
+off_why() { # NX NY: the off program's reason at that size
+  local nx=$1 ny=$2 i=$(($1 / 2)) j=$(($2 / 2))
+  printf "its field differs from cpu's in 1 of %d cells (atol 2e-12, rtol 2e-10): the worst at i=%d j=%d (index %d, from 0), |diff| 1.000000e-03" \
+    $((nx * ny)) "$i" "$j" $((j * nx + i))
+}
+why[off]=$(off_why 16 12)
+
+# ---- heat2d bench --program --------------------------------------------------------------
+b=$w/bench
+run env HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 16x12:3 --warmups 1 --repeats 2 \
+  --program-timeout 1 --out "$b" "${programs[@]}"
+expect_rc 1 "bench with six failing programs fails"
+expect_eq "$(tail -n 1 <<<"$err")" "heat2d: bench: 6 failure(s), listed at the top of $b/summary.md" \
+  "bench: the failures counted"
+for n in off nocheck three hang flood nan; do
+  expect_err_has "heat2d: bench: $n 16x12/3 warm-up 1/1 failed: ${why[$n]}; $n is dropped at this size" \
+    "bench: $n's verdict"
+  expect_eq "$(grep -cxF -- "- FAILED: $n at 16x12/3, warm-up 1/1: ${why[$n]}. Dropped at this size." \
+    "$b/summary.md")" 1 "bench: $n is FAILED at the top of the summary"
+done
+csv=$b/trials.csv
+col() { head -n 1 "$csv" | tr ',' '\n' | grep -nx -- "$1" | cut -d: -f1; }
+c_method=$(col method) c_program=$(col program) c_transfers=$(col transfers) c_device=$(col device)
+c_precision=$(col precision)
+rows_of() { awk -F, -v c="$c_method" -v m="$1" 'NR > 1 && $c == m' "$csv"; }
+expect_eq "$(rows_of good | wc -l | tr -d ' ')" 2 "bench: the right program's two trials"
+expect_eq "$(rows_of cpu | wc -l | tr -d ' ')" 2 "bench: cpu's two trials"
+for n in off nocheck three hang flood nan; do
+  expect_eq "$(rows_of "$n" | wc -l | tr -d ' ')" 0 "bench: no time of $n is recorded"
+done
+expect_eq "$(rows_of good | cut -d, -f"$c_program" | sort -u)" "$w/good" "bench: the program column"
+expect_eq "$(rows_of good | cut -d, -f"$c_precision,$c_transfers,$c_device" | sort -u)" \
+  "host (no GPU here),not traced,f64" "bench: on the host (no GPU here), not traced, f64"
+expect_eq "$(rows_of cpu | cut -d, -f"$c_program" | sort -u)" "" "bench: a method has no program"
+# Trial t starts at target (t-1) mod n: good is second, then first.
+expect_eq "$(awk -F, -v c="$c_method" 'NR > 1 {printf "%s ", $c}' "$csv")" "cpu good good cpu " \
+  "bench: the program in the rotation"
+table=$(sed -n '/^## 16x12, 3 steps$/,/^Against the limits/p' "$b/summary.md")
+expect_eq "$(grep -c '^| good | host (no GPU here) | 2 | .* | not measured | not measured |$' <<<"$table")" 1 \
+  "bench: the size's table has the program, its copies not measured"
+expect_eq "$(grep -c '^| good | not measured | not measured | a host loop: nothing crosses |$' "$b/summary.md")" 1 \
+  "bench: its copies beside the article's estimate for its style"
+expect_eq "$(grep -c '^| good | host (no GPU here) | [0-9.e+-]* | [0-9.]* |' "$b/summary.md")" 1 \
+  "bench: the headline has the program with its speedup over cpu"
+expect_eq "$(grep -c '^- Transfers of the programs: not measured (no GPU here, nothing to trace)\.$' "$b/summary.md")" 1 \
+  "bench: the note says why its copies were not traced"
+expect_eq "$(grep -cx "BENCH_PROGRAM=good=$w/good" "$b/environment.txt")" 1 \
+  "bench: environment.txt records the program"
+expect_eq "$(grep -cx "BENCH_PROGRAM_TOLERANCE=2e-12,2e-10" "$b/environment.txt")" 1 \
+  "bench: and its tolerance"
+expect_eq "$(ls "${TMPDIR:-/tmp}" | grep -c "^heat2d-programs-$$" || true)" 0 \
+  "bench: its scratch folder is gone"
+
+# Refused before anything is made: each one line, exit 2, no folder.
+refused() { # MESSAGE ARGS...
+  local message=$1
+  shift
+  run "$h" bench --methods cpu --sizes 16x12:3 --out "$w/never" "$@"
+  expect_eq "$rc/$err" "2/heat2d: bench: $message" "bench $*: refused"
+  expect_eq "$(ls -d "$w/never" 2>/dev/null)" "" "bench $*: nothing made"
+}
+refused "--program 'good': expected NAME=PATH, e.g. f-cpu=./reference_cpu" --program good
+refused "--program NAME 'a b': letters, digits, '.', '_' and '-' (a letter or digit first)" \
+  --program "a b=$w/good"
+refused "--program x: cannot run $w/none: No such file or directory" --program "x=$w/none"
+refused "--program x: cannot run $w: Is a directory" --program "x=$w"
+refused "--program cpu: a method of heat2d has that name; choose another NAME" --program "cpu=$w/good"
+refused "--program good is given twice" --program "good=$w/good" --program "good=$w/off"
+refused "--program-tolerance '1e-3': expected ATOL,RTOL, e.g. 2e-12,2e-10" --program-tolerance 1e-3
+refused "--program-tolerance '1e-3,-1': ATOL and RTOL must be non-negative numbers" \
+  --program-tolerance 1e-3,-1
+refused "--program-timeout must be a positive number of seconds, got '0'" --program-timeout 0
+
+# ---- heat2d check --program --------------------------------------------------------------
+# The original's four cases and the odd and thin shapes: 9 a program.
+cases="25x21/7 25x21/8 25x21/31 25x21/32 5x5/3 41x37/31 40x17/17 5x64/20 64x5/20"
+why[hang]="timed out after 0.5 s"
+run "$h" check --program-timeout 0.5 "${programs[@]}"
+expect_rc 1 "check with six failing programs fails"
+expect_eq "$(tail -n 1 <<<"$err")" "heat2d: PROGRAM_CHECK=FAIL: 54 failure(s)" "check: the failures counted"
+for c in $cases; do
+  expect_count "^PROGRAM=good case=$c MAX_ABS_DIFF=0\\.000000e\\+00 WORST_INDEX=0 FAILURES=0 PASS\$" 1 \
+    "check: good passes $c bit for bit"
+  nx=${c%%x*} rest=${c#*x} ny=${rest%%/*}
+  why[off]=$(off_why "$nx" "$ny")
+  for n in off nocheck three hang flood nan; do
+    expect_eq "$(grep -cxF "PROGRAM=$n case=$c FAIL: ${why[$n]}" <<<"$out")" 1 "check: $n fails $c"
+    expect_eq "$(grep -cxF "heat2d: check: $n $c: ${why[$n]}" <<<"$err")" 1 "check: $n's line at $c"
+  done
+done
+run "$h" check --program "good=$w/good"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/PROGRAM_CHECK=PASS" "check: a right program passes"
+expect_count ' PASS$' 9 "check: nine cases"
+run "$h" check --gpu --program "good=$w/good"
+expect_eq "$rc/$err" "2/heat2d: check: --program checks the programs alone, against cpu in f64: drop --gpu" \
+  "check --gpu --program: refused"
+
+# ---- heat2d's cpu_reference and the original's reference_cpu, bit for bit ----------------
+refs=(--program "c-cpu=$bin/cpu_reference")
+if [ ! -f "$seed/reference_cpu.f90" ]; then
+  echo "note: the original's sources are not at $seed: its reference_cpu is not checked" >&2
+elif ! command -v gfortran >/dev/null; then
+  echo "note: gfortran is not installed: the original's reference_cpu is not checked" >&2
+else
+  run "$src/tools/build_original.sh" "$seed" "$w/original"
+  expect_rc 0 "build_original.sh ($err)"
+  expect_eq "$(grep -c '^ORIGINAL_BUILD=\(offload\|host\) (' <<<"$out")" 1 "build_original: says how it built them"
+  expect_out_has "PROGRAM=f-cpu=$w/original/reference_cpu" "build_original: names the programs"
+  refs+=(--program "f-cpu=$w/original/reference_cpu")
+  # A compiler that cannot offload: the host build, said.
+  printf '#!/bin/sh\nfor a in "$@"; do [ "$a" = -foffload=nvptx-none ] && { echo "mkoffload: no nvptx here" >&2; exit 1; }; done\nexec gfortran "$@"\n' >"$w/fc"
+  chmod +x "$w/fc"
+  run env FC="$w/fc" "$src/tools/build_original.sh" "$seed" "$w/original-host"
+  expect_eq "$rc/$(grep '^ORIGINAL_BUILD=' <<<"$out")" \
+    "0/ORIGINAL_BUILD=host (-foffload=disable: the offload compiler could not build them: mkoffload: no nvptx here)" \
+    "build_original: no offload compiler: the host build, said"
+  run "$src/tools/build_original.sh" "$w/none" "$w/x"
+  expect_eq "$rc/$err" "1/build_original: $w/none is not a folder (ORIGINAL= names the folder of the article's Fortran sources)" \
+    "build_original: a missing folder"
+fi
+run "$h" check --program-tolerance 0,0 "${refs[@]}"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/PROGRAM_CHECK=PASS" "check: the reference programs at tolerance 0"
+expect_count '^PROGRAM=.* MAX_ABS_DIFF=0\.000000e\+00 .* PASS$' $((9 * ${#refs[@]} / 2)) \
+  "check: every case bit for bit"
+# 400x400 after 400 steps: the original writes three-digit exponents
+# without their E, which the bench reads.
+run env HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 400x400:400 --warmups 0 --repeats 1 \
+  --program-tolerance 0,0 --out "$w/refs" "${refs[@]}"
+expect_rc 0 "bench: the reference programs at tolerance 0 ($err)"
+expect_eq "$(($(wc -l <"$w/refs/trials.csv") - 1))" $((1 + ${#refs[@]} / 2)) \
+  "bench: a row for cpu and each reference program"
+
+# ---- the C example of docs/usage.md -----------------------------------------------------
+awk '/^<!-- tests\/test_programs.sh builds this -->$/ {on = 1; next}
+  on && /^```c$/ {code = 1; next} code && /^```$/ {exit} code {print}' \
+  "$src/docs/usage.md" >"$w/my_port.c"
+expect_eq "$(grep -c 'TOTAL_S=' "$w/my_port.c")" 1 "docs: the example found"
+"$cc" -O2 "$w/my_port.c" -o "$w/my_port"
+run "$h" check --program "my-port=$w/my_port"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/PROGRAM_CHECK=PASS" "docs: the example passes the check"
+
+finish
