@@ -104,6 +104,36 @@ int bench_write_limits(const bench_run_info *info, const char *self_exe, heat2d_
     return rc;
 }
 
+/* The plan: the targets (a program's path too), the sizes, warm-ups,
+ * repeats, budget and notes. */
+static void write_plan(FILE *f, const bench_run_info *info)
+{
+    fputs("BENCH_METHODS=", f);
+    for (size_t k = 0; k < info->n_targets; ++k)
+        fprintf(f, "%s%s", k ? "," : "", info->targets[k].label);
+    for (size_t k = 0; k < info->n_targets; ++k)
+        if (info->targets[k].kind == BENCH_PROGRAM) {
+            fprintf(f, "\nBENCH_PROGRAM=%s=", info->targets[k].program->name);
+            heat2d_put_escaped(f, info->targets[k].program->path);
+        }
+    for (size_t k = 0; k < info->n_targets; ++k)
+        if (info->targets[k].kind == BENCH_PROGRAM) {
+            fprintf(f, "\nBENCH_PROGRAM_TOLERANCE=%g,%g\nBENCH_PROGRAM_TIMEOUT_S=%g",
+                    info->program_tol.atol, info->program_tol.rtol, info->program_timeout_s);
+            break;
+        }
+    fputs("\nBENCH_SIZES=", f);
+    for (size_t k = 0; k < info->n_sizes; ++k) {
+        char s[96];
+        bench_size_text(&info->sizes[k], ':', s, sizeof s);
+        fprintf(f, "%s%s", k ? "," : "", s);
+    }
+    fprintf(f, "\nBENCH_WARMUPS=%zu\nBENCH_REPEATS=%zu\nBENCH_BUDGET_S=%g\n", info->warmups,
+            info->repeats, info->budget_s);
+    for (size_t k = 0; k < info->n_notes; ++k)
+        fprintf(f, "BENCH_NOTE=%s\n", info->notes[k]);
+}
+
 /* `heat2d info`'s output, run once a bench: the notes read its LEFT_OUT=
  * lines and environment.txt records it whole (on a GPU each run opens the
  * device). NULL with the reason in info_why when it failed. */
@@ -217,30 +247,7 @@ int bench_write_environment(bench_run_info *info, const char *self_exe, heat2d_e
     if (load != NULL)
         fclose(load);
 
-    fputs("BENCH_METHODS=", f);
-    for (size_t k = 0; k < info->n_targets; ++k)
-        fprintf(f, "%s%s", k ? "," : "", info->targets[k].label);
-    for (size_t k = 0; k < info->n_targets; ++k)
-        if (info->targets[k].kind == BENCH_PROGRAM) {
-            fprintf(f, "\nBENCH_PROGRAM=%s=", info->targets[k].program->name);
-            heat2d_put_escaped(f, info->targets[k].program->path);
-        }
-    for (size_t k = 0; k < info->n_targets; ++k)
-        if (info->targets[k].kind == BENCH_PROGRAM) {
-            fprintf(f, "\nBENCH_PROGRAM_TOLERANCE=%g,%g\nBENCH_PROGRAM_TIMEOUT_S=%g",
-                    info->program_tol.atol, info->program_tol.rtol, info->program_timeout_s);
-            break;
-        }
-    fputs("\nBENCH_SIZES=", f);
-    for (size_t k = 0; k < info->n_sizes; ++k) {
-        char s[96];
-        bench_size_text(&info->sizes[k], ':', s, sizeof s);
-        fprintf(f, "%s%s", k ? "," : "", s);
-    }
-    fprintf(f, "\nBENCH_WARMUPS=%zu\nBENCH_REPEATS=%zu\nBENCH_BUDGET_S=%g\n", info->warmups,
-            info->repeats, info->budget_s);
-    for (size_t k = 0; k < info->n_notes; ++k)
-        fprintf(f, "BENCH_NOTE=%s\n", info->notes[k]);
+    write_plan(f, info);
 
     if (fflush(f) != 0 || ferror(f)) {
         int saved = errno;

@@ -48,64 +48,92 @@ void bench_usage(FILE *stream)
           stream);
 }
 
-/* --program NAME=PATH (each NAME once), --program-tolerance,
- * --program-timeout into o. 0, or -1 with err. */
-static int take_program_option(int opt, const char *arg, bench_options *o, heat2d_error *err)
+/* The bench's own options, then its lists from the table of run options
+ * (getopt's value: the option's id past kListBase). */
+enum { kListBase = 256 };
+static const struct option own_options[] = {
+    {"methods", required_argument, NULL, 'm'},
+    {"sizes", required_argument, NULL, 's'},
+    {"warmups", required_argument, NULL, 'w'},
+    {"repeats", required_argument, NULL, 'r'},
+    {"budget", required_argument, NULL, 'b'},
+    {"full", no_argument, NULL, 'F'},
+    {"out", required_argument, NULL, 'o'},
+    {"pinned-too", no_argument, NULL, 'p'},
+    {"weak", required_argument, NULL, 'k'},
+    {"help", no_argument, NULL, 'h'},
+    {"program", required_argument, NULL, 'P'},
+    {"program-tolerance", required_argument, NULL, 'T'},
+    {"program-timeout", required_argument, NULL, 'L'},
+};
+#define N_OWN_OPTIONS (sizeof own_options / sizeof own_options[0])
+#define N_OPTIONS     (N_OWN_OPTIONS + HEAT2D_N_OPTIONS + 1)
+
+static void build_options(struct option options[N_OPTIONS])
 {
-    if (opt == 'T')
+    memcpy(options, own_options, sizeof own_options);
+    size_t n = N_OWN_OPTIONS;
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
+        if (heat2d_run_options[k].bench.is_list)
+            options[n++] = (struct option){heat2d_run_options[k].name, required_argument, NULL,
+                                           kListBase + (int)k};
+    options[n] = (struct option){NULL, 0, NULL, 0};
+}
+
+/* One option getopt returned into o: 0, -1 with err, or -2 for one that is
+ * not the bench's. */
+static int take_option(int opt, const char *arg, bench_options *o, heat2d_error *err)
+{
+    switch (opt) {
+    case 'm':
+        o->methods = arg;
+        return 0;
+    case 's':
+        o->sizes = arg;
+        return 0;
+    case 'w':
+        /* No warm-up at all is a valid choice; no trial is not. */
+        if (arg[0] != '\0' && strspn(arg, "0") == strlen(arg))
+            o->warmups = 0;
+        else if (heat2d_parse_size(arg, "--warmups", &o->warmups, NULL) != 0)
+            return heat2d_fail(err, "--warmups must be a non-negative integer, got '%s'", arg);
+        return 0;
+    case 'b':
+        return heat2d_parse_nonneg_real(arg, "--budget", &o->budget_s, err);
+    case 'F':
+        o->budget_s = 0.0;
+        return 0;
+    case 'r':
+        return heat2d_parse_size(arg, "--repeats", &o->repeats, err);
+    case 'o':
+        o->out = arg;
+        return arg[0] == '\0' ? heat2d_fail(err, "--out needs a folder name") : 0;
+    case 'p':
+        o->pinned_too = true;
+        return 0;
+    case 'k':
+        o->weak = arg;
+        return 0;
+    case 'P':
+        return heat2d_program_add("--program", arg, o->programs, &o->n_programs, BENCH_MAX_PROGRAMS,
+                                  err);
+    case 'T':
         return heat2d_parse_tolerance("--program-tolerance", arg, &o->program_tol, err);
-    if (opt == 'L') {
-        if (heat2d_parse_nonneg_real(arg, "--program-timeout", &o->program_timeout_s, err) != 0)
-            return -1;
-        if (o->program_timeout_s <= 0.0)
-            return heat2d_fail(err,
-                               "--program-timeout must be a positive number of seconds, got "
-                               "'%s'",
-                               arg);
+    case 'L':
+        return heat2d_parse_timeout("--program-timeout", arg, &o->program_timeout_s, err);
+    default:
+        if (opt < kListBase || opt >= kListBase + HEAT2D_N_OPTIONS)
+            return -2;
+        o->list[opt - kListBase] = arg;
         return 0;
     }
-    if (o->n_programs == BENCH_MAX_PROGRAMS)
-        return heat2d_fail(err, "--program: at most %d programs", BENCH_MAX_PROGRAMS);
-    heat2d_program *p = &o->programs[o->n_programs];
-    if (heat2d_program_parse("--program", arg, p, err) != 0)
-        return -1;
-    for (size_t k = 0; k < o->n_programs; ++k)
-        if (strcmp(o->programs[k].name, p->name) == 0)
-            return heat2d_fail(err, "--program %s is given twice", p->name);
-    o->n_programs++;
-    return 0;
 }
 
 /* Returns -1 to go on, else the exit status. */
 int bench_parse_options(int argc, char **argv, bench_options *o)
 {
-    /* The bench's own options, then its lists from the table of run
-     * options (getopt's value: the option's id past kListBase). */
-    enum { kListBase = 256 };
-    static const struct option own[] = {
-        {"methods", required_argument, NULL, 'm'},
-        {"sizes", required_argument, NULL, 's'},
-        {"warmups", required_argument, NULL, 'w'},
-        {"repeats", required_argument, NULL, 'r'},
-        {"budget", required_argument, NULL, 'b'},
-        {"full", no_argument, NULL, 'F'},
-        {"out", required_argument, NULL, 'o'},
-        {"pinned-too", no_argument, NULL, 'p'},
-        {"weak", required_argument, NULL, 'k'},
-        {"help", no_argument, NULL, 'h'},
-        {"program", required_argument, NULL, 'P'},
-        {"program-tolerance", required_argument, NULL, 'T'},
-        {"program-timeout", required_argument, NULL, 'L'},
-    };
-    const size_t n_own = sizeof own / sizeof own[0];
-    struct option options[sizeof own / sizeof own[0] + HEAT2D_N_OPTIONS + 1];
-    memcpy(options, own, sizeof own);
-    size_t n_options = n_own;
-    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
-        if (heat2d_run_options[k].bench.is_list)
-            options[n_options++] = (struct option){heat2d_run_options[k].name, required_argument,
-                                                   NULL, kListBase + (int)k};
-    options[n_options] = (struct option){NULL, 0, NULL, 0};
+    struct option options[N_OPTIONS];
+    build_options(options);
     *o = (bench_options){.warmups = 1,
                          .repeats = 5,
                          .budget_s = BENCH_DEFAULT_BUDGET_S,
@@ -115,61 +143,15 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
     opterr = 0;
     int opt;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        switch (opt) {
-        case 'm':
-            o->methods = optarg;
-            break;
-        case 's':
-            o->sizes = optarg;
-            break;
-        case 'w':
-            /* No warm-up at all is a valid choice; no trial is not. */
-            if (optarg[0] != '\0' && strspn(optarg, "0") == strlen(optarg))
-                o->warmups = 0;
-            else if (heat2d_parse_size(optarg, "--warmups", &o->warmups, NULL) != 0)
-                return heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                           "bench: --warmups must be a non-negative integer, got "
-                                           "'%s'",
-                                           optarg);
-            break;
-        case 'b':
-            if (heat2d_parse_nonneg_real(optarg, "--budget", &o->budget_s, &err) != 0)
-                return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
-            break;
-        case 'F':
-            o->budget_s = 0.0;
-            break;
-        case 'r':
-            if (heat2d_parse_size(optarg, "--repeats", &o->repeats, &err) != 0)
-                return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
-            break;
-        case 'o':
-            if (optarg[0] == '\0')
-                return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: --out needs a folder name");
-            o->out = optarg;
-            break;
-        case 'p':
-            o->pinned_too = true;
-            break;
-        case 'k':
-            o->weak = optarg;
-            break;
-        case 'P':
-        case 'T':
-        case 'L':
-            if (take_program_option(opt, optarg, o, &err) != 0)
-                return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
-            break;
-        case 'h':
+        if (opt == 'h') {
             bench_usage(stdout);
             return EXIT_SUCCESS;
-        default:
-            if (opt >= kListBase && opt < kListBase + HEAT2D_N_OPTIONS) {
-                o->list[opt - kListBase] = optarg;
-                break;
-            }
-            return heat2d_report_bad_option("bench", argc, argv, options, "(heat2d bench --help)");
         }
+        const int rc = take_option(opt, optarg, o, &err);
+        if (rc == -2)
+            return heat2d_report_bad_option("bench", argc, argv, options, "(heat2d bench --help)");
+        if (rc != 0)
+            return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
     }
     if (optind < argc)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: unexpected argument '%s'",

@@ -28,21 +28,6 @@ typedef struct check_request {
     check_programs_spec spec;
 } check_request;
 
-/* --program NAME=PATH (each NAME once) into r. 0, or -1 with err. */
-static int add_program(check_request *r, const char *arg, heat2d_error *err)
-{
-    if (r->spec.n == CHECK_MAX_PROGRAMS)
-        return heat2d_fail(err, "--program: at most %d programs", CHECK_MAX_PROGRAMS);
-    heat2d_program *p = &r->programs[r->spec.n];
-    if (heat2d_program_parse("--program", arg, p, err) != 0)
-        return -1;
-    for (size_t k = 0; k < r->spec.n; ++k)
-        if (strcmp(r->programs[k].name, p->name) == 0)
-            return heat2d_fail(err, "--program %s is given twice", p->name);
-    r->spec.n++;
-    return 0;
-}
-
 /* One option getopt returned into r: 0, -1 with err, or -2 for one that is
  * not check's. */
 static int take_option(int opt, const char *arg, check_request *r, heat2d_error *err)
@@ -58,17 +43,12 @@ static int take_option(int opt, const char *arg, check_request *r, heat2d_error 
         r->precision_given = true;
         return heat2d_parse_precision(arg, &r->st.precision, err);
     case 'p':
-        return add_program(r, arg, err);
+        return heat2d_program_add("--program", arg, r->programs, &r->spec.n, CHECK_MAX_PROGRAMS,
+                                  err);
     case 'T':
         return heat2d_parse_tolerance("--program-tolerance", arg, &r->spec.tol, err);
     case 'L':
-        if (heat2d_parse_nonneg_real(arg, "--program-timeout", &r->spec.timeout_s, err) != 0)
-            return -1;
-        return r->spec.timeout_s > 0.0 ? 0
-                                       : heat2d_fail(err,
-                                                     "--program-timeout must be a positive "
-                                                     "number of seconds, got '%s'",
-                                                     arg);
+        return heat2d_parse_timeout("--program-timeout", arg, &r->spec.timeout_s, err);
     default:
         return -2;
     }

@@ -124,8 +124,7 @@ int heat2d_cmd_plot(int argc, char **argv)
     char *child[] = {(char *)python, script, "--auto", (char *)spec, stem, NULL};
     heat2d_child_result cap;
     limit = bench_plot_limit(BENCH_PLOT_TIMEOUT_S);
-    const heat2d_child_spec plotter = {.argv = child, .timeout_s = limit};
-    if (heat2d_child_run(&plotter, &cap, &err) != 0)
+    if (heat2d_child_run(&(heat2d_child_spec){.argv = child, .timeout_s = limit}, &cap, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
     int status = EXIT_SUCCESS;
     if (cap.timed_out) {

@@ -63,6 +63,30 @@ int heat2d_program_parse(const char *option, const char *text, heat2d_program *p
     return 0;
 }
 
+int heat2d_program_add(const char *option, const char *text, heat2d_program *list, size_t *n,
+                       size_t max, heat2d_error *err)
+{
+    if (*n == max)
+        return heat2d_fail(err, "%s: at most %zu programs", option, max);
+    heat2d_program *p = &list[*n];
+    if (heat2d_program_parse(option, text, p, err) != 0)
+        return -1;
+    for (size_t k = 0; k < *n; ++k)
+        if (strcmp(list[k].name, p->name) == 0)
+            return heat2d_fail(err, "%s %s is given twice", option, p->name);
+    ++*n;
+    return 0;
+}
+
+int heat2d_parse_timeout(const char *option, const char *text, double *seconds, heat2d_error *err)
+{
+    double s = 0.0;
+    if (heat2d_parse_nonneg_real(text, option, &s, NULL) != 0 || s <= 0.0)
+        return heat2d_fail(err, "%s must be a positive number of seconds, got '%s'", option, text);
+    *seconds = s;
+    return 0;
+}
+
 int heat2d_parse_tolerance(const char *option, const char *text, heat2d_tolerance *tol,
                            heat2d_error *err)
 {

@@ -33,6 +33,15 @@ typedef struct heat2d_program {
 int heat2d_program_parse(const char *option, const char *text, heat2d_program *p,
                          heat2d_error *err);
 
+/* --program NAME=PATH (heat2d_program_parse) as list[*n], *n counted up:
+ * at most max, each NAME once. 0, or -1 with err. */
+int heat2d_program_add(const char *option, const char *text, heat2d_program *list, size_t *n,
+                       size_t max, heat2d_error *err);
+
+/* A time limit (--program-timeout): a positive number of seconds. 0, or -1
+ * with err. */
+int heat2d_parse_timeout(const char *option, const char *text, double *seconds, heat2d_error *err);
+
 /* ATOL,RTOL, both non-negative numbers (--program-tolerance). 0, or -1
  * with err. */
 int heat2d_parse_tolerance(const char *option, const char *text, heat2d_tolerance *tol,
