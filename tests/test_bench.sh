@@ -582,12 +582,13 @@ ph=$(head -n 1 "$p/trials.csv")
 # Columns only grow at the end: precision stays at 31, after the ranks
 # columns; the label, every table's name for a row, then halo_depth (bench
 # --halo-depth), then snapshot_writer and snapshot_bytes_written (bench
-# --snapshot-writer), each appended after the last, are the last four.
+# --snapshot-writer), then program (bench --program), each appended after
+# the last, are the last five.
 expect_eq "$(cut -d, -f30,31 <<<"$ph")" "halo_bytes_per_step,precision" \
   "precision is column 31, after the ranks columns"
-expect_eq "$(tr ',' '\n' <<<"$ph" | tail -n 4 | paste -sd,)" \
-  "label,halo_depth,snapshot_writer,snapshot_bytes_written" \
-  "label, halo_depth, then the writer's columns are the last"
+expect_eq "$(tr ',' '\n' <<<"$ph" | tail -n 5 | paste -sd,)" \
+  "label,halo_depth,snapshot_writer,snapshot_bytes_written,program" \
+  "label, halo_depth, the writer's columns, then a program's path are the last"
 cp=$(col "$ph" precision)
 want=""
 for m in ${pm//,/ }; do want+="2 $m f32;2 $m f64;"; done
