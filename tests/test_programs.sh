@@ -41,8 +41,9 @@ why[off]=$(off_why 16 12)
 
 # ---- heat2d bench --program --------------------------------------------------------------
 b=$w/bench
-run env HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 16x12:3 --warmups 1 --repeats 2 \
-  --program-timeout 1 --out "$b" "${programs[@]}"
+mkdir "$w/tmp"
+run env HEAT2D_PYTHON=false TMPDIR="$w/tmp" PROTOCOL_LOG="$w/fields.log" "$h" bench --methods cpu \
+  --sizes 16x12:3 --warmups 1 --repeats 2 --program-timeout 1 --out "$b" "${programs[@]}"
 expect_rc 1 "bench with six failing programs fails"
 expect_eq "$(tail -n 1 <<<"$err")" "heat2d: bench: 6 failure(s), listed at the top of $b/summary.md" \
   "bench: the failures counted"
@@ -82,8 +83,11 @@ expect_eq "$(grep -cx "BENCH_PROGRAM=good=$w/good" "$b/environment.txt")" 1 \
   "bench: environment.txt records the program"
 expect_eq "$(grep -cx "BENCH_PROGRAM_TOLERANCE=2e-12,2e-10" "$b/environment.txt")" 1 \
   "bench: and its tolerance"
-expect_eq "$(ls "${TMPDIR:-/tmp}" | grep -c "^heat2d-programs-$$" || true)" 0 \
-  "bench: its scratch folder is gone"
+# Each run's field went to a scratch folder of the bench's under TMPDIR,
+# never the results folder, and it is gone.
+expect_eq "$(grep -c "^$w/tmp/heat2d-programs-[0-9]*-[A-Za-z0-9]*/good\.dat\$" "$w/fields.log")" 3 \
+  "bench: the right program's three runs wrote to the bench's scratch folder"
+expect_eq "$(ls -A "$w/tmp")" "" "bench: the scratch folder is gone"
 
 # Refused before anything is made: each one line, exit 2, no folder.
 refused() { # MESSAGE ARGS...

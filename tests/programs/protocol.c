@@ -3,7 +3,8 @@
  * built once a way to be right or wrong, for heat2d bench --program and
  * heat2d check --program. FAULT (a -D of the build) picks the way:
  *   0 right; 1 one cell off by 1e-3; 2 no CHECK=PASS; 3 exits 3;
- *   4 hangs; 5 floods stdout; 6 TOTAL_S not a number. */
+ *   4 hangs; 5 floods stdout; 6 TOTAL_S not a number.
+ * With PROTOCOL_LOG set, it appends its field's path to that file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,10 @@ int main(int argc, char **argv)
     if (FAULT != 2)
         printf("CHECK=PASS\n");
     printf("CPU_LOOP_S=%24.16E\n", total);
+    const char *log = getenv("PROTOCOL_LOG");
+    FILE *l = log != NULL ? fopen(log, "a") : NULL;
+    if (l != NULL)
+        fprintf(l, "%s\n", argv[4]), fclose(l);
     FILE *f = fopen(argv[4], "w");
     if (f == NULL)
         return 1;
