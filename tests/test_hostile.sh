@@ -202,7 +202,9 @@ kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
 expect_eq "$([ -n "$probe" ] && ls "$tmp")" "$probe" "SIGKILL in the write probe: its scratch is left"
 # The next bench sweeps it (its own write probe makes a scratch folder).
-TMPDIR=$tmp HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 512x512:400 --output-every 100 \
+# Its trial lasts seconds, so that it is still running when the SIGKILL
+# lands: a trial done first leaves the bench in its next scratch folder.
+TMPDIR=$tmp HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 1024x1024:4000 --output-every 1000 \
   --snapshot-writer text --repeats 1 --warmups 0 --out "$s/killed-trial" >/dev/null 2>&1 &
 pid=$!
 trial=$(wait_for '^heat2d-snapshots-')
