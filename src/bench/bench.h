@@ -34,6 +34,10 @@ typedef struct bench_target {
     const heat2d_program *program; /* BENCH_PROGRAM's, else NULL */
     heat2d_option_values value;
     char label[64]; /* heat2d_method_label, or the program's NAME */
+    /* A GPU method that this build or machine runs on the host (OpenACC
+     * built for the host): the sizes the default ladder adds for a GPU are
+     * not its (see bench_run_info's gpu_sizes_from). */
+    bool host_stand_in;
 } bench_target;
 
 /* t->label from what t is. */
@@ -62,6 +66,11 @@ typedef struct bench_run_info {
     size_t n_targets;
     const bench_size *sizes;
     size_t n_sizes;
+    /* With a GPU and no --sizes: the index of the first size the ladder
+     * adds for the GPU (BENCH_GPU_LADDER past BENCH_FULL_LADDER), where a
+     * host stand-in would take minutes a run and answer nothing; SIZE_MAX
+     * when there is none. */
+    size_t gpu_sizes_from;
     size_t warmups;
     size_t repeats;
     /* Seconds of runs one target may take at one size, 0 for no limit: a

@@ -15,6 +15,7 @@
 #include "trials_csv.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -376,6 +377,12 @@ static int default_ladder(bench_run_info *info, bench_request *rq, bool has_gpu)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "bench: %s", err.message);
     if (bench_ranks_fit(rq->sizes, rq->n_sizes, &rq->runnable, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
+    /* The sizes past the article's ladder are the GPU's (see gpu_sizes_from). */
+    bench_size *article = NULL;
+    size_t n_article = 0;
+    if (has_gpu && bench_parse_sizes(BENCH_FULL_LADDER, &article, &n_article) == 0)
+        info->gpu_sizes_from = n_article;
+    free(article);
     if (!has_gpu)
         bench_add_note(info, "No GPU here: the ladder is cut to finish in about a minute "
                              "(" BENCH_CPU_CUT_TEXT "). Full ladder: "
@@ -394,6 +401,7 @@ static int settle_targets(bench_run_info *info, bench_request *rq)
     if (!asked)
         bench_note_left_out(info, BENCH_SELF_EXE);
     int status;
+    info->gpu_sizes_from = SIZE_MAX;
     if (rq->opt.sizes == NULL && (status = default_ladder(info, rq, has_gpu)) != 0)
         return status;
     /* The programs after the methods, in the rotation with them. */

@@ -249,6 +249,7 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
         bool ok = probe(t, device, sizeof device, why, sizeof why);
         if (ok && device[0] != '\0' && strncmp(device, "host", 4) != 0)
             *has_gpu = true;
+        const bool stand_in = ok && t->method->gpu_only && strncmp(device, "host", 4) == 0;
         if (!ok && t->method->gpu_only && !asked) {
             size_t used = strlen(skipped);
             snprintf(skipped + used, sizeof skipped - used, "%s%s", n_skipped ? ", " : "",
@@ -257,7 +258,8 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
                 snprintf(skip_why, sizeof skip_why, "%s: %.500s", t->label, why);
             continue;
         }
-        runnable->items[runnable->n++] = *t;
+        runnable->items[runnable->n] = *t;
+        runnable->items[runnable->n++].host_stand_in = stand_in;
     }
     if (mpi_note[0] != '\0')
         bench_add_note(info, "%s.", mpi_note);

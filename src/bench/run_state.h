@@ -81,6 +81,11 @@ int bench_run_child(const bench_target *t, const bench_size *s, heat2d_trial_val
 /* Every target at s: the warm-ups, then the trials with the order of
  * methods rotated each trial. -1 only when trials.csv cannot be written. */
 int bench_trials_size(bench_state *st, const bench_size *s);
+/* How many of info's targets are host stand-ins that sit out the
+ * size_index-th size (one the default ladder adds for the GPU), their
+ * labels comma-separated into list. */
+size_t bench_host_stand_ins_at(const bench_run_info *info, size_t size_index, char *list,
+                               size_t size);
 /* --weak: each rank count at its own grid, after the sizes. */
 int bench_trials_weak(bench_state *st);
 /* How many targets --weak runs at a grid of their own. */

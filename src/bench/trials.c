@@ -207,12 +207,51 @@ int bench_trials_size(bench_state *st, const bench_size *s)
     return rc;
 }
 
+size_t bench_host_stand_ins_at(const bench_run_info *info, size_t size_index, char *list,
+                               size_t size)
+{
+    size_t n = 0, used = 0;
+    if (size > 0)
+        list[0] = '\0';
+    if (size_index < info->gpu_sizes_from || size_index >= info->n_sizes)
+        return 0;
+    for (size_t t = 0; t < info->n_targets; ++t)
+        if (info->targets[t].host_stand_in) {
+            const int w =
+                snprintf(list + (used < size ? used : size), used < size ? size - used : 0, "%s%s",
+                         n++ ? ", " : "", info->targets[t].label);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    return n;
+}
+
+/* At a size the default ladder adds for the GPU, the GPU methods this build
+ * runs on the host stand aside, with one note: a host run there takes
+ * minutes and measures nothing the smaller sizes have not. */
+static void set_aside_host_stand_ins(bench_state *st, const bench_size *s)
+{
+    const bench_run_info *info = st->info;
+    char list[400];
+    if (bench_host_stand_ins_at(info, st->size_index, list, sizeof list) == 0)
+        return;
+    for (size_t t = 0; t < info->n_targets; ++t)
+        st->at[t].dropped = st->at[t].dropped || info->targets[t].host_stand_in;
+    char size_text[96], size_arg[96];
+    bench_size_text(s, '/', size_text, sizeof size_text);
+    bench_size_text(s, ':', size_arg, sizeof size_arg);
+    bench_add_note(st->info,
+                   "Not run at %s, the size the ladder adds for the GPU: %s (GPU methods this "
+                   "build runs on the host). heat2d bench --sizes %s runs them there.",
+                   size_text, list, size_arg);
+}
+
 static int trials_size(bench_state *st, const bench_size *s)
 {
     const bench_run_info *info = st->info;
     size_t n = info->n_targets;
     for (size_t t = 0; t < n; ++t)
         st->at[t] = (target_at_size){0};
+    set_aside_host_stand_ins(st, s);
     char size_text[96];
     bench_size_text(s, '/', size_text, sizeof size_text);
     bench_say(st, "%s: %zu method(s), %zu warm-up(s) + %zu trial(s) each", size_text, n,

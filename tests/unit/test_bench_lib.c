@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* mkdtemp */
 
 #include "load.h"
+#include "run_state.h"
 #include "summary.h"
 #include "summary_tables.h"
 #include "trials_csv.h"
@@ -542,6 +543,31 @@ static void test_load(void)
     check(bench_load_busy_at(&info, &s1) == NULL, "the quiet size stays quiet");
 }
 
+/* The sizes the default ladder adds for the GPU: the GPU methods this
+ * build runs on the host sit them out, and only them, and only there. */
+static void test_host_stand_ins(void)
+{
+    bench_target targets[3] = {{.label = "cpu"}, {.label = "acc-each"}, {.label = "cuda-each"}};
+    targets[1].host_stand_in = true;
+    const bench_size sizes[5] = {
+        {128, 128, 50}, {512, 512, 200}, {1024, 1024, 300}, {2048, 2048, 500}, {8192, 8192, 500}};
+    bench_run_info info = {
+        .targets = targets, .n_targets = 3, .sizes = sizes, .n_sizes = 5, .gpu_sizes_from = 4};
+    char list[64];
+    check(bench_host_stand_ins_at(&info, 3, list, sizeof list) == 0 && list[0] == '\0',
+          "the article's sizes: every method runs");
+    check(bench_host_stand_ins_at(&info, 4, list, sizeof list) == 1 &&
+              strcmp(list, "acc-each") == 0,
+          "the GPU's size: the stand-in sits out, the others run ('%s')", list);
+    targets[2].host_stand_in = true;
+    check(bench_host_stand_ins_at(&info, 4, list, sizeof list) == 2 &&
+              strcmp(list, "acc-each, cuda-each") == 0,
+          "two stand-ins, both named ('%s')", list);
+    info.gpu_sizes_from = SIZE_MAX; /* --sizes given, or no GPU */
+    check(bench_host_stand_ins_at(&info, 4, list, sizeof list) == 0,
+          "sizes asked for by name: every method runs");
+}
+
 int main(void)
 {
     char base[] = "/tmp/heat2d-test-bench-XXXXXX";
@@ -561,6 +587,7 @@ int main(void)
     test_median_and_ratios();
     test_labels();
     test_load();
+    test_host_stand_ins();
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
     test_parse_buffer(dirs[0]);
