@@ -139,12 +139,15 @@ expect_failure 1 "heat2d: compare: HEAT2D_NETCDF_TIMEOUT must be a positive numb
 unset HEAT2D_NETCDF_TIMEOUT
 
 # ---- a record index that is no step -------------------------------------------------------------
-bad() { echo "series_f64.nc:$1: bad record index '$1' (FILE.nc:STEP takes a step: digits, 0 to 18446744073709551615)"; }
-for index in -1 abc 1.5 "" 99999999999999999999999; do
+bad() { echo "series_f64.nc:$1: bad record index '$1' (FILE.nc:STEP takes a step: digits, 0 to 18446744073709551615; FILE.nc:VAR a variable's name)"; }
+for index in -1 1.5 "" 99999999999999999999999; do
   expect_failure 1 "heat2d: compare: $(bad "$index")" "$h" compare f64.dat "series_f64.nc:$index"
 done
-expect_failure 1 "heat2d: run: --initial: $(bad abc)" "$h" run --method cpu --steps 1 --initial series_f64.nc:abc
 expect_failure 1 "heat2d: run: --initial: $(bad -1)" "$h" run --method cpu --steps 1 --initial series_f64.nc:-1
+# Not digits, a name: a variable (FILE.nc:VAR), which this file lacks.
+expect_failure 1 "heat2d: compare: series_f64.nc: no variable 'abc'" "$h" compare f64.dat series_f64.nc:abc
+expect_failure 1 "heat2d: run: --initial: series_f64.nc: no variable 'abc'" \
+  "$h" run --method cpu --steps 1 --initial series_f64.nc:abc
 # A text field whose very name has a colon after ".nc" is still read.
 cp half.dat "odd.nc:x"
 run "$h" compare half.dat "odd.nc:x" "${exact[@]}"

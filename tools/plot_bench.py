@@ -10,7 +10,9 @@ usage: plot_bench.py DIR [FIELD]
 --field draws one field (a field file, FILE.nc, or FILE.nc:STEP) as a heat
 map; --series draws every record of a series (a FILE.nc with a time
 dimension, or a --save-every folder of step files) into an animated GIF,
-one record at a time, and the last record as a PNG.
+one record at a time, and the last record as a PNG. A .nc input (also
+FILE.nc:VAR[:STEP]) is read by heat2d's own reader, the heat2d named by
+HEAT2D_READER (heat2d plot sets it), as run and compare read it.
 
 Reads DIR/trials.csv (and the field file FIELD, else DIR/field_256.dat when
 present) and writes
@@ -39,6 +41,7 @@ import os
 import shutil
 import signal
 import stat
+import subprocess
 import sys
 import tempfile
 from collections import defaultdict
@@ -764,32 +767,52 @@ def plot_field(plt, folder: Path, path: Path) -> Path | None:
     return save(plt, fig, folder, "field.png")
 
 
-FIELD_VAR, STEP_VAR = "u", "step"  # heat2d's NetCDF names (src/lib/netcdf_schema.h)
 MAX_FRAMES = 200  # an animation's frames: more records are sampled evenly
 
 
-def open_netcdf(path: Path):
-    try:
-        import netCDF4
-    except ImportError as exc:
-        raise PlotError(f"{path}: reading NetCDF needs Python's netCDF4: apt-get install "
-                        "python3-netcdf4") from exc
-    try:
-        data = netCDF4.Dataset(str(path), "r")
-    except OSError as exc:
-        raise PlotError(f"cannot open {path}: {exc}") from exc
-    if FIELD_VAR not in data.variables:
-        data.close()
-        raise PlotError(f"{path} holds no variable '{FIELD_VAR}': not a heat2d field")
-    return data
+def nc_parts(spec: str):
+    """(FILE, VAR, STEP) of a .nc input, FILE.nc[:VAR][:STEP] (VAR and STEP
+    "" when absent), or None for anything else."""
+    if spec.endswith(".nc"):
+        return spec, "", ""
+    head, _, tail = spec.rpartition(":")
+    if head.endswith(".nc"):
+        return (head, "", tail) if tail.isdigit() else (head, tail, "")
+    file, _, var = head.rpartition(":")
+    return (file, var, tail) if file.endswith(".nc") and tail.isdigit() else None
 
 
-def netcdf_meta(data, path: Path) -> dict:
-    meta = {"name": path.name}
-    for key in ("method", "precision"):
-        if key in data.ncattrs():
-            meta[key] = str(data.getncattr(key))
-    return meta
+_SURVEYS: dict = {}  # a series' answer, asked once for is_series and Series
+
+
+def heat2d_values(spec: str):
+    """A .nc input as heat2d's own reader reads it (heat2d plot --values,
+    through the heat2d that runs this script): ("field", array ny x nx) or
+    ("series", [step, ...])."""
+    import numpy as np
+
+    if spec in _SURVEYS:
+        return _SURVEYS[spec]
+    reader = os.environ.get("HEAT2D_READER")
+    if not reader:
+        raise PlotError(f"{spec}: a .nc input is read by heat2d's own reader: draw it with "
+                        "heat2d plot")
+    done = subprocess.run([reader, "plot", "--values", spec], capture_output=True)
+    if done.returncode != 0:
+        lines = done.stderr.decode(errors="replace").strip().splitlines()
+        raise PlotError(lines[-1].removeprefix("heat2d: plot: ") if lines else
+                        f"{reader} plot --values {spec} exited with status {done.returncode}")
+    head, _, body = done.stdout.partition(b"\n")
+    words = head.split()
+    if words == [b"series"]:
+        _SURVEYS[spec] = ("series", [int(x) for x in body.split()])
+        return _SURVEYS[spec]
+    if len(words) == 3 and words[0] == b"field":
+        nx, ny = int(words[1]), int(words[2])
+        values = np.frombuffer(body, dtype=np.float64)
+        if values.size == nx * ny:
+            return "field", values.reshape(ny, nx)  # i fastest: row j holds cells (0..nx-1, j)
+    raise PlotError(f"{spec}: heat2d's reader answered {head[:40]!r}")
 
 
 class Series:
@@ -803,67 +826,45 @@ class Series:
             if not self.files:
                 raise PlotError(f"{source} holds no step_*.dat files")
             self.steps = [int(f.stem.split("_")[1]) for f in self.files]
-            self.data = None
         else:
-            self.data = open_netcdf(source)
-            var = self.data.variables[FIELD_VAR]
-            if var.ndim != 3:
-                self.data.close()
+            self.files = None
+            kind, steps = heat2d_values(str(source))
+            if kind != "series":
                 raise PlotError(f"{source} is one field, not a series: heat2d plot draws it "
                                 "as a field")
-            self.steps = [int(x) for x in self.data.variables[STEP_VAR][:]]
+            self.steps = steps
             if not self.steps:
-                self.data.close()
                 raise PlotError(f"{source} holds no records")
 
     def record(self, k: int):
-        import numpy as np
-
-        if self.data is None:
+        if self.files is not None:
             field, _, _ = read_field(self.files[k])
-            meta = {"name": self.source.name}
         else:
-            field = np.asarray(self.data.variables[FIELD_VAR][k, :, :], dtype=float)
-            meta = netcdf_meta(self.data, self.source)
-        return self.steps[k], field, meta
+            _, field = heat2d_values(f"{self.source}:{self.steps[k]}")
+        return self.steps[k], field, {"name": Path(nc_parts(str(self.source))[0]).name
+                                      if self.files is None else self.source.name}
 
     def close(self):
-        if self.data is not None:
-            self.data.close()
+        pass
 
 
 def read_spec(spec: str):
     """A field and what its title says, from a field file, FILE.nc or
-    FILE.nc:STEP."""
-    import numpy as np
-
-    name, _, step = spec.rpartition(":") if spec.rpartition(":")[0].endswith(".nc") else (spec, "", "")
-    path = Path(name)
-    if path.suffix != ".nc":
-        field, _, _ = read_field(path)
-        return field, {"name": path.name}
-    data = open_netcdf(path)
-    try:
-        var = data.variables[FIELD_VAR]
-        meta = netcdf_meta(data, path)
-        if var.ndim == 2:
-            if step:
-                raise PlotError(f"{path} is one field, not a series: no record {step}")
-            field = np.asarray(var[:, :], dtype=float)
-            if "steps" in data.ncattrs():
-                meta["step"] = int(data.getncattr("steps"))
-            return field, meta
-        steps = [int(x) for x in data.variables[STEP_VAR][:]]
-        if not step:
-            raise PlotError(f"{path} is a series of {len(steps)} records: name one as "
-                            f"{path}:STEP, or heat2d plot draws them all")
-        if not step.isdigit() or int(step) not in steps:
-            raise PlotError(f"{path} has no record at step {step} (its steps: "
-                            f"{', '.join(map(str, steps[:8]))}{', ...' if len(steps) > 8 else ''})")
-        meta["step"] = int(step)
-        return np.asarray(var[steps.index(int(step)), :, :], dtype=float), meta
-    finally:
-        data.close()
+    FILE.nc:STEP (FILE.nc:VAR, FILE.nc:VAR:STEP)."""
+    parts = nc_parts(spec)
+    if parts is None or Path(spec).exists() and not spec.endswith(".nc"):
+        field, _, _ = read_field(Path(spec))
+        return field, {"name": Path(spec).name}
+    kind, answer = heat2d_values(spec)
+    if kind == "series":
+        raise PlotError(f"{spec} is a series of {len(answer)} records: name one as {spec}:STEP, "
+                        "or heat2d plot draws them all")
+    meta = {"name": Path(parts[0]).name}
+    if parts[1]:
+        meta["name"] += f":{parts[1]}"
+    if parts[2]:
+        meta["step"] = int(parts[2])
+    return answer, meta
 
 
 def field_title(field, meta: dict, step=None) -> str:
@@ -947,17 +948,13 @@ def plot_series(plt, source: Path, gif: Path, png: Path) -> list[Path]:
 
 
 def is_series(spec: str) -> bool:
-    """A --save-every folder, or a .nc file whose field has a time dimension."""
+    """A --save-every folder, or a .nc input whose variable has records."""
     path = Path(spec)
     if path.is_dir():
         return True
-    if path.suffix != ".nc" or not path.is_file():
+    if nc_parts(spec) is None or nc_parts(spec)[2] or (path.exists() and not spec.endswith(".nc")):
         return False
-    data = open_netcdf(path)
-    try:
-        return data.variables[FIELD_VAR].ndim == 3
-    finally:
-        data.close()
+    return heat2d_values(spec)[0] == "series"
 
 
 def pyplot():

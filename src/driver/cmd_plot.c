@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "field_netcdf.h"
 #include "plot_helper.h"
+#include "plot_values.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -29,8 +30,9 @@ static bool script_line(const char *err, char *why, size_t size)
     return true;
 }
 
-/* The pictures' default name: the input's, its extension and any :STEP
- * dropped (FILE.nc:40 -> FILE_40), in the working directory. */
+/* The pictures' default name: the input's, its extension dropped and the
+ * variable and step of a .nc input kept (FILE.nc:40 -> FILE_40,
+ * FILE.nc:h:40 -> FILE_h_40), in the working directory. */
 static void default_stem(const char *spec, char *stem, size_t size)
 {
     char copy[PATH_MAX];
@@ -39,26 +41,30 @@ static void default_stem(const char *spec, char *stem, size_t size)
     while (n > 1 && copy[n - 1] == '/')
         copy[--n] = '\0';
     char *name = basename(copy);
-    char *colon = strrchr(name, ':');
-    char step[32] = "";
+    char *colon = strchr(name, ':');
+    char tail[PATH_MAX] = "";
     if (colon != NULL) {
-        snprintf(step, sizeof step, "_%s", colon + 1);
+        snprintf(tail, sizeof tail, "%s", colon);
         *colon = '\0';
+        for (char *c = tail; *c != '\0'; ++c)
+            *c = *c == ':' ? '_' : *c;
     }
     char *dot = strrchr(name, '.');
     if (dot != NULL && dot != name)
         *dot = '\0';
-    snprintf(stem, size, "%s%s", name, step);
+    snprintf(stem, size, "%s%s", name, tail);
 }
 
 int heat2d_cmd_plot(int argc, char **argv)
 {
     static const struct option options[] = {
         {"out", required_argument, NULL, 'o'},
+        {"values", required_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL;
+    heat2d_error err = {{0}};
     opterr = 0;
     int opt;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -71,6 +77,11 @@ int heat2d_cmd_plot(int argc, char **argv)
         case 'h':
             heat2d_usage("plot", stdout);
             return EXIT_SUCCESS;
+        case 'v':
+            /* The plotting script's reader (plot_values.c). */
+            if (heat2d_plot_values(optarg, &err) != 0)
+                return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
+            return EXIT_SUCCESS;
         default:
             return heat2d_report_bad_option("plot", argc, argv, options, NULL);
         }
@@ -80,22 +91,19 @@ int heat2d_cmd_plot(int argc, char **argv)
                                                           ? "plot: a field or series is required"
                                                           : "plot: one field or series at a time");
     const char *spec = argv[optind];
-    heat2d_error err = {{0}};
-    /* The input, without a record's :STEP, exists before python starts. */
-    char input[PATH_MAX];
-    snprintf(input, sizeof input, "%s", spec);
-    char *colon = strrchr(input, ':');
-    if (colon != NULL && access(input, F_OK) != 0)
-        *colon = '\0';
+    /* The input (a .nc input's file) exists before python starts. */
+    heat2d_netcdf_spec parsed;
+    const int kind = heat2d_netcdf_spec_parse(spec, &parsed, &err);
+    if (kind < 0)
+        return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
+    const char *input = kind == 1 ? parsed.file : spec;
     if (access(input, R_OK) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: cannot open '%s': %s", input,
                                    strerror(errno));
     /* A .nc input goes through heat2d's own reader first, whose library runs
      * in a child process: a file that would crash the plotter's is refused
-     * in one line before the plotter opens it. A STEP that is no step is
-     * left for the plotter to name. */
-    if (heat2d_netcdf_path(input) &&
-        heat2d_netcdf_check(heat2d_field_is_netcdf(spec) ? spec : input, &err) != 0)
+     * in one line before the plotter opens it. */
+    if (kind == 1 && heat2d_netcdf_check(spec, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
     if (bench_check_plot_env(&err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "plot: %s", err.message);
@@ -121,6 +129,13 @@ int heat2d_cmd_plot(int argc, char **argv)
                                    "plot: no python with matplotlib (tried %s): apt-get install "
                                    "python3-matplotlib",
                                    tried);
+    /* The script reads a .nc input through this heat2d (--values). */
+    char self[PATH_MAX];
+    const ssize_t self_len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (self_len > 0) {
+        self[self_len] = '\0';
+        setenv("HEAT2D_READER", self, 1);
+    }
     char *child[] = {(char *)python, script, "--auto", (char *)spec, stem, NULL};
     heat2d_child_result cap;
     limit = bench_plot_limit(BENCH_PLOT_TIMEOUT_S);

@@ -100,12 +100,12 @@ int heat2d_run_netcdf_check(const char *save_path, const char *save_every, bool 
 
 int heat2d_run_initial_check(const char *initial_path, const char *save_every, heat2d_error *err)
 {
-    char file[PATH_MAX];
-    size_t step;
+    heat2d_netcdf_spec parsed;
+    heat2d_error ignored;
     if (initial_path == NULL)
         return 0;
     const char *name =
-        heat2d_netcdf_record_spec(initial_path, file, sizeof file, &step) ? file : initial_path;
+        heat2d_netcdf_spec_parse(initial_path, &parsed, &ignored) == 1 ? parsed.file : initial_path;
     if (!heat2d_netcdf_path(name))
         return 0;
     if (save_every != NULL && heat2d_netcdf_path(save_every) && same_file(name, save_every)) {

@@ -11,7 +11,8 @@ static const struct {
     {"compare", "usage: heat2d compare REF CAND... [--atol A] [--rtol R]\n"
                 "\n"
                 "Compares each candidate field with the reference, cell by cell: each a\n"
-                "field file, FILE.nc or a record FILE.nc:STEP of a series (NetCDF).\n"
+                "field file, FILE.nc or a record FILE.nc:STEP of a series (NetCDF; another\n"
+                "variable than u as FILE.nc:VAR or FILE.nc:VAR:STEP).\n"
                 "|ref - cand| <= atol + rtol*|ref| (default atol 2e-12, rtol 2e-10).\n"
                 "Prints MAX_ABS_DIFF, WORST_INDEX, FAILURES per file and COMPARE=PASS, or\n"
                 "exits 1.\n"},
@@ -42,14 +43,18 @@ static const struct {
              "                  GPU, device copy and host<->device bandwidths\n"},
     {"plot", "usage: heat2d plot FIELD|SERIES [--out NAME]\n"
              "\n"
-             "Draws a field (a field file, FILE.nc, or a record FILE.nc:STEP) as a heat map,\n"
-             "NAME.png; a series (a FILE.nc of snapshots, or a --save-every folder) as an\n"
-             "animation of its records, NAME.gif (at most 200 frames, sampled evenly), and\n"
-             "its last record, NAME.png. NAME: the input's name without its extension, in\n"
-             "the working directory. Needs a python with matplotlib (and netCDF4 for .nc).\n"
-             "Prints PLOT=FILE per picture.\n"
+             "Draws a field (a field file, FILE.nc, or a record FILE.nc:STEP; FILE.nc:VAR\n"
+             "and FILE.nc:VAR:STEP for another variable than u) as a heat map, NAME.png; a\n"
+             "series (a FILE.nc of snapshots, or a --save-every folder) as an animation of\n"
+             "its records, NAME.gif (at most 200 frames, sampled evenly), and its last\n"
+             "record, NAME.png. NAME: the input's name without its extension, in the\n"
+             "working directory. A .nc input is read by heat2d's own reader, as run and\n"
+             "compare read it. Needs a python with matplotlib. Prints PLOT=FILE per picture.\n"
              "\n"
-             "  --out NAME      the pictures' name, without .png or .gif\n"},
+             "  --out NAME      the pictures' name, without .png or .gif\n"
+             "  --values SPEC   write a .nc input's values as heat2d reads them (\"field NX\n"
+             "                  NY\" and NX*NY raw doubles, or \"series\" and its steps):\n"
+             "                  the plotting script's reader\n"},
     {"methods", "usage: heat2d methods\n"
                 "\n"
                 "Lists the methods of this build: name, the original's METHOD name, style.\n"},

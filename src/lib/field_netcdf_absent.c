@@ -38,6 +38,15 @@ int heat2d_netcdf_series_open(heat2d_netcdf_series **series, const char *path,
     return heat2d_fail(err, "cannot write series '%s': %s", path, FIX);
 }
 
+int heat2d_netcdf_series_open_append(heat2d_netcdf_series **series, const char *path,
+                                     const heat2d_netcdf_meta *meta, size_t from, heat2d_error *err)
+{
+    (void)meta;
+    (void)from;
+    *series = NULL;
+    return heat2d_fail(err, "cannot write series '%s': %s", path, FIX);
+}
+
 int heat2d_netcdf_series_append(heat2d_netcdf_series *series, size_t step, const void *values,
                                 heat2d_error *err)
 {
@@ -67,4 +76,13 @@ int heat2d_netcdf_check(const char *spec, heat2d_error *err)
     (void)spec;
     (void)err;
     return 0;
+}
+
+int heat2d_netcdf_check_steps(const char *spec,
+                              int (*step)(void *ctx, size_t step, heat2d_error *err), void *ctx,
+                              heat2d_error *err)
+{
+    (void)step;
+    (void)ctx;
+    return heat2d_netcdf_check(spec, err);
 }

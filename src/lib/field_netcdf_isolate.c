@@ -37,6 +37,7 @@ enum answer_kind {
     ANSWER_EXTENT = 4,   /* the values are the raw run nx (offset), length (bytes a value) */
     ANSWER_DONE = 5,
     ANSWER_FAILED = 6, /* length bytes of message follow */
+    ANSWER_STEP = 7,   /* a record of a series checked whole: its step is length */
 };
 
 typedef struct answer {
@@ -93,6 +94,12 @@ static int child_values(void *ctx, const double *values, size_t count, heat2d_er
     return rc ? 0 : heat2d_fail(err, "parent gone");
 }
 
+static int child_step(void *ctx, size_t step, heat2d_error *err)
+{
+    const child_sink *c = ctx;
+    return send_answer(c->fd, ANSWER_STEP, 0, 0, step) == 0 ? 0 : heat2d_fail(err, "parent gone");
+}
+
 static int child_extent(void *ctx, const netcdf_extent *extent, heat2d_error *err)
 {
     const child_sink *c = ctx;
@@ -125,7 +132,8 @@ static _Noreturn void child_main(int fd, const netcdf_request *req, pid_t parent
 {
     child_prepare(parent);
     child_sink c = {fd, !req->check_only};
-    const netcdf_sink sink = {child_shape, child_values, req->check_only ? NULL : child_extent, &c};
+    const netcdf_sink sink = {child_shape, child_values, req->check_only ? NULL : child_extent, &c,
+                              child_step};
     heat2d_error err = {{0}};
     if (heat2d_nc_read_checked(req, &sink, &err) == 0) {
         send_answer(fd, ANSWER_DONE, 0, 0, 0);
@@ -148,6 +156,9 @@ typedef struct reader {
     int status;
     const char *path;
     uint64_t bytes; /* the file's size */
+    /* A series checked whole: each record's step, in order (NULL: none). */
+    int (*step)(void *ctx, size_t step, heat2d_error *err);
+    void *step_ctx;
 } reader;
 
 /* n bytes from the child into buf: 0, or -1 when it ended, or went
@@ -315,6 +326,13 @@ static int converse(reader *r, const netcdf_request *req, heat2d_field *field, h
             return child_done(r, err);
         if (a.kind == ANSWER_PROGRESS && field == NULL)
             continue;
+        if (a.kind == ANSWER_STEP && field == NULL && cells == 0) {
+            if (r->step != NULL && r->step(r->step_ctx, (size_t)a.length, err) != 0) {
+                stop_child(r);
+                return -1;
+            }
+            continue;
+        }
         if (a.kind == ANSWER_SHAPE && cells == 0 && shape_fits(r, &a)) {
             cells = (size_t)(a.nx * a.ny);
             filled = field == NULL ? cells : 0;
@@ -391,14 +409,20 @@ static int start(reader *r, const netcdf_request *req, heat2d_error *err)
     return 0;
 }
 
-/* spec read (field) or checked (field NULL) in a child process. */
-static int isolated(const char *spec, heat2d_field *field, heat2d_error *err)
+/* spec read (field) or checked (field NULL, each record's step of a
+ * series checked whole to step()) in a child process. */
+static int isolated(const char *spec, heat2d_field *field,
+                    int (*step)(void *ctx, size_t step, heat2d_error *err), void *step_ctx,
+                    heat2d_error *err)
 {
-    char path[4096];
-    size_t step = 0;
-    const bool record = heat2d_netcdf_record_spec(spec, path, sizeof path, &step);
-    if (!record && snprintf(path, sizeof path, "%s", spec) >= (int)sizeof path)
+    heat2d_netcdf_spec parsed;
+    const int kind = heat2d_netcdf_spec_parse(spec, &parsed, err);
+    if (kind < 0)
+        return -1;
+    if (kind == 0 &&
+        snprintf(parsed.file, sizeof parsed.file, "%s", spec) >= (int)sizeof parsed.file)
         return heat2d_fail(err, "cannot open field file '%s': %s", spec, strerror(ENAMETOOLONG));
+    const char *path = parsed.file;
     /* A missing or unreadable file in the system's words, as for a text
      * field. */
     struct stat st;
@@ -413,11 +437,16 @@ static int isolated(const char *spec, heat2d_field *field, heat2d_error *err)
     heat2d_error held = {{0}};
     if (heat2d_write_lock_check(path, &held) != 0)
         return heat2d_fail(err, "cannot read field file '%s': %s; wait for it", spec, held.message);
-    reader r = {.fd = -1, .path = path, .bytes = (uint64_t)st.st_size};
+    reader r = {
+        .fd = -1, .path = path, .bytes = (uint64_t)st.st_size, .step = step, .step_ctx = step_ctx};
     if (stall_limit(&r.stall_s, err) != 0)
         return -1;
-    const netcdf_request req = {
-        .path = path, .spec = spec, .record = record, .step = step, .check_only = field == NULL};
+    const netcdf_request req = {.path = path,
+                                .spec = spec,
+                                .record = parsed.record,
+                                .step = parsed.step,
+                                .check_only = field == NULL,
+                                .var = parsed.var};
     if (start(&r, &req, err) != 0)
         return -1;
     const int rc = converse(&r, &req, field, err);
@@ -429,7 +458,7 @@ int heat2d_netcdf_read(const char *spec, heat2d_field *field, heat2d_error *err)
 {
     field->nx = field->ny = 0;
     field->values = NULL;
-    const int rc = isolated(spec, field, err);
+    const int rc = isolated(spec, field, NULL, NULL, err);
     if (rc != 0)
         heat2d_field_free(field);
     return rc;
@@ -437,5 +466,12 @@ int heat2d_netcdf_read(const char *spec, heat2d_field *field, heat2d_error *err)
 
 int heat2d_netcdf_check(const char *spec, heat2d_error *err)
 {
-    return isolated(spec, NULL, err);
+    return isolated(spec, NULL, NULL, NULL, err);
+}
+
+int heat2d_netcdf_check_steps(const char *spec,
+                              int (*step)(void *ctx, size_t step, heat2d_error *err), void *ctx,
+                              heat2d_error *err)
+{
+    return isolated(spec, NULL, step, ctx, err);
 }

@@ -43,6 +43,15 @@ static bool numeric_type(int ncid, nc_type type, size_t *size)
            nc_inq_type(ncid, type, NULL, size) == NC_NOERR && *size > 0;
 }
 
+/* A type the reader refuses, in words. */
+static const char *type_words(nc_type type)
+{
+    return type == NC_CHAR     ? "characters"
+           : type == NC_STRING ? "strings"
+           : type > NC_STRING  ? "a type of the file's own"
+                               : "no known type";
+}
+
 bool heat2d_nc_filtered(const netcdf_file *f, int var)
 {
     if (!f->netcdf4)
@@ -56,18 +65,66 @@ bool heat2d_nc_filtered(const netcdf_file *f, int var)
 #endif
 }
 
-/* u's dimensions (y, x last) and type, each size checked: the sides as a
- * text header's, the values against the memory limit and the file's size. */
+/* The axis a dimension's name gives: 'x', 'y', or 0. */
+static char axis_of(const char *name)
+{
+    static const char *const xs[] = {"x", "X", "lon", "longitude"};
+    static const char *const ys[] = {"y", "Y", "lat", "latitude"};
+    for (size_t k = 0; k < sizeof xs / sizeof *xs; ++k) {
+        if (strcmp(name, xs[k]) == 0)
+            return 'x';
+        if (strcmp(name, ys[k]) == 0)
+            return 'y';
+    }
+    return 0;
+}
+
+/* The variable's dimensions by name: (y, x) or (x, y), after a record
+ * dimension in a series; their names into f->dims for messages. */
+static int dimension_names(netcdf_file *f, const int *dims, heat2d_error *err)
+{
+    char names[3][NC_MAX_NAME + 1] = {"?", "?", "?"};
+    size_t used = 0;
+    const int shown = f->ndims < 3 ? f->ndims : 3;
+    used += (size_t)snprintf(f->dims, sizeof f->dims, "(");
+    for (int k = 0; k < shown; ++k) {
+        if (nc_inq_dimname(f->ncid, dims[k], names[k]) != NC_NOERR)
+            snprintf(names[k], sizeof names[k], "?");
+        used += (size_t)snprintf(f->dims + used, sizeof f->dims - used, "%s%s", k ? ", " : "",
+                                 names[k]);
+    }
+    snprintf(f->dims + used, sizeof f->dims - used, "%s)", f->ndims > 3 ? ", ..." : "");
+    const int last = f->ndims - 1;
+    const bool plain = f->ndims >= 2 && f->ndims <= 3 && axis_of(names[last]) != 0 &&
+                       axis_of(names[last - 1]) != 0 &&
+                       axis_of(names[last]) != axis_of(names[last - 1]) &&
+                       (f->ndims == 2 || axis_of(names[0]) == 0);
+    if (!plain)
+        return heat2d_fail(err,
+                           "%s: '%s' has %d dimension%s %s: a field is %s(y, x) or %s(x, y), a "
+                           "series %s(time, y, x) or %s(time, x, y)",
+                           f->path, f->name, f->ndims, f->ndims == 1 ? "" : "s", f->dims, f->name,
+                           f->name, f->name, f->name);
+    f->transposed = axis_of(names[last]) == 'y';
+    return 0;
+}
+
+/* The variable's dimensions (named, in either order) and type, each size
+ * checked: the sides as a text header's, the values against the memory
+ * limit and the file's size. */
 static int shape(netcdf_file *f, const char *spec, heat2d_error *err)
 {
     int dims[NC_MAX_VAR_DIMS];
     nc_type type;
     int status = nc_inq_varndims(f->ncid, f->var, &f->ndims);
-    if (status == NC_NOERR && (f->ndims < 2 || f->ndims > 3))
-        return heat2d_fail(err, "%s: '%s' has %d dimensions, not (y, x) or (time, y, x)", f->path,
-                           HEAT2D_NC_FIELD, f->ndims);
+    if (status == NC_NOERR && (f->ndims < 0 || f->ndims > NC_MAX_VAR_DIMS))
+        status = NC_EINVAL;
     if (status == NC_NOERR)
         status = nc_inq_vardimid(f->ncid, f->var, dims);
+    if (status != NC_NOERR)
+        return read_fail(err, f->path, status);
+    if (dimension_names(f, dims, err) != 0)
+        return -1;
     size_t len[3] = {1, 1, 1};
     for (int k = 0; status == NC_NOERR && k < f->ndims; ++k)
         status = nc_inq_dimlen(f->ncid, dims[k], &len[3 - f->ndims + k]);
@@ -76,11 +133,11 @@ static int shape(netcdf_file *f, const char *spec, heat2d_error *err)
     if (status != NC_NOERR)
         return read_fail(err, f->path, status);
     if (!numeric_type(f->ncid, type, &f->elem))
-        return heat2d_fail(err, "%s: '%s' does not hold numbers (type %d)", f->path,
-                           HEAT2D_NC_FIELD, (int)type);
+        return heat2d_fail(err, "%s: '%s' holds %s, not numbers (integers or reals)", f->path,
+                           f->name, type_words(type));
     f->records = len[0];
-    f->ny = len[1];
-    f->nx = len[2];
+    f->ny = f->transposed ? len[2] : len[1];
+    f->nx = f->transposed ? len[1] : len[2];
     if (f->nx < HEAT2D_MIN_SIDE || f->ny < HEAT2D_MIN_SIDE)
         return heat2d_fail(err, "%s: too small dimensions %zux%zu", f->path, f->nx, f->ny);
     if (f->nx > (SIZE_MAX / sizeof(double)) / f->ny)
@@ -104,60 +161,89 @@ static int shape(netcdf_file *f, const char *spec, heat2d_error *err)
         return heat2d_fail(err,
                            "%s: '%s' claims %zux%zu values of %zu bytes, more than its %llu bytes "
                            "can hold (a damaged or forged header)",
-                           f->path, HEAT2D_NC_FIELD, f->nx, f->ny, f->elem,
-                           (unsigned long long)f->bytes);
+                           f->path, f->name, f->nx, f->ny, f->elem, (unsigned long long)f->bytes);
     return 0;
 }
 
-/* u's fill value, as the library hands it (converted to double): what a
- * cell never written reads as. */
-static int fill_value(const netcdf_file *f, double *fill, heat2d_error *err)
+/* The numbers of attribute `name` of the variable, at most `most`, into
+ * values: their count, 0 when there is none, or -1 with err when it holds
+ * something else or more. */
+static int number_att(const netcdf_file *f, const char *name, double *values, size_t most,
+                      heat2d_error *err)
 {
     nc_type type;
-    size_t len = 0;
-    if (nc_inq_att(f->ncid, f->var, "_FillValue", &type, &len) == NC_NOERR) {
-        size_t size;
-        /* One number, or reading it would write past *fill. */
-        if (len != 1 || !numeric_type(f->ncid, type, &size))
-            return heat2d_fail(err, "%s: '%s' has a _FillValue of %zu values, not one number",
-                               f->path, HEAT2D_NC_FIELD, len);
-        const int status = nc_get_att_double(f->ncid, f->var, "_FillValue", fill);
-        return status == NC_NOERR || status == NC_ERANGE ? 0 : read_fail(err, f->path, status);
-    }
-    nc_inq_vartype(f->ncid, f->var, &type);
+    size_t len = 0, size;
+    if (nc_inq_att(f->ncid, f->var, name, &type, &len) != NC_NOERR)
+        return 0;
+    if (!numeric_type(f->ncid, type, &size))
+        return heat2d_fail(err, "%s: the %s of '%s' holds %s, not numbers", f->path, name, f->name,
+                           type_words(type));
+    if (len == 0 || len > most)
+        return heat2d_fail(err, "%s: the %s of '%s' holds %zu numbers, not %s", f->path, name,
+                           f->name, len, most == 1 ? "one" : "one to 8");
+    const int status = nc_get_att_double(f->ncid, f->var, name, values);
+    if (status != NC_NOERR && status != NC_ERANGE)
+        return read_fail(err, f->path, status);
+    return (int)len;
+}
+
+/* The library's fill value for a type, converted to double. */
+static double default_fill(nc_type type)
+{
     switch (type) {
     case NC_BYTE:
-        *fill = NC_FILL_BYTE;
-        break;
+        return NC_FILL_BYTE;
     case NC_SHORT:
-        *fill = NC_FILL_SHORT;
-        break;
+        return NC_FILL_SHORT;
     case NC_INT:
-        *fill = NC_FILL_INT;
-        break;
+        return NC_FILL_INT;
     case NC_FLOAT:
-        *fill = NC_FILL_FLOAT;
-        break;
+        return NC_FILL_FLOAT;
     case NC_UBYTE:
-        *fill = NC_FILL_UBYTE;
-        break;
+        return NC_FILL_UBYTE;
     case NC_USHORT:
-        *fill = NC_FILL_USHORT;
-        break;
+        return NC_FILL_USHORT;
     case NC_UINT:
-        *fill = NC_FILL_UINT;
-        break;
+        return NC_FILL_UINT;
     case NC_INT64:
-        *fill = (double)NC_FILL_INT64;
-        break;
+        return (double)NC_FILL_INT64;
     case NC_UINT64:
-        *fill = (double)NC_FILL_UINT64;
-        break;
+        return (double)NC_FILL_UINT64;
     default:
-        *fill = NC_FILL_DOUBLE;
-        break;
+        return NC_FILL_DOUBLE;
     }
+}
+
+/* How the variable's values read (netcdf_unpack), from its attributes: a
+ * cell holding its _FillValue or a missing_value holds no value; a cell of
+ * a float or a double holding the library's fill was never written; CF's
+ * scale_factor and add_offset unpack the rest. */
+static int unpacking(netcdf_file *f, heat2d_error *err)
+{
+    netcdf_unpack *u = &f->unpack;
+    nc_type type = NC_NAT;
+    nc_inq_vartype(f->ncid, f->var, &type);
+    *u = (netcdf_unpack){.fill = default_fill(type), .scale = 1.0, .offset = 0.0};
+    const int fill = number_att(f, "_FillValue", &u->fill, 1, err);
+    const int missing = number_att(f, "missing_value", u->missing, HEAT2D_NC_MAX_MISSING, err);
+    const int scale = number_att(f, "scale_factor", &u->scale, 1, err);
+    const int offset = number_att(f, "add_offset", &u->offset, 1, err);
+    if (fill < 0 || missing < 0 || scale < 0 || offset < 0)
+        return -1;
+    u->fill_declared = fill > 0;
+    u->fill_checked = fill > 0 || type == NC_FLOAT || type == NC_DOUBLE;
+    u->n_missing = (size_t)missing;
+    u->packed = scale > 0 || offset > 0;
     return 0;
+}
+
+/* Whether the field's values can be handed on as a raw run of the file:
+ * in the file's order, unpacked, with no value but the library's fill to
+ * tell apart. */
+static bool raw_run_allowed(const netcdf_file *f)
+{
+    return !f->transposed && !f->unpack.packed && !f->unpack.fill_declared &&
+           f->unpack.n_missing == 0;
 }
 
 /* Where a slab starts and how many rows and columns it takes: whole rows
@@ -204,33 +290,91 @@ int heat2d_nc_check_values(const netcdf_request *req, const double *values, size
                        req->path, i, j);
 }
 
+/* A cell's raw value that holds no value: its (i, j) and why. */
+static int missing_cell(const netcdf_file *f, const netcdf_request *req, double raw, size_t cell,
+                        heat2d_error *err)
+{
+    const netcdf_unpack *u = &f->unpack;
+    const size_t i = cell % f->nx, j = cell / f->nx;
+    if (u->fill_checked && raw == u->fill && !u->fill_declared)
+        return heat2d_nc_check_values(req, &raw, 1, f->nx, cell, u->fill, err);
+    return heat2d_fail(err,
+                       "%s: cell (%zu, %zu) of '%s' holds its %s %.9g: a missing value, which "
+                       "heat2d does not read",
+                       req->spec, i, j, f->name,
+                       u->fill_checked && raw == u->fill ? "_FillValue" : "missing_value", raw);
+}
+
+/* The values as read (raw, i fastest, cells first_cell onwards) held to
+ * the variable's fill and missing values, then unpacked in place. */
+static int unpack_values(const netcdf_file *f, const netcdf_request *req, double *values, size_t n,
+                         size_t first_cell, heat2d_error *err)
+{
+    const netcdf_unpack *u = &f->unpack;
+    for (size_t k = 0; k < n; ++k) {
+        bool missing = u->fill_checked && values[k] == u->fill;
+        for (size_t m = 0; m < u->n_missing; ++m)
+            missing = missing || values[k] == u->missing[m];
+        if (missing)
+            return missing_cell(f, req, values[k], first_cell + k, err);
+        if (u->packed)
+            values[k] = values[k] * u->scale + u->offset;
+    }
+    /* The fill no longer at stake: only finiteness is left to check. */
+    return heat2d_nc_check_values(req, values, n, f->nx, first_cell, NAN, err);
+}
+
+/* One slab of the record (or field), into buf, i fastest: a variable over
+ * (x, y) is read as the same cells in its own order into spare, then
+ * transposed. */
+static int read_slab(const netcdf_file *f, size_t record, const slab *s, double *buf, double *spare)
+{
+    const int off = f->ndims == 3 ? 0 : 1;
+    if (!f->transposed || s->rows == 1) {
+        size_t start[3] = {record, s->j, s->i}, count[3] = {1, s->rows, s->cols};
+        if (f->transposed) { /* one row: cells (i.., j), one a file row apart */
+            start[1] = s->i, start[2] = s->j, count[1] = s->cols, count[2] = 1;
+        }
+        return nc_get_vara_double(f->ncid, f->var, start + off, count + off, buf);
+    }
+    const size_t start[3] = {record, 0, s->j}, count[3] = {1, f->nx, s->rows};
+    const int status = nc_get_vara_double(f->ncid, f->var, start + off, count + off, spare);
+    for (size_t i = 0; status == NC_NOERR && i < f->nx; ++i)
+        for (size_t j = 0; j < s->rows; ++j)
+            buf[j * f->nx + i] = spare[i * s->rows + j];
+    return status;
+}
+
 /* The values of a record (or the field), slab by slab, into the sink:
- * a cell that holds the fill value was never written, one not finite is
- * refused as the text reader refuses it. */
-static int read_values(const netcdf_file *f, const netcdf_request *req, size_t record, double fill,
+ * a cell that holds the fill value was never written (or holds no value),
+ * one not finite is refused as the text reader refuses it. */
+static int read_values(const netcdf_file *f, const netcdf_request *req, size_t record,
                        const netcdf_sink *sink, heat2d_error *err)
 {
-    double *buf = malloc((f->nx * f->ny < SLAB_VALUES ? f->nx * f->ny : SLAB_VALUES) * sizeof *buf);
-    if (buf == NULL)
+    const size_t slab_values = f->nx * f->ny < SLAB_VALUES ? f->nx * f->ny : SLAB_VALUES;
+    double *buf = malloc(slab_values * sizeof *buf);
+    double *spare = f->transposed ? malloc(slab_values * sizeof *spare) : NULL;
+    if (buf == NULL || (f->transposed && spare == NULL)) {
+        free(buf);
+        free(spare);
         return heat2d_fail(err, "%s: cannot allocate a slab of values", f->path);
+    }
     int rc = 0;
     slab s = {0, 0, 0, 0};
     next_slab(f, &s);
     for (; rc == 0 && s.j < f->ny; next_slab(f, &s)) {
-        const size_t start[3] = {record, s.j, s.i};
-        const size_t count[3] = {1, s.rows, s.cols};
-        const int off = f->ndims == 3 ? 0 : 1;
-        const int status = nc_get_vara_double(f->ncid, f->var, start + off, count + off, buf);
+        const int status = read_slab(f, record, &s, buf, spare);
         if (status != NC_NOERR) {
             rc = read_fail(err, req->spec, status);
             break;
         }
         const size_t n = s.rows * s.cols;
-        rc = heat2d_nc_check_values(req, buf, n, f->nx, s.j * f->nx + s.i, fill, err);
+        rc = unpack_values(f, req, buf, n, s.j * f->nx + s.i, err);
         if (rc == 0)
             rc = sink->values(sink->ctx, buf, n, err);
     }
     free(buf);
+    free(spare);
     return rc;
 }
 
@@ -245,36 +389,49 @@ static int hand_on(const netcdf_file *f, const netcdf_request *req, size_t recor
     if (heat2d_nc_storage_open(&storage, f, err) != 0)
         return -1;
     int rc = heat2d_nc_storage_written(storage, record, req->step, err);
-    const bool raw =
-        rc == 0 && sink->extent != NULL && heat2d_nc_storage_extent(storage, record, &extent);
+    const bool raw = rc == 0 && sink->extent != NULL && raw_run_allowed(f) &&
+                     heat2d_nc_storage_extent(storage, record, &extent);
     heat2d_nc_storage_close(storage);
-    if (rc == 0)
-        rc = fill_value(f, &extent.fill, err);
     if (rc == 0)
         rc = sink->shape(sink->ctx, f->nx, f->ny, err);
     if (rc != 0)
         return -1;
-    return raw ? sink->extent(sink->ctx, &extent, err)
-               : read_values(f, req, record, extent.fill, sink, err);
+    extent.fill = f->unpack.fill;
+    return raw ? sink->extent(sink->ctx, &extent, err) : read_values(f, req, record, sink, err);
+}
+
+/* The variable the request names (u by default), found. */
+static int find_variable(netcdf_file *f, const netcdf_request *req, heat2d_error *err)
+{
+    const bool named = req->var != NULL && req->var[0] != '\0';
+    f->name = named ? req->var : HEAT2D_NC_FIELD;
+    if (nc_inq_varid(f->ncid, f->name, &f->var) == NC_NOERR)
+        return 0;
+    if (!named)
+        return heat2d_fail(err,
+                           "%s: no variable '%s' (not a heat2d field: name its variable as "
+                           "%s:VAR)",
+                           f->path, HEAT2D_NC_FIELD, f->path);
+    return heat2d_fail(err, "%s: no variable '%s'", f->path, f->name);
 }
 
 /* What the request asks of the open file, its field's shape checked. */
 static int read_open(netcdf_file *f, const netcdf_request *req, const netcdf_sink *sink,
                      heat2d_error *err)
 {
-    if (nc_inq_varid(f->ncid, HEAT2D_NC_FIELD, &f->var) != NC_NOERR)
-        return heat2d_fail(err, "%s: no variable '%s' (not a heat2d field)", f->path,
-                           HEAT2D_NC_FIELD);
+    if (find_variable(f, req, err) != 0)
+        return -1;
     int format = 0;
     f->netcdf4 = nc_inq_format(f->ncid, &format) == NC_NOERR &&
                  (format == NC_FORMAT_NETCDF4 || format == NC_FORMAT_NETCDF4_CLASSIC);
-    if (shape(f, req->spec, err) != 0 || (f->ndims == 3 && heat2d_nc_check_series(f, err) != 0))
+    if (shape(f, req->spec, err) != 0 || unpacking(f, err) != 0 ||
+        (f->ndims == 3 && heat2d_nc_check_series(f, err) != 0))
         return -1;
     if (f->ndims == 3 && !req->record && req->check_only)
-        return heat2d_nc_check_records(f, err);
+        return heat2d_nc_check_records(f, sink, err);
     if (f->ndims == 3 && !req->record)
-        return heat2d_fail(err, "%s is a series of %zu records: name one as %s:STEP", f->path,
-                           f->records, f->path);
+        return heat2d_fail(err, "%s is a series of %zu records: name one as %s:STEP", req->spec,
+                           f->records, req->spec);
     if (f->ndims == 2 && req->record)
         return heat2d_fail(err, "%s is a field, not a series: name it without :%zu", f->path,
                            req->step);

@@ -17,12 +17,13 @@
 /* What is asked of a file. */
 typedef struct netcdf_request {
     const char *path; /* the file to open */
-    const char *spec; /* the name the user gave (FILE.nc or FILE.nc:STEP), for messages */
+    const char *spec; /* the name the user gave (FILE.nc[:VAR][:STEP]), for messages */
     bool record;      /* a record of a series, step `step` */
     size_t step;
     /* heat2d plot's check: the values are read but not kept or held to
      * being finite, and a series named whole has every record checked. */
     bool check_only;
+    const char *var; /* the variable (NULL or "": heat2d's u) */
 } netcdf_request;
 
 /* Where the values lie in the file when they lie there as they are: one
@@ -40,12 +41,15 @@ typedef struct netcdf_extent {
  * have been handed on. Or, when the sink has extent() and the record (or
  * field) is one raw run in the file, extent() instead of values(): the
  * caller reads the run itself (heat2d_nc_check_values then holds it to
- * the reader's checks). Each returns 0, or -1 with err to stop. */
+ * the reader's checks). A series checked whole calls step() (when given)
+ * with each record's step, in order, once the record is checked. Each
+ * returns 0, or -1 with err to stop. */
 typedef struct netcdf_sink {
     int (*shape)(void *ctx, size_t nx, size_t ny, heat2d_error *err);
     int (*values)(void *ctx, const double *values, size_t count, heat2d_error *err);
     int (*extent)(void *ctx, const netcdf_extent *extent, heat2d_error *err);
     void *ctx;
+    int (*step)(void *ctx, size_t step, heat2d_error *err);
 } netcdf_sink;
 
 /* Reads what req asks into sink: 0, or -1 with one line in err. Not
@@ -53,8 +57,8 @@ typedef struct netcdf_sink {
 int heat2d_nc_read_checked(const netcdf_request *req, const netcdf_sink *sink, heat2d_error *err);
 
 /* The reader's checks of values[0..n), cells first_cell onwards of a field
- * nx wide (i fastest): a cell holding the fill value was never written (a
- * record or field cut short), one not finite is refused (unless
+ * nx wide (i fastest): a cell holding the library's fill value was never
+ * written (a record or field cut short), one not finite is refused (unless
  * req->check_only). 0, or -1 with the message naming the cell. */
 int heat2d_nc_check_values(const netcdf_request *req, const double *values, size_t n, size_t nx,
                            size_t first_cell, double fill, heat2d_error *err);
@@ -66,35 +70,55 @@ uint64_t heat2d_nc_capacity(uint64_t bytes, uint64_t ratio, uint64_t unit);
 /* ---- the reader's parts (field_netcdf_read.c, netcdf_records.c,
  * netcdf_storage.c) ---- */
 
-/* An open file and what its field variable u claims, each size checked. */
+/* How a variable's values are read: the cells that hold no value, and
+ * CF's packing (scale_factor, add_offset), both from its attributes. */
+#define HEAT2D_NC_MAX_MISSING 8
+typedef struct netcdf_unpack {
+    double fill;        /* what a cell never written holds */
+    bool fill_declared; /* fill is the variable's own _FillValue: a missing value */
+    bool fill_checked;  /* cells equal to fill are refused (floats, or a declared fill) */
+    double missing[HEAT2D_NC_MAX_MISSING]; /* missing_value's numbers */
+    size_t n_missing;
+    double scale, offset;
+    bool packed; /* scale_factor or add_offset given: value * scale + offset */
+} netcdf_unpack;
+
+/* An open file and what its field variable claims, each size checked. */
 typedef struct netcdf_file {
     int ncid, var;
     const char *path;
-    int ndims;      /* 2: a field (y, x); 3: a series (time, y, x) */
-    size_t records; /* of a series: the length of u's first dimension */
+    const char *name; /* the variable's: u, or the one the request names */
+    int ndims;        /* 2: a field (y, x); 3: a series (time, y, x) */
+    size_t records;   /* of a series: the length of its first dimension */
     size_t ny, nx;
-    size_t elem;    /* bytes of one of u's values in the file */
-    uint64_t bytes; /* the file's size */
-    bool netcdf4;   /* an HDF5 file, whose storage says what was written */
-    bool filtered;  /* u is compressed (or otherwise filtered) */
-    bool no_fill;   /* u's cells are not filled before they are written */
+    bool transposed; /* its dimensions are (x, y): x varies slowest */
+    char dims[1100]; /* its dimensions, "(time, y, x)", for messages */
+    size_t elem;     /* bytes of one of its values in the file */
+    uint64_t bytes;  /* the file's size */
+    bool netcdf4;    /* an HDF5 file, whose storage says what was written */
+    bool filtered;   /* compressed (or otherwise filtered) */
+    bool no_fill;    /* its cells are not filled before they are written */
+    netcdf_unpack unpack;
 } netcdf_file;
 
 /* Whether variable var is compressed or otherwise filtered: its values
  * may then take up to HEAT2D_NC_MAX_RATIO times the file's bytes. */
 bool heat2d_nc_filtered(const netcdf_file *f, int var);
 
-/* A series' step variable checked (one dimension: u's first, numbers) and
- * its record count against the file's size, in O(1): 0, or -1 with err. */
+/* A series' step variable checked (one dimension: the variable's first,
+ * numbers) and its record count against the file's size, in O(1): 0, or -1
+ * with err. */
 int heat2d_nc_check_series(const netcdf_file *f, heat2d_error *err);
 
 /* The record of step `want`, the steps read in bounded slabs (the series
- * checked first): 0 with *record, or -1 with err. */
+ * checked first; steps that do not increase, a step twice among them, are
+ * refused): 0 with *record, or -1 with err. */
 int heat2d_nc_find_record(const netcdf_file *f, size_t want, size_t *record, heat2d_error *err);
 
-/* Every record whose step is set held to having been written (heat2d
- * plot's check of a series named whole; the series checked first). */
-int heat2d_nc_check_records(const netcdf_file *f, heat2d_error *err);
+/* Every record whose step is set held to having been written, and its
+ * step handed to sink->step (heat2d plot's check of a series named whole;
+ * the series checked first). */
+int heat2d_nc_check_records(const netcdf_file *f, const netcdf_sink *sink, heat2d_error *err);
 
 /* Whether u's storage for a record (a series) or the whole field was ever
  * written, from HDF5's own index of a NetCDF-4 file: 0 when it was, else -1

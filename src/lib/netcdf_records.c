@@ -1,8 +1,9 @@
 /* A series' records (netcdf_reader.h): the step variable checked to be
- * heat2d's (one dimension, u's first), the record count checked against
- * the file's size before anything is read, then the steps read in bounded
- * slabs. A record whose step is unset (the fill value) is one a killed run
- * cut short, and is passed over. */
+ * heat2d's (one dimension, the field variable's first), the record count
+ * checked against the file's size before anything is read, then the steps
+ * read in bounded slabs. A record whose step is unset (the fill value) is
+ * one a killed run cut short, and is passed over; the steps set must
+ * increase, so that a step names one record. */
 #define _POSIX_C_SOURCE 200809L
 #include "netcdf_reader.h"
 #include "netcdf_schema.h"
@@ -13,28 +14,30 @@
 /* Steps read at a time (512 KiB). */
 #define STEP_SLAB ((size_t)1 << 16)
 
-/* The step variable: its id, once checked to lie on u's record dimension
- * alone and to hold numbers. */
+/* The step variable: its id, once checked to lie on the field variable's
+ * record dimension alone and to hold numbers. */
 static int step_variable(const netcdf_file *f, int *var, heat2d_error *err)
 {
     if (nc_inq_varid(f->ncid, HEAT2D_NC_STEP, var) != NC_NOERR)
-        return heat2d_fail(err, "%s: a series without a '%s' variable (not heat2d's)", f->path,
-                           HEAT2D_NC_STEP);
+        return heat2d_fail(err,
+                           "%s: '%s' has dimensions %s and the file no '%s' variable: not a field "
+                           "(y, x) or (x, y), nor a heat2d series",
+                           f->path, f->name, f->dims, HEAT2D_NC_STEP);
     int ndims = 0, step_dim = -1, u_dims[NC_MAX_VAR_DIMS];
     nc_type type = NC_NAT;
     size_t size = 0;
     if (nc_inq_varndims(f->ncid, *var, &ndims) != NC_NOERR || ndims != 1)
-        return heat2d_fail(err, "%s: '%s' has %d dimensions, not one (u's records): not heat2d's",
-                           f->path, HEAT2D_NC_STEP, ndims);
+        return heat2d_fail(err, "%s: '%s' has %d dimensions, not one (%s's records): not heat2d's",
+                           f->path, HEAT2D_NC_STEP, ndims, f->name);
     if (nc_inq_vardimid(f->ncid, *var, &step_dim) != NC_NOERR ||
         nc_inq_vardimid(f->ncid, f->var, u_dims) != NC_NOERR || step_dim != u_dims[0]) {
         char name[NC_MAX_NAME + 1] = "?", records[NC_MAX_NAME + 1] = "?";
         nc_inq_dimname(f->ncid, step_dim, name);
         nc_inq_dimname(f->ncid, u_dims[0], records);
         return heat2d_fail(err,
-                           "%s: '%s' lies on dimension '%s', not on u's records ('%s'): "
+                           "%s: '%s' lies on dimension '%s', not on %s's records ('%s'): "
                            "not heat2d's",
-                           f->path, HEAT2D_NC_STEP, name, records);
+                           f->path, HEAT2D_NC_STEP, name, f->name, records);
     }
     if (nc_inq_vartype(f->ncid, *var, &type) != NC_NOERR || type < NC_BYTE || type == NC_CHAR ||
         type > NC_UINT64 || nc_inq_type(f->ncid, type, NULL, &size) != NC_NOERR || size == 0)
@@ -66,11 +69,12 @@ static int check_count(const netcdf_file *f, int step_var, heat2d_error *err)
     return 0;
 }
 
-/* Whether a step read back is one a run wrote: the fill value of an unset
- * step, and anything else no run could reach, is not. */
+/* Whether a step read back is one a run wrote (0: the initial state): the
+ * fill value of an unset step, and anything else no run could reach, is
+ * not. */
 static bool step_set(double step)
 {
-    return step >= 1 && step < 1e18;
+    return step >= 0 && step < 1e18;
 }
 
 /* Calls visit(ctx, record, step) for each record whose step is set, in
@@ -83,6 +87,23 @@ int heat2d_nc_check_series(const netcdf_file *f, heat2d_error *err)
     return step_variable(f, &var, err) == 0 && check_count(f, var, err) == 0 ? 0 : -1;
 }
 
+/* The steps set must increase: a step twice, or one below the one before,
+ * would leave a step naming no record, or two. */
+static int in_order(const netcdf_file *f, size_t record, double step, size_t *last_record,
+                    double *last, heat2d_error *err)
+{
+    if (*last >= 0 && step <= *last)
+        return step == *last ? heat2d_fail(err, "%s holds step %.0f twice (records %zu and %zu)",
+                                           f->path, step, *last_record, record)
+                             : heat2d_fail(err,
+                                           "%s holds its steps out of order (step %.0f in record "
+                                           "%zu after step %.0f in record %zu)",
+                                           f->path, step, record, *last, *last_record);
+    *last = step;
+    *last_record = record;
+    return 0;
+}
+
 static int each_step(const netcdf_file *f, step_visit visit, void *ctx, heat2d_error *err)
 {
     int var;
@@ -93,6 +114,8 @@ static int each_step(const netcdf_file *f, step_visit visit, void *ctx, heat2d_e
     if (steps == NULL)
         return heat2d_fail(err, "%s: cannot allocate a slab of steps", f->path);
     int rc = 0;
+    double last = -1;
+    size_t last_record = 0;
     for (size_t first = 0; rc == 0 && first < f->records; first += STEP_SLAB) {
         const size_t count = f->records - first < STEP_SLAB ? f->records - first : STEP_SLAB;
         const int status = nc_get_vara_double(f->ncid, var, &first, &count, steps);
@@ -104,7 +127,9 @@ static int each_step(const netcdf_file *f, step_visit visit, void *ctx, heat2d_e
         }
         for (size_t r = 0; rc == 0 && r < count; ++r)
             if (step_set(steps[r]))
-                rc = visit(ctx, first + r, steps[r], err);
+                rc = in_order(f, first + r, steps[r], &last_record, &last, err) == 0
+                         ? visit(ctx, first + r, steps[r], err)
+                         : -1;
     }
     free(steps);
     return rc;
@@ -147,17 +172,26 @@ int heat2d_nc_find_record(const netcdf_file *f, size_t want, size_t *record, hea
                        f->path, want, s.whole, s.first, s.last);
 }
 
+typedef struct record_check {
+    netcdf_storage *storage;
+    const netcdf_sink *sink;
+} record_check;
+
 static int check_written(void *ctx, size_t record, double step, heat2d_error *err)
 {
-    return heat2d_nc_storage_written(ctx, record, (size_t)step, err);
+    const record_check *c = ctx;
+    if (heat2d_nc_storage_written(c->storage, record, (size_t)step, err) != 0)
+        return -1;
+    return c->sink != NULL && c->sink->step != NULL ? c->sink->step(c->sink->ctx, (size_t)step, err)
+                                                    : 0;
 }
 
-int heat2d_nc_check_records(const netcdf_file *f, heat2d_error *err)
+int heat2d_nc_check_records(const netcdf_file *f, const netcdf_sink *sink, heat2d_error *err)
 {
-    netcdf_storage *storage;
-    if (heat2d_nc_storage_open(&storage, f, err) != 0)
+    record_check c = {NULL, sink};
+    if (heat2d_nc_storage_open(&c.storage, f, err) != 0)
         return -1;
-    const int rc = each_step(f, check_written, storage, err);
-    heat2d_nc_storage_close(storage);
+    const int rc = each_step(f, check_written, &c, err);
+    heat2d_nc_storage_close(c.storage);
     return rc;
 }

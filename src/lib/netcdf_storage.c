@@ -32,7 +32,19 @@ void heat2d_nc_storage_close(netcdf_storage *s)
     free(s);
 }
 
-/* u's extent and layout, checked to agree with what the library said. */
+/* The lengths of the variable's last two dimensions, in the file's order. */
+static size_t fastest(const netcdf_file *f)
+{
+    return f->transposed ? f->ny : f->nx;
+}
+
+static size_t slowest(const netcdf_file *f)
+{
+    return f->transposed ? f->nx : f->ny;
+}
+
+/* The variable's extent and layout, checked to agree with what the library
+ * said. */
 static int layout(netcdf_storage *s, heat2d_error *err)
 {
     const netcdf_file *f = s->f;
@@ -48,20 +60,21 @@ static int layout(netcdf_storage *s, heat2d_error *err)
         s->layout == H5D_CHUNKED ? H5Pget_chunk(plist, f->ndims, s->chunk) : f->ndims;
     if (plist >= 0)
         H5Pclose(plist);
-    if (rank != f->ndims || s->extent[rank - 1] != f->nx || s->extent[rank - 2] != f->ny ||
-        s->layout == H5D_LAYOUT_ERROR || chunk_rank != f->ndims)
+    if (rank != f->ndims || s->extent[rank - 1] != fastest(f) ||
+        s->extent[rank - 2] != slowest(f) || s->layout == H5D_LAYOUT_ERROR ||
+        chunk_rank != f->ndims)
         return heat2d_fail(err, "%s: its HDF5 storage of '%s' disagrees with its header", f->path,
-                           HEAT2D_NC_FIELD);
+                           f->name);
     for (int k = 0; s->layout == H5D_CHUNKED && k < rank; ++k)
         if (s->chunk[k] == 0)
-            return heat2d_fail(err, "%s: '%s' has chunks of no size", f->path, HEAT2D_NC_FIELD);
+            return heat2d_fail(err, "%s: '%s' has chunks of no size", f->path, f->name);
     /* A chunk of several records, some never written, is allocated all
      * the same: whether one was written cannot be told. */
     if (s->layout == H5D_CHUNKED && rank == 3 && f->no_fill && s->chunk[0] != 1)
         return heat2d_fail(err,
                            "%s: '%s' is not filled and holds %llu records a chunk: whether a "
                            "record was written cannot be told",
-                           f->path, HEAT2D_NC_FIELD, (unsigned long long)s->chunk[0]);
+                           f->path, f->name, (unsigned long long)s->chunk[0]);
     return 0;
 }
 
@@ -79,11 +92,10 @@ int heat2d_nc_storage_open(netcdf_storage **storage, const netcdf_file *f, heat2
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     s->file = H5Fopen(f->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (s->file >= 0)
-        s->set = H5Dopen2(s->file, HEAT2D_NC_FIELD, H5P_DEFAULT);
+        s->set = H5Dopen2(s->file, f->name, H5P_DEFAULT);
     if (s->set < 0) {
         heat2d_nc_storage_close(s);
-        return heat2d_fail(err, "%s: its HDF5 storage of '%s' cannot be opened", f->path,
-                           HEAT2D_NC_FIELD);
+        return heat2d_fail(err, "%s: its HDF5 storage of '%s' cannot be opened", f->path, f->name);
     }
     if (layout(s, err) != 0) {
         heat2d_nc_storage_close(s);
@@ -143,8 +155,8 @@ int heat2d_nc_storage_written(netcdf_storage *s, size_t record, size_t step, hea
     /* Every chunk over the record; the first without storage ends it, so
      * that the chunks asked about are bounded by those the file holds. */
     const hsize_t *c = s->chunk + (rank - 2);
-    for (hsize_t y = 0; y < f->ny; y += c[0])
-        for (hsize_t x = 0; x < f->nx; x += c[1]) {
+    for (hsize_t y = 0; y < slowest(f); y += c[0])
+        for (hsize_t x = 0; x < fastest(f); x += c[1]) {
             hsize_t offset[3] = {record / s->chunk[0] * s->chunk[0], y, x};
             if (!chunk_written(s, rank == 3 ? offset : offset + 1))
                 return cut_short(s, step, err);
@@ -196,8 +208,8 @@ bool heat2d_nc_storage_extent(netcdf_storage *s, size_t record, netcdf_extent *e
     if (s->layout == H5D_CONTIGUOUS) {
         address = H5Dget_offset(s->set);
         size = H5Dget_storage_size(s->set);
-    } else if (s->layout == H5D_CHUNKED && s->chunk[f->ndims - 1] == f->nx &&
-               s->chunk[f->ndims - 2] == f->ny && (f->ndims == 2 || s->chunk[0] == 1)) {
+    } else if (s->layout == H5D_CHUNKED && s->chunk[f->ndims - 1] == fastest(f) &&
+               s->chunk[f->ndims - 2] == slowest(f) && (f->ndims == 2 || s->chunk[0] == 1)) {
 #if H5_VERSION_GE(1, 10, 5)
         /* One chunk holds the record, whole. */
         hsize_t offset[3] = {record, 0, 0};

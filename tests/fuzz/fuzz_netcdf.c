@@ -1,6 +1,8 @@
 /* Fuzz target: heat2d's NetCDF reader (netcdf_reader.h), on the bytes of a
- * .nc file: a field read (FILE.nc), a record read (FILE.nc:2) and heat2d
- * plot's check of the file whole (a series' every record). Each is done
+ * .nc file: a field read (FILE.nc), a record read (FILE.nc:2), heat2d
+ * plot's check of the file whole (a series' every record) and a read of
+ * another variable (FILE.nc:h): each variable's dimensions read by name,
+ * (y, x) or (x, y), its packing, fill and missing values applied. Each is done
  * as heat2d does it, the library in a child process (heat2d_netcdf_read,
  * heat2d_netcdf_check), then again in this process, where the sanitizers
  * and the coverage see the checking code that the child runs.
@@ -141,7 +143,7 @@ static int discard_values(void *ctx, const double *values, size_t count, heat2d_
 /* The reader again, in a child of this process, on a file the library
  * crashed or hung on in heat2d's: a finding when heat2d's code failed. The
  * child's words go to a file, shown only then. */
-static void expect_library_failure(const char *spec, bool record, bool check_only)
+static void expect_library_failure(const char *spec, bool record, bool check_only, const char *var)
 {
     char log[128];
     snprintf(log, sizeof log, "%s/child.log", folder);
@@ -160,8 +162,8 @@ static void expect_library_failure(const char *spec, bool record, bool check_onl
 #ifdef FUZZ_ASAN
         __sanitizer_set_death_callback(on_report);
 #endif
-        const netcdf_sink sink = {discard_shape, discard_values, NULL, NULL};
-        const netcdf_request req = {path, spec, record, 2, check_only};
+        const netcdf_sink sink = {discard_shape, discard_values, NULL, NULL, NULL};
+        const netcdf_request req = {path, spec, record, 2, check_only, var};
         heat2d_error err;
         heat2d_nc_read_checked(&req, &sink, &err);
         _exit(0);
@@ -228,7 +230,7 @@ static int keep_values(void *ctx, const double *values, size_t count, heat2d_err
 
 /* spec as heat2d reads it (in a child), then in process: the same answer.
  * false when the library crashed or hung in the child. */
-static bool read_both(const char *spec, bool record, bool check_only)
+static bool read_both(const char *spec, bool record, bool check_only, const char *var)
 {
     heat2d_field isolated = {0, 0, NULL};
     heat2d_error isolated_err = {{0}};
@@ -245,13 +247,13 @@ static bool read_both(const char *spec, bool record, bool check_only)
         FUZZ_REQUIRE(isolated_rc == -1 && fuzz_one_line(isolated_err.message));
         FUZZ_REQUIRE(isolated.values == NULL);
         if (strstr(isolated_err.message, "not a valid NetCDF file") != NULL) {
-            expect_library_failure(spec, record, check_only);
+            expect_library_failure(spec, record, check_only, var);
             return false;
         }
     }
     kept k = {{0, 0, NULL}, 0};
-    const netcdf_sink sink = {keep_shape, keep_values, NULL, &k};
-    const netcdf_request req = {path, spec, record, 2, check_only};
+    const netcdf_sink sink = {keep_shape, keep_values, NULL, &k, NULL};
+    const netcdf_request req = {path, spec, record, 2, check_only, var};
     heat2d_error err = {{0}};
     const int rc = heat2d_nc_read_checked(&req, &sink, &err);
     FUZZ_REQUIRE(rc == isolated_rc);
@@ -277,11 +279,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (write_input(data, size) != 0)
         return 0;
-    char record[128];
+    char record[128], named[128];
     snprintf(record, sizeof record, "%s:2", path);
+    snprintf(named, sizeof named, "%s:h", path);
     /* A file the library crashes on is not opened again. */
-    (void)(read_both(path, false, false) && read_both(record, true, false) &&
-           read_both(path, false, true));
+    (void)(read_both(path, false, false, NULL) && read_both(record, true, false, NULL) &&
+           read_both(path, false, true, NULL) && read_both(named, false, false, "h"));
     return 0;
 }
 

@@ -20,6 +20,18 @@ one's exact refusal, so the corpus keeps the files this made, not new ones):
   torn.nc          NetCDF-4, steps 1 2 3 set, the field of step 2 never written
   torn_extent.nc   NetCDF-4, step 2 set past the records u holds
   torn_classic.nc  CDF5, step 2 set, its field the library's fill
+Named inputs (the test expects each one's values or exact refusal):
+  field_yx.nc      u(y, x), cell (i, j) = (i + 10 j) / 1000 inside, 0 on the boundary
+  field_xy.nc      the same field as u(x, y)
+  packed.nc        the same as a short u(y, x) with scale_factor 0.001
+  named.nc         the same as h(y, x) (no u), and a series h(time, y, x) of
+                   it at steps 0 and 5 as hs, with step(time)
+  fill.nc          float u(y, x), _FillValue -999 at cell (3, 2)
+  missing.nc       u(y, x), missing_value 1e20 at cell (4, 1)
+  three_d.nc       u(z, y, x), no step variable
+  misnamed.nc      u(a, b)
+  text_u.nc        u(y, x) of characters
+  twice.nc         a series whose steps are 0, 10, 10
 """
 import os
 import random
@@ -118,6 +130,74 @@ def crafted(out):
     d.close()
 
 
+def named_field():
+    """The named inputs' field: (i + 10 j) / 1000 inside, 0 on the boundary."""
+    j, i = np.mgrid[0:NY, 0:NX]
+    packed = np.where((i == 0) | (j == 0) | (i == NX - 1) | (j == NY - 1), 0, i + 10 * j)
+    return packed, packed * 0.001
+
+
+def field_file(path, dims, var="u", dtype="f8", **attrs):
+    """A file of one 2-D variable over dims (names, in the file's order)."""
+    d = netCDF4.Dataset(path, "w")
+    sizes = {"x": NX, "y": NY, "a": NY, "b": NX}
+    for name in dims:
+        d.createDimension(name, sizes[name])
+    fill = attrs.pop("_FillValue", None)
+    v = d.createVariable(var, dtype, dims, fill_value=fill)
+    v.set_auto_maskandscale(False)
+    for key, value in attrs.items():
+        v.setncattr(key, value)
+    return d, v
+
+
+def named(out):
+    packed, field = named_field()
+    d, u = field_file(f"{out}/field_yx.nc", ("y", "x"))
+    u[:] = field
+    d.close()
+    d, u = field_file(f"{out}/field_xy.nc", ("x", "y"))
+    u[:] = field.T
+    d.close()
+    d, u = field_file(f"{out}/packed.nc", ("y", "x"), dtype="i2", scale_factor=0.001)
+    u[:] = packed
+    d.close()
+    d, h = field_file(f"{out}/named.nc", ("y", "x"), var="h")
+    h[:] = field
+    d.createDimension("time", None)
+    hs = d.createVariable("hs", "f8", ("time", "y", "x"))
+    step = d.createVariable("step", "i4", ("time",))
+    hs[0], hs[1] = field, field * 2
+    step[:] = [0, 5]
+    d.close()
+    d, u = field_file(f"{out}/fill.nc", ("y", "x"), dtype="f4", _FillValue=-999.0)
+    values = field.astype(np.float32)
+    values[2, 3] = -999.0
+    u[:] = values
+    d.close()
+    d, u = field_file(f"{out}/missing.nc", ("y", "x"), missing_value=1e20)
+    values = field.copy()
+    values[1, 4] = 1e20
+    u[:] = values
+    d.close()
+    d = netCDF4.Dataset(f"{out}/three_d.nc", "w")
+    for name, size in (("z", 2), ("y", NY), ("x", NX)):
+        d.createDimension(name, size)
+    d.createVariable("u", "f8", ("z", "y", "x"))[:] = np.stack([field, field])
+    d.close()
+    d, u = field_file(f"{out}/misnamed.nc", ("a", "b"))
+    u[:] = field
+    d.close()
+    d, u = field_file(f"{out}/text_u.nc", ("y", "x"), dtype="S1")
+    u[:] = np.full((NY, NX), b"a")
+    d.close()
+    d, u, step = series(f"{out}/twice.nc")
+    for r in range(3):
+        u[r] = field
+    step[:] = [0, 10, 10]
+    d.close()
+
+
 def mutants(heat2d, base, count, seed, out):
     """One changed byte each; kept when heat2d says the library crashed or
     hung on it."""
@@ -155,6 +235,7 @@ def main(argv):
     heat2d_files(heat2d, out)
     valid_classic(out)
     crafted(out)
+    named(out)
     return 0
 
 

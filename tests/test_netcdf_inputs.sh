@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# NetCDF input read by its names and CF attributes (the files are
+# tests/fuzz/corpus/netcdf's, made by tests/tools/netcdf_craft.py): u(y, x),
+# u(x, y), a short u packed with scale_factor, a variable h named as
+# FILE.nc:VAR and a series hs as FILE.nc:VAR:STEP all read as the same
+# field, bit for bit, in compare, in run --initial (the same run, NX and NY
+# the field's) and in plot's reader; a 3-D or mis-named variable, text, a
+# cell holding _FillValue or missing_value (its (i, j) named), a series
+# with a step twice, a variable the file lacks: each refused in one line,
+# the same from compare, run --initial and plot.
+# usage: test_netcdf_inputs.sh BIN_DIR SOURCE_DIR
+set -e
+bin=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+. "$(dirname "$0")/lib.sh"
+h=$bin/heat2d
+if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
+  echo "SKIP: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
+  exit 77
+fi
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+cd "$w"
+for f in field_yx field_xy packed named fill missing three_d misnamed text_u twice; do
+  cp "$src/tests/fuzz/corpus/netcdf/$f.nc" .
+done
+exact=(--atol 0 --rtol 0)
+
+# ---- one field, five spellings ------------------------------------------------------------------
+run "$h" compare field_yx.nc field_xy.nc packed.nc named.nc:h named.nc:hs:0 "${exact[@]}"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "u(y, x), u(x, y), packed, h and hs:0 are one field"
+expect_eq "$(grep -c 'FAILURES=0' <<<"$out")" 4 "each of the four is the first, bit for bit"
+# The field's cell (i, j) is (i + 10 j) / 1000: (3, 2) is 0.023, not (2, 3)'s 0.032.
+printf '8 6\n' >want.dat
+for j in 0 1 2 3 4 5; do
+  for i in 0 1 2 3 4 5 6 7; do
+    if [ $i = 0 ] || [ $j = 0 ] || [ $i = 7 ] || [ $j = 5 ]; then v=0; else v=$((i + 10 * j)); fi
+    awk -v v="$v" 'BEGIN {printf "%24.16E\n", v * 0.001}'
+  done
+done >>want.dat
+run "$h" compare want.dat field_xy.nc packed.nc --atol 1e-15 --rtol 0
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "cell (i, j) holds (i + 10 j) / 1000, i along x"
+run "$h" compare named.nc:hs:5 field_yx.nc
+expect_rc 1 "hs:5 is twice the field, not it"
+
+# ---- run --initial: the same run from each ------------------------------------------------------
+for spec in field_yx.nc field_xy.nc packed.nc named.nc:h named.nc:hs:0; do
+  run "$h" run --method cpu --steps 10 --initial "$spec" --save "run_${spec//:/_}.dat"
+  expect_eq "$rc/$(key NX)/$(key NY)" "0/8/6" "run --initial $spec: the field's shape, 8x6"
+done
+run "$h" compare run_field_yx.nc.dat run_field_xy.nc.dat run_packed.nc.dat run_named.nc_h.dat \
+  run_named.nc_hs_0.dat "${exact[@]}"
+expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "the same run from each spelling"
+
+# ---- plot reads through heat2d's reader ---------------------------------------------------------
+py=$(matplotlib_python)
+if [ -n "$py" ]; then
+  run env HEAT2D_READER="$h" "$py" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import numpy, plot_bench
+fields = [plot_bench.read_spec(s)[0] for s in sys.argv[2:]]
+print(fields[0].shape, float(fields[0].max()), all(numpy.array_equal(fields[0], f) for f in fields))' \
+    "$src/tools" field_yx.nc field_xy.nc packed.nc named.nc:h named.nc:hs:0
+  expect_eq "$rc/$out" "0/(6, 8) 0.046 True" "plot's reader: each spelling the same 6 rows of 8, max 0.046"
+  run "$h" plot field_xy.nc --out xy
+  expect_eq "$rc/$out" "0/PLOT=xy.png" "plot draws u(x, y)"
+  run "$h" plot named.nc:hs
+  expect_eq "$rc/$out" $'0/PLOT=named_hs.gif\nPLOT=named_hs.png' "plot draws the series named.nc:hs"
+else
+  echo "test_netcdf_inputs: no python with matplotlib: plot's reading not tried" >&2
+fi
+
+# ---- refusals: one line, the same from each command ----------------------------------------------
+refused() { # refused SPEC WHY
+  expect_failure 1 "heat2d: compare: $2" "$h" compare "$1" "$1"
+  expect_failure 1 "heat2d: run: --initial: $2" "$h" run --method cpu --steps 1 --initial "$1"
+  expect_failure 1 "heat2d: plot: $2" "$h" plot "$1" --out pic
+}
+dims="a field is u(y, x) or u(x, y), a series u(time, y, x) or u(time, x, y)"
+refused misnamed.nc "misnamed.nc: 'u' has 2 dimensions (a, b): $dims"
+refused three_d.nc "three_d.nc: 'u' has dimensions (z, y, x) and the file no 'step' variable: not a field (y, x) or (x, y), nor a heat2d series"
+refused three_d.nc:1 "three_d.nc: 'u' has dimensions (z, y, x) and the file no 'step' variable: not a field (y, x) or (x, y), nor a heat2d series"
+refused text_u.nc "text_u.nc: 'u' holds characters, not numbers (integers or reals)"
+refused fill.nc "fill.nc: cell (3, 2) of 'u' holds its _FillValue -999: a missing value, which heat2d does not read"
+refused missing.nc "missing.nc: cell (4, 1) of 'u' holds its missing_value 1e+20: a missing value, which heat2d does not read"
+refused twice.nc:10 "twice.nc holds step 10 twice (records 1 and 2)"
+refused twice.nc:0 "twice.nc holds step 10 twice (records 1 and 2)"
+refused named.nc "named.nc: no variable 'u' (not a heat2d field: name its variable as named.nc:VAR)"
+refused named.nc:v "named.nc: no variable 'v'"
+refused named.nc:hs:3 "named.nc holds no record of step 3 (2 records, steps 0 to 5)"
+refused named.nc:h:x "named.nc:h:x: bad record index 'x' (FILE.nc:VAR:STEP takes a step: digits, 0 to 18446744073709551615)"
+expect_failure 1 "heat2d: compare: named.nc:hs is a series of 2 records: name one as named.nc:hs:STEP" \
+  "$h" compare named.nc:hs named.nc:hs
+expect_eq "$(ls pic.* 2>/dev/null || true)" "" "no refused input left a picture"
+finish
