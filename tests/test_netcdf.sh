@@ -64,7 +64,7 @@ for grid in 37x23 101x64; do
       run "$h" compare "f-$tag.dat" "f-$tag.nc" "s-$tag.nc:$steps" "cpu-$steps.dat" "${exact[@]}"
       expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "$tag: the .nc final field, the last record, cpu's and the text field"
       n=$(ncdump -h "s-$tag.nc" | sed -n 's/.*time = UNLIMITED ; \/\/ (\([0-9]*\) currently)/\1/p')
-      expect_eq "$n" "$(wc -w <<<"$records" | tr -d ' ')" "$tag: the series' record count"
+      expect_eq "$n" "$(($(wc -w <<<"$records") + 1))" "$tag: the series' record count (the initial state first)"
     done
   done
 done
@@ -89,8 +89,8 @@ fi
 # ---- the file's own words: ncdump -h, complete, types -----------------------------------------
 run ncdump -h s-37x23-f32-7.nc
 expect_rc 0 "ncdump -h reads the series"
-for line in 'time = UNLIMITED ; // (3 currently)' 'y = 23 ;' 'x = 37 ;' 'float u(time, y, x) ;' \
-  'int64 step(time) ;' 'u:long_name = "temperature" ;' 'u:units = "1" ;' ':Conventions = "CF-1.8" ;' \
+for line in 'time = UNLIMITED ; // (4 currently)' 'y = 23 ;' 'x = 37 ;' 'float u(time, y, x) ;' \
+  'int step(time) ;' 'u:long_name = "temperature" ;' 'u:units = "1" ;' ':Conventions = "CF-1.8" ;' \
   ':title = "heat2d 2-D heat diffusion, 37x23 cells: snapshots" ;' ":method = \"$method\" ;" \
   ':precision = "f32" ;' ':alpha = 0.1 ;' ':steps = 20LL ;' ':nx = 37LL ;' ':ny = 23LL ;' \
   ':complete = "true" ;' 'x:units = "1" ;' 'double x(x) ;' 'double y(y) ;'; do
@@ -117,7 +117,7 @@ expect_eq "$(ncdump -hs s-101x64-f64-7.nc | grep -cE 'u:_ChunkSizes = 1, 64, 101
 expect_eq "$(ncdump -hs f-101x64-f64-7.nc | grep -c 'u:_NoFill = "true" ;')" 1 "a field not filled first"
 expect_eq "$(ncdump -hs zs.nc | grep -c 'u:_ChunkSizes = 1, 64, 101 ;')" 1 "a deflated series: 1 MiB of rows a chunk"
 run ncdump -v step s-101x64-f64-7.nc
-expect_out_has ' step = 7, 14, 20 ;' "the step coordinate"
+expect_out_has ' step = 0, 7, 14, 20 ;' "the step variable: the initial state, then each snapshot's"
 
 # ---- Python's netCDF4 reads the same numbers ---------------------------------------------------
 if [ -n "$py" ]; then
@@ -211,9 +211,9 @@ for limit in 1 64; do
 done
 
 # ---- refusals ----------------------------------------------------------------------------------
-expect_failure 1 "heat2d: compare: s-37x23-f64-7.nc holds no record of step 8 (3 records, steps 7 to 20)" \
+expect_failure 1 "heat2d: compare: s-37x23-f64-7.nc holds no record of step 8 (4 records, steps 0 to 20)" \
   "$h" compare f-37x23-f64-7.dat s-37x23-f64-7.nc:8
-expect_failure 1 "heat2d: compare: s-37x23-f64-7.nc is a series of 3 records: name one as s-37x23-f64-7.nc:STEP" \
+expect_failure 1 "heat2d: compare: s-37x23-f64-7.nc is a series of 4 records: name one as s-37x23-f64-7.nc:STEP" \
   "$h" compare f-37x23-f64-7.dat s-37x23-f64-7.nc
 expect_failure 1 "heat2d: compare: f-37x23-f64-7.nc is a field, not a series: name it without :20" \
   "$h" compare f-37x23-f64-7.dat f-37x23-f64-7.nc:20

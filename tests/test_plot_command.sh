@@ -114,7 +114,7 @@ if "$h" run --method cpu --nx 64 --ny 48 --steps 100 --save field.nc >/dev/null 
   else
     skip "the animation of 250 records" "a sanitizer build (python's work alone, which no sanitizer sees)"
   fi
-  expect_failure 1 "heat2d: plot: series.nc holds no record of step 251 (250 records, steps 1 to 250)" \
+  expect_failure 1 "heat2d: plot: series.nc holds no record of step 251 (251 records, steps 0 to 250)" \
     "$h" plot series.nc:251
 else
   echo "test_plot_command: this heat2d has no NetCDF: the .nc pictures are not tried"

@@ -73,7 +73,7 @@ set -e
 last=$(sed -n 's/^heat2d: interrupted by signal 15: S.nc keeps the records up to step \([0-9]*\)$/\1/p' a.err)
 expect_eq "$first_rc/${last:+kept}" "143/kept" "the first run, stopped, says what S.nc keeps (stderr: $(cat a.err))"
 # (A record whose step is unset may follow: the one the signal cut short.)
-expect_eq "$(steps S.nc | sed 's/ _$//')" "$(seq -s ' ' 500 500 "${last:-0}")" "the first run's records are all there"
+expect_eq "$(steps S.nc | sed 's/ _$//')" "$(seq -s ' ' 0 500 "${last:-0}")" "the first run's records are all there, the initial state first"
 "$h" run --method cpu --nx 100 --ny 100 --steps 500 --save c500.dat >/dev/null
 run "$h" compare c500.dat S.nc:500 --atol 0 --rtol 0
 expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "the first run's first record is its field"
@@ -90,7 +90,7 @@ expect_eq "$(files)" "S.nc a.err a.out c500.dat link.nc old.copy old.nc sub" "th
 # ---- --initial cannot be the series written, however spelt -----------------------------------
 for name in S.nc ./sub/../S.nc link.nc; do
   run "$h" "${small[@]}" --initial S.nc:10 --save-every "$name"
-  expect_eq "$rc/$err" "2/$(r "--initial S.nc:10 reads the series that --save-every $name writes; choose another name")" \
+  expect_eq "$rc/$err" "2/$(r "--initial S.nc:10 reads the series that --save-every $name writes; choose another name (or give --append to continue it)")" \
     "--initial S.nc:10 --save-every $name"
 done
 cmp -s S.nc old.copy && ok || ko "--initial refused: S.nc changed"
@@ -105,7 +105,7 @@ expect_eq "$rc/$err" "1/$(r "--save-every notes.nc: it is a link to notes.txt, w
 cmp -s notes.txt notes.copy && ok || ko "a link to a text file: the text file changed"
 expect_eq "$(readlink notes.nc)" notes.txt "a link to a text file: the link untouched"
 run "$h" "${small[@]}" --save-every notes.nc --force
-expect_eq "$rc/$(readlink notes.nc)/$(records notes.txt)" "0/notes.txt/2" "--force: the link stays, the file it names is the series"
+expect_eq "$rc/$(readlink notes.nc)/$(records notes.txt)" "0/notes.txt/3" "--force: the link stays, the file it names is the series"
 echo text >t.nc
 run "$h" "${small[@]}" --save t.nc
 expect_eq "$rc/$err" "1/$(r "--save t.nc: it holds text, not a heat2d NetCDF file; give --force to replace it")" "--save over text"
@@ -123,10 +123,10 @@ run "$h" "${small[@]}" --save-every dangling.nc
 expect_eq "$rc/$err" "1/$(r "--save-every dangling.nc: it is a link to nowhere.nc, which does not exist; give --force to replace the link")" \
   "a link to nothing"
 run "$h" "${small[@]}" --save-every old.nc --save b.dat --force
-expect_eq "$rc/$(head -n 1 b.dat)/$(records old.nc)" "0/40 30/2" "heat2d's own files replaced; --force: binary data too"
+expect_eq "$rc/$(head -n 1 b.dat)/$(records old.nc)" "0/40 30/3" "heat2d's own files replaced; --force: binary data too"
 : >empty.nc
 run "$h" "${small[@]}" --save-every empty.nc
-expect_eq "$rc/$(records empty.nc)" "0/2" "an empty file is replaced"
+expect_eq "$rc/$(records empty.nc)" "0/3" "an empty file is replaced"
 
 # ---- stopped in its first moments: the old series or the new one, never a broken one ----------
 # The moments fall in the first 50 ms after heat2d starts, where a run
@@ -165,14 +165,14 @@ expect_eq "$left" "" "SIGTERM in the first 50 ms: no temporary or lock file left
 echo 999999999 >.S.nc.heat2d-lock
 : >.S.nc.heat2d-999999999-AbCdEf
 "$h" "${small[@]}" --save-every S.nc >/dev/null
-expect_eq "$(files)/$(records S.nc)" "S.nc/2" "a killed run's temporary series and lock file, removed by the next run"
+expect_eq "$(files)/$(records S.nc)" "S.nc/3" "a killed run's temporary series and lock file, removed by the next run"
 cd ..
 
 # ---- a record's step is set only once its field is on disk ------------------------------------
-run env HEAT2D_FAULT_SERIES_FULL_AT=3 "$h" run --method cpu --nx 40 --ny 30 --steps 50 --output-every 10 --save-every torn.nc
-expect_eq "$rc/$err" "1/$(r "cannot write series 'torn.nc': No space left on device")" "the disk full at record 3's step"
-expect_eq "$(steps torn.nc)/$(records torn.nc)" "10 20 _/3" \
-  "record 3 is there without its step"
+run env HEAT2D_FAULT_SERIES_FULL_AT=4 "$h" run --method cpu --nx 40 --ny 30 --steps 50 --output-every 10 --save-every torn.nc
+expect_eq "$rc/$err" "1/$(r "cannot write series 'torn.nc': No space left on device")" "the disk full at record 4's step"
+expect_eq "$(steps torn.nc)/$(records torn.nc)" "0 10 20 _/4" \
+  "record 4 is there without its step"
 py=""
 for p in python3 /usr/bin/python3; do
   if command -v "$p" >/dev/null && "$p" -c 'import netCDF4, numpy' 2>/dev/null; then py=$p; break; fi
@@ -184,8 +184,8 @@ import sys, numpy as np, netCDF4
 with open(sys.argv[2]) as f:
     nx, ny = map(int, f.readline().split())
     t = np.array([float(l) for l in f]).reshape(ny, nx)
-print(np.array_equal(netCDF4.Dataset(sys.argv[1])["u"][2].filled(), t))' torn.nc c30.dat
-  expect_eq "$out" "True" "record 3's field is on disk: cpu's field after step 30"
+print(np.array_equal(netCDF4.Dataset(sys.argv[1])["u"][3].filled(), t))' torn.nc c30.dat
+  expect_eq "$out" "True" "record 4's field is on disk: cpu's field after step 30"
 else
   echo "test_series_safety: python3 has no netCDF4: record 3's field not read" >&2
 fi

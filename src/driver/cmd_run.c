@@ -27,6 +27,8 @@ typedef struct run_request {
     const char *initial_path;
     bool shape_given;
     bool force;
+    bool append;
+    heat2d_physical physical;
     /* Before getopt permutes argv: the history of a .nc file. */
     char command_line[2048];
 } run_request;
@@ -61,6 +63,10 @@ static const struct option options_before[] = {
 static const struct option options_after[] = {
     {"save-every", required_argument, NULL, 'S'},
     {"initial", required_argument, NULL, 'i'},
+    {"append", no_argument, NULL, 'A'},
+    {"dx", required_argument, NULL, 'X'},
+    {"dt", required_argument, NULL, 'T'},
+    {"diffusivity", required_argument, NULL, 'D'},
     {"force", no_argument, NULL, 'f'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -124,7 +130,20 @@ static int take_option(int opt, const char *arg, run_request *r)
         break;
     case 'a':
         rc = heat2d_parse_alpha(arg, "--alpha", &r->cfg.alpha, &err);
+        r->physical.alpha_given = true;
         break;
+    case 'X':
+        rc = heat2d_parse_physical(arg, "--dx", &r->physical.dx, &err);
+        break;
+    case 'T':
+        rc = heat2d_parse_physical(arg, "--dt", &r->physical.dt, &err);
+        break;
+    case 'D':
+        rc = heat2d_parse_physical(arg, "--diffusivity", &r->physical.diffusivity, &err);
+        break;
+    case 'A':
+        r->append = true;
+        return 0;
     case 'o':
         r->save_path = arg;
         return name_given(arg, "--save needs a file name");
@@ -197,6 +216,8 @@ static int check_request(run_request *r, const heat2d_method **method)
                                        heat2d_run_options[k].name, heat2d_run_options[needs].name);
     }
     heat2d_options_to_config(r->values, &r->cfg);
+    if (heat2d_physical_resolve(&r->physical, &r->cfg, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
     r->cfg.save_path = r->save_path;
     r->cfg.save_every_path = r->save_every;
     /* --snapshot-writer writes to a scratch folder of its own: beside
@@ -219,7 +240,8 @@ static int check_request(run_request *r, const heat2d_method **method)
 static int load_initial(run_request *r, run_state *s)
 {
     heat2d_error err = {{0}};
-    const int checked = heat2d_run_initial_check(r->initial_path, r->save_every, &err);
+    const int checked = heat2d_run_initial_check(r->initial_path, r->save_every, r->append,
+                                                 &r->cfg.first_step, &err);
     if (checked != 0)
         return heat2d_report_error(checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                    "run: %s", err.message);
@@ -337,14 +359,16 @@ static int wire_sink(run_request *r, run_state *s)
     /* Snapshots: checked as the final field is, written with --save-every. */
     if (cfg->output_every == 0)
         return 0;
-    if (heat2d_snapshot_sink_open(&s->sink, cfg, s->nc_series ? NULL : r->save_every, &err) != 0 ||
-        /* Rank 0 alone is handed snapshots, and alone writes them. */
+    const int opened =
+        heat2d_snapshot_sink_open(&s->sink, cfg, s->nc_series ? NULL : r->save_every, &err);
+    s->sink.scratch = s->scratch_slot >= 0;
+    /* Rank 0 alone is handed snapshots, and alone writes them. */
+    if (opened != 0 ||
         (s->nc_series && heat2d_process_rank() == 0 &&
-         heat2d_snapshot_sink_open_series(&s->sink, r->save_every, &s->meta, &err) != 0))
+         heat2d_snapshot_sink_open_series(&s->sink, r->save_every, &s->meta, r->append, &err) != 0))
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
     cfg->snapshot = heat2d_snapshot_sink_handle;
     cfg->snapshot_ctx = &s->sink;
-    s->sink.scratch = s->scratch_slot >= 0;
     return 0;
 }
 

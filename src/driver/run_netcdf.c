@@ -44,13 +44,25 @@ int heat2d_run_netcdf_meta(heat2d_netcdf_meta *meta, const heat2d_config *cfg, c
     snprintf(version, sizeof version, "%s (%s)", heat2d_build_version(), heat2d_build_revision());
     *meta = (heat2d_netcdf_meta){.nx = cfg->nx,
                                  .ny = cfg->ny,
-                                 .steps = cfg->steps,
+                                 .steps = cfg->first_step + cfg->steps,
                                  .alpha = cfg->alpha,
+                                 .dx = cfg->dx,
+                                 .dt = cfg->dt,
+                                 .diffusivity = cfg->diffusivity,
                                  .precision = cfg->precision,
                                  .method = method,
                                  .command_line = command_line,
                                  .version = version,
                                  .deflate = -1};
+    if (cfg->steps > SIZE_MAX - cfg->first_step)
+        return heat2d_fail(err, "--steps %zu from step %zu: the step count overflows", cfg->steps,
+                           cfg->first_step);
+    if (cfg->save_every_path != NULL && heat2d_netcdf_path(cfg->save_every_path) &&
+        meta->steps > HEAT2D_NC_MAX_STEP)
+        return heat2d_fail(err,
+                           "--save-every %s: a series counts its steps up to %u (32-bit), this "
+                           "run ends at step %zu",
+                           cfg->save_every_path, HEAT2D_NC_MAX_STEP, meta->steps);
     /* A tuning knob for tools/tuning/field_format_speed.sh, not an option. */
     const char *level = getenv("HEAT2D_NETCDF_DEFLATE");
     if (level != NULL && level[0] != '\0') {
@@ -98,20 +110,43 @@ int heat2d_run_netcdf_check(const char *save_path, const char *save_every, bool 
     return 0;
 }
 
-int heat2d_run_initial_check(const char *initial_path, const char *save_every, heat2d_error *err)
+/* --append's own rules: a record of a series to continue, which
+ * --save-every names too. 0, or -2 with err. */
+static int append_check(const char *initial_path, const heat2d_netcdf_spec *parsed, bool is_nc,
+                        const char *save_every, heat2d_error *err)
+{
+    if (initial_path == NULL || !is_nc || !parsed->record)
+        heat2d_fail(err, "--append continues a series from its last record: give --initial "
+                         "FILE.nc:STEP");
+    else if (save_every == NULL || !heat2d_netcdf_path(save_every) ||
+             !same_file(parsed->file, save_every))
+        heat2d_fail(err,
+                    "--append writes to the series that --initial %s reads: give "
+                    "--save-every %s",
+                    initial_path, parsed->file);
+    else
+        return 0;
+    return -2;
+}
+
+int heat2d_run_initial_check(const char *initial_path, const char *save_every, bool append,
+                             size_t *first_step, heat2d_error *err)
 {
     heat2d_netcdf_spec parsed;
     heat2d_error ignored;
-    if (initial_path == NULL)
+    const bool is_nc =
+        initial_path != NULL && heat2d_netcdf_spec_parse(initial_path, &parsed, &ignored) == 1;
+    *first_step = is_nc && parsed.record ? parsed.step : 0;
+    if (append && append_check(initial_path, &parsed, is_nc, save_every, err) != 0)
+        return -2;
+    if (!is_nc)
         return 0;
-    const char *name =
-        heat2d_netcdf_spec_parse(initial_path, &parsed, &ignored) == 1 ? parsed.file : initial_path;
-    if (!heat2d_netcdf_path(name))
-        return 0;
-    if (save_every != NULL && heat2d_netcdf_path(save_every) && same_file(name, save_every)) {
+    const char *name = parsed.file;
+    if (!append && save_every != NULL && heat2d_netcdf_path(save_every) &&
+        same_file(name, save_every)) {
         heat2d_fail(err,
                     "--initial %s reads the series that --save-every %s writes; choose another "
-                    "name",
+                    "name (or give --append to continue it)",
                     initial_path, save_every);
         return -2;
     }

@@ -25,9 +25,13 @@ int heat2d_run_netcdf_meta(heat2d_netcdf_meta *meta, const heat2d_config *cfg, c
 int heat2d_run_netcdf_check(const char *save_path, const char *save_every, bool force,
                             heat2d_error *err);
 
-/* Before --initial is read: a .nc initial_path (FILE.nc or FILE.nc:STEP)
- * that is the series save_every writes, however spelt (-2, exit 2), or one
- * that another run is writing (-1, exit 1); else 0. */
-int heat2d_run_initial_check(const char *initial_path, const char *save_every, heat2d_error *err);
+/* Before --initial is read: *first_step is the step of a record
+ * FILE.nc:STEP (the run continues its clock), else 0. With append
+ * (--append) initial_path must be a record of a series and save_every that
+ * series, however spelt; without it they may not be one file. -2 with err
+ * (exit 2) for either; -1 (exit 1) when another run writes the series;
+ * else 0. */
+int heat2d_run_initial_check(const char *initial_path, const char *save_every, bool append,
+                             size_t *first_step, heat2d_error *err);
 
 #endif

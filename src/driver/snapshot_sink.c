@@ -144,6 +144,38 @@ int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *c
     return 0;
 }
 
+/* The run's initial state in its precision (an f32 run's rounded once, as
+ * the method rounds it), appended as the series' first record. Made here,
+ * at the first snapshot, not before the run: the run's own memory checks
+ * come first, and an initial state given as doubles is written as it is. */
+static int append_initial_record(heat2d_snapshot_sink *sink, heat2d_error *err)
+{
+    const heat2d_config *cfg = sink->cfg;
+    const double *values = cfg->initial != NULL ? cfg->initial->values : NULL;
+    sink->initial_pending = false;
+    if (values != NULL && cfg->precision == HEAT2D_F64)
+        return heat2d_netcdf_series_append(sink->series, cfg->first_step, values, err);
+    const size_t cells = cfg->nx * cfg->ny;
+    const size_t bytes = cells * heat2d_precision_bytes(cfg->precision);
+    void *record = malloc(bytes);
+    if (record == NULL)
+        return heat2d_fail(err, "--save-every: cannot allocate %zu bytes for the initial record",
+                           bytes);
+    const size_t centre = heat2d_centre_index(cfg->nx, cfg->ny);
+    if (cfg->precision == HEAT2D_F32) {
+        float *f = record;
+        for (size_t k = 0; k < cells; ++k)
+            f[k] = values != NULL ? (float)values[k] : k == centre ? 1.0f : 0.0f;
+    } else {
+        double *d = record;
+        for (size_t k = 0; k < cells; ++k)
+            d[k] = k == centre ? 1.0 : 0.0;
+    }
+    const int rc = heat2d_netcdf_series_append(sink->series, cfg->first_step, record, err);
+    free(record);
+    return rc;
+}
+
 int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
                                 const heat2d_field_stats *stats, heat2d_error *err)
 {
@@ -153,13 +185,17 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
     sink->handled++;
     heat2d_error kept = {{0}};
     if (sink->series != NULL) {
-        /* A record in the run's own precision: no widening. */
-        if (heat2d_netcdf_series_append(sink->series, step, field, err) != 0)
+        const size_t at = sink->cfg->first_step + step;
+        /* Records in the run's own precision: no widening. The initial
+         * state first, once every check of the run has passed. */
+        if (sink->initial_pending && append_initial_record(sink, err) != 0)
+            return -1;
+        if (heat2d_netcdf_series_append(sink->series, at, field, err) != 0)
             return -1;
         /* A stop signal's line says what stays: nothing of a scratch
          * folder, which the signal removes. */
         if (!sink->scratch) {
-            heat2d_fail(&kept, "%s keeps the records up to step %zu", sink->series_path, step);
+            heat2d_fail(&kept, "%s keeps the records up to step %zu", sink->series_path, at);
             heat2d_cleanup_kept(kept.message);
         }
         return 0;
@@ -186,9 +222,13 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
 }
 
 int heat2d_snapshot_sink_open_series(heat2d_snapshot_sink *sink, const char *path,
-                                     const heat2d_netcdf_meta *meta, heat2d_error *err)
+                                     const heat2d_netcdf_meta *meta, bool append, heat2d_error *err)
 {
     sink->series_path = path;
+    if (append)
+        return heat2d_netcdf_series_open_append(&sink->series, path, meta, sink->cfg->first_step,
+                                                err);
+    sink->initial_pending = !sink->scratch;
     return heat2d_netcdf_series_open(&sink->series, path, meta, err);
 }
 

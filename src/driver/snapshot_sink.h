@@ -17,6 +17,9 @@ typedef struct heat2d_snapshot_sink {
     heat2d_netcdf_series *series; /* --save-every FILE.nc, or NULL */
     const char *series_path;
     bool scratch; /* the files go to a scratch folder, removed with the run */
+    /* The series' first record is the run's initial state, written when
+     * the first snapshot comes. */
+    bool initial_pending;
 } heat2d_snapshot_sink;
 
 /* Ready to handle cfg's snapshots; dir (NULL for none) is the folder that
@@ -25,9 +28,13 @@ int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *c
                               heat2d_error *err);
 
 /* The sink's snapshots appended to one NetCDF series at path (after
- * heat2d_snapshot_sink_open with no folder). */
+ * heat2d_snapshot_sink_open with no folder), as steps cfg->first_step +
+ * step: a new series, whose first record is the run's initial state (not
+ * in a scratch folder's, which measures the snapshots' cost alone), or,
+ * with append, the series the run continues from its last record. */
 int heat2d_snapshot_sink_open_series(heat2d_snapshot_sink *sink, const char *path,
-                                     const heat2d_netcdf_meta *meta, heat2d_error *err);
+                                     const heat2d_netcdf_meta *meta, bool append,
+                                     heat2d_error *err);
 
 /* A heat2d_snapshot_fn: ctx is the sink. */
 int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,

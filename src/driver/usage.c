@@ -65,7 +65,8 @@ static void run_usage(FILE *stream)
 {
     static const char lead[] =
         "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "                  [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc] [--force]";
+        "                  [--dx M --dt S [--diffusivity D]] [--initial FILE [--append]]\n"
+        "                  [--save FILE] [--save-every DIR|FILE.nc] [--force]";
     fputs(lead, stream);
     heat2d_options_synopsis(stream, false, strlen(strrchr(lead, '\n') + 1), 18);
     fputs("\n\n"
@@ -76,15 +77,24 @@ static void run_usage(FILE *stream)
           "  --nx, --ny N    grid sides, >= 5 (default 256)\n"
           "  --steps N       time steps, >= 1 (default 80)\n"
           "  --alpha A       diffusion number D*dt/dx^2, 0 < A <= 0.25 (default 0.1)\n"
+          "  --dx M          cell size in metres: x and y of the NetCDF files in metres\n"
+          "  --dt S          time step in seconds: a series' time is step*dt (else 1 s a\n"
+          "                  step)\n"
+          "  --diffusivity D diffusivity in m^2/s, with --dx and --dt instead of --alpha:\n"
+          "                  alpha = D*dt/dx^2, refused above 1/4\n"
           "  --initial FILE  start from this field instead of a unit of heat in the\n"
           "                  centre cell: a field file or FILE.nc (another run's --save),\n"
-          "                  or FILE.nc:STEP (a record of a series); its shape unless\n"
-          "                  --nx/--ny are given; 0 on the boundary\n"
+          "                  or FILE.nc:STEP (a record of a series, whose clock the run\n"
+          "                  continues; FILE.nc:VAR[:STEP] another variable than u); its\n"
+          "                  shape unless --nx/--ny are given; 0 on the boundary\n"
+          "  --append        with --initial FILE.nc:STEP and --save-every FILE.nc: add the\n"
+          "                  run's records to that series, which must end at STEP\n"
           "  --save FILE     write the final field in the original's format, or as\n"
           "                  NetCDF when FILE ends in .nc\n"
           "  --save-every DIR  with --output-every: write each snapshot as\n"
           "                  DIR/step_NNN.dat, or with FILE.nc append each to one\n"
-          "                  NetCDF series (complete=\"true\" once the run ends well)\n"
+          "                  NetCDF series, the initial state its first record\n"
+          "                  (complete=\"true\" once the run ends well)\n"
           "  --force         replace what --save or --save-every FILE.nc find at their\n"
           "                  name even when it is not what heat2d writes there (a text\n"
           "                  file under a .nc name, another program's NetCDF file)\n",
@@ -112,7 +122,8 @@ void heat2d_usage_main(FILE *stream)
 {
     static const char run[] =
         "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "           [--initial FILE] [--save FILE] [--save-every DIR|FILE.nc] [--force]";
+        "           [--dx M --dt S [--diffusivity D]] [--initial FILE [--append]]\n"
+        "           [--save FILE] [--save-every DIR|FILE.nc] [--force]";
     static const char bench[] =
         "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
         "           [--out DIR] [--pinned-too] [--weak NXxNY:STEPS] [--budget S | --full]\n"

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "field_netcdf.h"
 #include "file_replace.h"
+#include "netcdf_append.h"
 #include "netcdf_schema.h"
 #include "process_guard.h"
 #include "write_lock.h"
@@ -29,9 +30,11 @@ struct heat2d_netcdf_series {
     netcdf_ids ids;
     heat2d_netcdf_meta meta;
     size_t records;
-    bool failed; /* an append failed: the file is aborted, not closed */
-    bool placed; /* renamed over its target */
-    int fd;      /* the temporary file's, for its room, its mode and fsync */
+    bool failed;    /* an append failed: the file is aborted, not closed */
+    bool placed;    /* renamed over its target (an appended series: from the start) */
+    bool appending; /* a series a run continues, written in place */
+    bool opened;    /* appending: its complete attribute set to "false" */
+    int fd; /* the temporary file's (an appended series': its own), for its room, mode, fsync */
     int temp_slot;
     uint64_t record_bytes;
     heat2d_write_lock lock;
@@ -127,31 +130,45 @@ static void discard(heat2d_netcdf_series *s)
     free(s);
 }
 
-static int locked_series_open(heat2d_netcdf_series **series, const char *path,
-                              const heat2d_netcdf_meta *meta, heat2d_error *err)
+/* The state of a series at path, its lock taken (NULL with err). The
+ * library writes in place and seeks: a FIFO or a device cannot hold a
+ * series, and a read-only file is the user's. */
+static heat2d_netcdf_series *new_locked(const char *path, const heat2d_netcdf_meta *meta,
+                                        heat2d_error *err)
 {
-    *series = NULL;
-    /* The library writes in place and seeks: a FIFO or a device cannot
-     * hold a series, and a read-only file is the user's. */
     if (heat2d_file_check_regular(path, err) != 0 ||
         heat2d_file_check_replaceable(path, "series", err) != 0)
-        return -1;
+        return NULL;
     heat2d_netcdf_series *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return heat2d_fail(err, "cannot write series '%s': out of memory", path);
+    if (s == NULL) {
+        heat2d_fail(err, "cannot write series '%s': out of memory", path);
+        return NULL;
+    }
     s->fd = -1;
     s->temp_slot = -1;
     s->lock.fd = -1;
     s->meta = *meta;
+    s->record_bytes = (uint64_t)meta->nx * meta->ny * heat2d_precision_bytes(meta->precision);
     if (snprintf(s->path, sizeof s->path, "%s", path) >= (int)sizeof s->path ||
         !heat2d_file_final_name(path, s->final, sizeof s->final)) {
         free(s);
-        return heat2d_fail(err, "cannot write series '%s': %s", path, strerror(ENAMETOOLONG));
+        heat2d_fail(err, "cannot write series '%s': %s", path, strerror(ENAMETOOLONG));
+        return NULL;
     }
     if (heat2d_write_lock_take(&s->lock, s->final, path, "series", err) != 0) {
         free(s);
-        return -1;
+        return NULL;
     }
+    return s;
+}
+
+static int locked_series_open(heat2d_netcdf_series **series, const char *path,
+                              const heat2d_netcdf_meta *meta, heat2d_error *err)
+{
+    *series = NULL;
+    heat2d_netcdf_series *s = new_locked(path, meta, err);
+    if (s == NULL)
+        return -1;
     /* The header and coordinates, before the library tries. */
     const int room = heat2d_nc_room(-1, s->final, (uint64_t)(meta->nx + meta->ny) * 8);
     if (room != 0) {
@@ -179,8 +196,27 @@ static int locked_series_open(heat2d_netcdf_series **series, const char *path,
         discard(s);
         return -1;
     }
-    s->record_bytes = (uint64_t)meta->nx * meta->ny * heat2d_precision_bytes(meta->precision);
     *series = s;
+    return 0;
+}
+
+/* The series s names, checked to be one this run may continue, opened for
+ * writing in place: its next record follows its last. */
+static int locked_open_append(heat2d_netcdf_series *s, size_t from, heat2d_error *err)
+{
+    s->fd = open(s->final, O_RDONLY | O_CLOEXEC);
+    if (s->fd < 0)
+        return heat2d_fail(err, "cannot write series '%s': %s", s->path, strerror(errno));
+    errno = 0;
+    const int status = nc_open(s->final, NC_WRITE, &s->ids.ncid);
+    if (status != NC_NOERR)
+        return heat2d_nc_fail(err, "series", s->path, status, errno);
+    if (heat2d_nc_append_check(s->ids.ncid, &s->meta, from, s->path, &s->ids, &s->records, err) !=
+        0) {
+        nc_close(s->ids.ncid);
+        return -1;
+    }
+    s->placed = s->appending = true;
     return 0;
 }
 
@@ -200,6 +236,29 @@ static int place(heat2d_netcdf_series *s, heat2d_error *err)
     return 0;
 }
 
+/* An appended series, before its first new record: marked incomplete on
+ * disk, so that a run stopped from here on leaves a series that says so
+ * (its records up to the stop whole, as a new series'). */
+static int mark_open(heat2d_netcdf_series *s, heat2d_error *err)
+{
+    if (s->opened)
+        return 0;
+    errno = 0;
+    int status = nc_redef(s->ids.ncid);
+    if (status == NC_NOERR)
+        status = nc_put_att_text(s->ids.ncid, NC_GLOBAL, "complete", 5, "false");
+    if (status == NC_NOERR)
+        status = nc_enddef(s->ids.ncid);
+    if (status == NC_NOERR)
+        status = nc_sync(s->ids.ncid);
+    if (status != NC_NOERR) {
+        s->failed = true;
+        return heat2d_nc_fail(err, "series", s->path, status, errno);
+    }
+    s->opened = true;
+    return 0;
+}
+
 /* A test hook: with HEAT2D_FAULT_SERIES_FULL_AT=K the disk is found full
  * when record K's time and step are written, after its field is on disk
  * (tests/test_series_safety.sh: such a record is left with its step
@@ -216,10 +275,13 @@ static int locked_series_append(heat2d_netcdf_series *s, size_t step, const void
     const int ncid = s->ids.ncid;
     const size_t start[3] = {s->records, 0, 0};
     const size_t count[3] = {1, s->meta.ny, s->meta.nx};
+    if (step > HEAT2D_NC_MAX_STEP)
+        return heat2d_fail(err, "cannot write series '%s': step %zu is past a series' last, %u",
+                           s->path, step, HEAT2D_NC_MAX_STEP);
     const int room = heat2d_nc_room(s->fd, s->path, s->record_bytes);
     if (room != 0)
         return heat2d_fail(err, "cannot write series '%s': %s", s->path, strerror(room));
-    if (place(s, err) != 0)
+    if (place(s, err) != 0 || (s->appending && mark_open(s, err) != 0))
         return -1;
     errno = 0;
     int status = s->meta.precision == HEAT2D_F32
@@ -231,12 +293,12 @@ static int locked_series_append(heat2d_netcdf_series *s, size_t step, const void
         status = NC_EHDFERR;
         errno = ENOSPC;
     }
-    const double t = (double)step;
-    const long long st = (long long)step;
+    const double t = heat2d_nc_time_of(&s->meta, step);
+    const int st = (int)step;
     if (status == NC_NOERR)
         status = nc_put_var1_double(ncid, s->ids.time, start, &t);
     if (status == NC_NOERR)
-        status = nc_put_var1_longlong(ncid, s->ids.step, start, &st);
+        status = nc_put_var1_int(ncid, s->ids.step, start, &st);
     if (status == NC_NOERR)
         status = nc_sync(ncid);
     if (status != NC_NOERR) {
@@ -262,6 +324,8 @@ static int locked_series_close(heat2d_netcdf_series *s, bool complete, heat2d_er
         status = nc_redef(ncid);
         if (status == NC_NOERR)
             status = nc_put_att_text(ncid, NC_GLOBAL, "complete", 4, "true");
+        if (status == NC_NOERR && s->appending)
+            status = heat2d_nc_append_finish(ncid, &s->meta);
         if (status == NC_NOERR)
             status = nc_enddef(ncid);
     }
@@ -282,6 +346,34 @@ int heat2d_netcdf_series_open(heat2d_netcdf_series **series, const char *path,
     const int rc = locked_series_open(series, path, meta, err);
     heat2d_nc_unlock();
     return rc;
+}
+
+int heat2d_netcdf_series_open_append(heat2d_netcdf_series **series, const char *path,
+                                     const heat2d_netcdf_meta *meta, size_t from, heat2d_error *err)
+{
+    *series = NULL;
+    heat2d_nc_lock();
+    heat2d_netcdf_series *s = new_locked(path, meta, err);
+    heat2d_nc_unlock();
+    if (s == NULL)
+        return -1;
+    /* Under the lock, read whole as a file from elsewhere (in a child
+     * process): every record written, its steps in order. */
+    heat2d_error why;
+    if (heat2d_netcdf_check(s->final, &why) != 0) {
+        heat2d_fail(err, "--append %s: %s", path, why.message);
+        discard(s);
+        return -1;
+    }
+    heat2d_nc_lock();
+    const int rc = locked_open_append(s, from, err);
+    heat2d_nc_unlock();
+    if (rc != 0) {
+        discard(s);
+        return -1;
+    }
+    *series = s;
+    return 0;
 }
 
 int heat2d_netcdf_series_append(heat2d_netcdf_series *s, size_t step, const void *values,

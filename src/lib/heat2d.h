@@ -21,5 +21,6 @@
 #include "heat2d_args.h"
 #include "heat2d_memory.h"
 #include "heat2d_decompose.h"
+#include "heat2d_physical.h"
 
 #endif /* HEAT2D_H */

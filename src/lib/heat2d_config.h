@@ -109,6 +109,14 @@ typedef struct heat2d_config {
     size_t halo_depth;
     /* NULL: the standard initial state (heat2d_initial_state). */
     const heat2d_initial *initial;
+    /* The step the initial state is at: 0, or STEP of a run started from
+     * a series' record FILE.nc:STEP, whose clock it continues (its
+     * snapshots are steps first_step + k). Only the run's files and its
+     * output see it; a method counts its steps from 0. */
+    size_t first_step;
+    /* Physical units (heat2d_physical.h): cell size (m), time step (s),
+     * diffusivity (m^2/s); 0 where unknown. alpha is what a method uses. */
+    double dx, dt, diffusivity;
     /* Test hook, set from HEAT2D_FAULT_NAN_AT_STEP by heat2d_run_method:
      * methods with checks_each_step write a NaN into cell (nx-2, ny-2) of the
      * field after this step, to prove that the run stops there. 0: never. */

@@ -1,6 +1,9 @@
-/* The layout of heat2d's NetCDF files (netcdf_schema.h), CF-1.8: the grid's
- * cell indices as coordinates (the problem has no physical length), the
- * field with long_name and units, the run's parameters as attributes. */
+/* The layout of heat2d's NetCDF files (netcdf_schema.h), CF-1.8: x and y
+ * in metres where the run has a cell size (else the cells' indices), a
+ * series' time in CF's "seconds since" a stated reference, its step a
+ * 32-bit integer variable beside it (no coordinate: CDO cannot assign one
+ * that is not a dimension's, ParaView reads no 64-bit integer), long_name
+ * and units on every variable, the run's parameters as attributes. */
 #define _POSIX_C_SOURCE 200809L
 #include "netcdf_schema.h"
 
@@ -115,27 +118,59 @@ static bool text_att(definer *d, int var, const char *name, const char *value)
     return ok(d, nc_put_att_text(d->ncid, var, name, strlen(value), value));
 }
 
-/* A coordinate of cell indices 0..n-1 along dim. */
-static bool coordinate(definer *d, const char *name, int dim, const char *axis, int *var)
+double heat2d_nc_time_of(const heat2d_netcdf_meta *meta, size_t step)
+{
+    return (double)step * (meta->dt > 0.0 ? meta->dt : 1.0);
+}
+
+/* The coordinate along dim: the cells' centres, i * dx metres where the
+ * run has a cell size, else their indices. (ParaView's NetCDF reader takes
+ * axis X and Y for longitude and latitude: docs/usage.md says to turn its
+ * spherical coordinates off.) */
+static bool coordinate(definer *d, const heat2d_netcdf_meta *meta, const char *name,
+                       const char *axis, int dim, int *var)
 {
     if (!ok(d, nc_def_var(d->ncid, name, NC_DOUBLE, 1, &dim, var)))
         return false;
-    char long_name[96];
+    char long_name[96], standard_name[64];
+    snprintf(standard_name, sizeof standard_name, "projection_%s_coordinate", name);
+    if (meta->dx > 0.0) {
+        snprintf(long_name, sizeof long_name, "%s of the cell centre", name);
+        return text_att(d, *var, "standard_name", standard_name) &&
+               text_att(d, *var, "long_name", long_name) && text_att(d, *var, "units", "m") &&
+               text_att(d, *var, "axis", axis);
+    }
     snprintf(long_name, sizeof long_name, "cell index along %s (cell centres, spacing 1)", name);
     return text_att(d, *var, "long_name", long_name) && text_att(d, *var, "units", "1") &&
            text_att(d, *var, "axis", axis);
 }
 
-static bool write_coordinate(definer *d, int var, size_t n)
+static bool write_coordinate(definer *d, int var, size_t n, double dx)
 {
-    double *index = malloc((n ? n : 1) * sizeof *index);
-    if (index == NULL)
+    double *at = malloc((n ? n : 1) * sizeof *at);
+    if (at == NULL)
         return ok(d, NC_ENOMEM);
     for (size_t k = 0; k < n; ++k)
-        index[k] = (double)k;
-    bool done = ok(d, nc_put_var_double(d->ncid, var, index));
-    free(index);
+        at[k] = dx > 0.0 ? (double)k * dx : (double)k;
+    bool done = ok(d, nc_put_var_double(d->ncid, var, at));
+    free(at);
     return done;
+}
+
+/* A series' time(time), in seconds since the clock's reference, and
+ * step(time), the steps done. */
+static bool time_and_step(definer *d, netcdf_ids *ids, const heat2d_netcdf_meta *meta, int dim_t)
+{
+    const char *long_name = meta->dt > 0.0 ? "simulated time (step x dt)"
+                                           : "simulated time, 1 s a step (the run gave no dt)";
+    return ok(d, nc_def_var(d->ncid, HEAT2D_NC_TIME, NC_DOUBLE, 1, &dim_t, &ids->time)) &&
+           text_att(d, ids->time, "standard_name", "time") &&
+           text_att(d, ids->time, "long_name", long_name) &&
+           text_att(d, ids->time, "units", HEAT2D_NC_TIME_UNITS) &&
+           text_att(d, ids->time, "calendar", "standard") && text_att(d, ids->time, "axis", "T") &&
+           ok(d, nc_def_var(d->ncid, HEAT2D_NC_STEP, NC_INT, 1, &dim_t, &ids->step)) &&
+           text_att(d, ids->step, "long_name", "steps done since the initial state") &&
+           text_att(d, ids->step, "units", "1");
 }
 
 /* A count as an attribute: 64-bit where the format has it. */
@@ -147,6 +182,19 @@ static bool count_att(definer *d, bool int64, const char *name, size_t value)
     }
     double v = (double)value;
     return ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, name, NC_DOUBLE, 1, &v));
+}
+
+/* The run's cell size (m), time step (s) and diffusivity (m^2/s), each
+ * where known. */
+static bool physical_atts(definer *d, const heat2d_netcdf_meta *meta)
+{
+    return (!(meta->dx > 0.0) ||
+            ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, "dx", NC_DOUBLE, 1, &meta->dx))) &&
+           (!(meta->dt > 0.0) ||
+            ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, "dt", NC_DOUBLE, 1, &meta->dt))) &&
+           (!(meta->diffusivity > 0.0) ||
+            ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, "diffusivity", NC_DOUBLE, 1,
+                                    &meta->diffusivity)));
 }
 
 static bool global_atts(definer *d, const heat2d_netcdf_meta *meta, bool series, bool int64)
@@ -170,8 +218,8 @@ static bool global_atts(definer *d, const heat2d_netcdf_meta *meta, bool series,
            text_att(d, NC_GLOBAL, "method", meta->method) &&
            text_att(d, NC_GLOBAL, "precision", heat2d_precision_name(meta->precision)) &&
            ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, "alpha", NC_DOUBLE, 1, &alpha)) &&
-           count_att(d, int64, "steps", meta->steps) && count_att(d, int64, "nx", meta->nx) &&
-           count_att(d, int64, "ny", meta->ny) &&
+           physical_atts(d, meta) && count_att(d, int64, "steps", meta->steps) &&
+           count_att(d, int64, "nx", meta->nx) && count_att(d, int64, "ny", meta->ny) &&
            (!series || text_att(d, NC_GLOBAL, "complete", "false"));
 }
 
@@ -207,8 +255,7 @@ static bool field_var(definer *d, netcdf_ids *ids, const heat2d_netcdf_meta *met
             return false;
     }
     return text_att(d, ids->field, "long_name", "temperature") &&
-           text_att(d, ids->field, "units", "1") &&
-           (ndims != 3 || text_att(d, ids->field, "coordinates", HEAT2D_NC_STEP));
+           text_att(d, ids->field, "units", "1");
 }
 
 int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool series, const char *path,
@@ -224,21 +271,15 @@ int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool serie
     bool good = (!series || ok(&d, nc_def_dim(d.ncid, HEAT2D_NC_TIME, NC_UNLIMITED, &dim_t))) &&
                 ok(&d, nc_def_dim(d.ncid, "y", meta->ny, &dim_y)) &&
                 ok(&d, nc_def_dim(d.ncid, "x", meta->nx, &dim_x)) &&
-                coordinate(&d, "y", dim_y, "Y", &var_y) && coordinate(&d, "x", dim_x, "X", &var_x);
-    if (good && series) {
-        good = ok(&d, nc_def_var(d.ncid, HEAT2D_NC_TIME, NC_DOUBLE, 1, &dim_t, &ids->time)) &&
-               text_att(&d, ids->time, "long_name", "time in steps (dt = 1)") &&
-               text_att(&d, ids->time, "units", "1") && text_att(&d, ids->time, "axis", "T") &&
-               ok(&d, nc_def_var(d.ncid, HEAT2D_NC_STEP, ids->int64 ? NC_INT64 : NC_DOUBLE, 1,
-                                 &dim_t, &ids->step)) &&
-               text_att(&d, ids->step, "long_name", "steps done") &&
-               text_att(&d, ids->step, "units", "1");
-    }
+                coordinate(&d, meta, "y", "Y", dim_y, &var_y) &&
+                coordinate(&d, meta, "x", "X", dim_x, &var_x) &&
+                (!series || time_and_step(&d, ids, meta, dim_t));
     const int dims[3] = {dim_t, dim_y, dim_x};
     good = good && field_var(&d, ids, meta, series ? dims : dims + 1, series ? 3 : 2) &&
            global_atts(&d, meta, series, ids->int64) &&
            /* Room in a classic header for complete's "true" and more. */
-           ok(&d, nc__enddef(d.ncid, 1024, 4, 0, 4)) && write_coordinate(&d, var_y, meta->ny) &&
-           write_coordinate(&d, var_x, meta->nx);
+           ok(&d, nc__enddef(d.ncid, 1024, 4, 0, 4)) &&
+           write_coordinate(&d, var_y, meta->ny, meta->dx) &&
+           write_coordinate(&d, var_x, meta->nx, meta->dx);
     return good ? 0 : -1;
 }

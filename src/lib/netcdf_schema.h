@@ -9,15 +9,21 @@
 #define HEAT2D_NC_FIELD "u"
 #define HEAT2D_NC_STEP  "step"
 #define HEAT2D_NC_TIME  "time"
+/* CF's time unit and its reference: a run's clock starts there (no
+ * calendar date is meant: the reference is the time origin readers need). */
+#define HEAT2D_NC_TIME_UNITS "seconds since 1970-01-01 00:00:00"
 
 /* The ids a definition hands back. */
 typedef struct netcdf_ids {
     int ncid;
     int field;  /* u(y, x), or u(time, y, x) in a series */
-    int step;   /* step(time), a series only */
-    int time;   /* time(time), a series only */
+    int step;   /* step(time), NC_INT, a series only */
+    int time;   /* time(time) in seconds, a series only */
     bool int64; /* the format has 64-bit integers */
 } netcdf_ids;
+
+/* The time of step `step`: step * dt seconds, 1 s a step without dt. */
+double heat2d_nc_time_of(const heat2d_netcdf_meta *meta, size_t step);
 
 /* The NetCDF-C library is not thread-safe: every entry of field_netcdf.h
  * holds this lock (compare reads its files on two threads). */

@@ -111,6 +111,12 @@
       heat2d_snapshot_writer_name((heat2d_snapshot_writer)cfg->snapshot_writer))                   \
     X(SNAPSHOT_BYTES_WRITTEN, "SNAPSHOT_BYTES_WRITTEN", "snapshot_bytes_written", COUNT,           \
       cfg->output_every > 0 && cfg->snapshot_writer > 0, rep->snapshot_bytes_written)             \
+    /* Printed, not recorded: a run continued from a record's step, and its                        \
+     * physical units where known (heat2d_physical.h: m, s, m^2/s). */                             \
+    X(FIRST_STEP, "FIRST_STEP", NULL, COUNT, cfg->first_step > 0, cfg->first_step)                 \
+    X(DX, "DX", NULL, REAL, cfg->dx > 0.0, cfg->dx)                                                \
+    X(DT, "DT", NULL, REAL, cfg->dt > 0.0, cfg->dt)                                                \
+    X(DIFFUSIVITY, "DIFFUSIVITY", NULL, REAL, cfg->diffusivity > 0.0, cfg->diffusivity)           \
     /* A program's row (bench --program): its path; empty for a method. */                         \
     X(PROGRAM, NULL, "program", TEXT, false, 0)
 /* clang-format on */

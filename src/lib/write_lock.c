@@ -172,7 +172,8 @@ int heat2d_write_lock_check(const char *path, heat2d_error *err)
     if (fd < 0)
         return 0;
     struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-    const bool held = fcntl(fd, F_OFD_GETLK, &whole) == 0 && whole.l_type != F_UNLCK;
+    const bool held = fcntl(fd, F_OFD_GETLK, &whole) == 0 && whole.l_type != F_UNLCK &&
+                      holder_pid(fd) != (long)getpid();
     const int rc = held ? refuse_held(path, fd, "", err) : 0;
     close(fd);
     return rc;

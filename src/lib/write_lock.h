@@ -29,9 +29,10 @@ int heat2d_write_lock_take(heat2d_write_lock *lock, const char *final, const cha
 /* Removes the lock file and lets the lock go; nothing when not held. */
 void heat2d_write_lock_drop(heat2d_write_lock *lock);
 
-/* 0 when no heat2d run holds the lock of path (as the user named it), else
- * -1 with "PATH is being written by another heat2d run (pid N)". Takes
- * nothing: the ranks of one job may all ask at once. */
+/* 0 when no heat2d run holds the lock of path (as the user named it), or
+ * this process does (a run appending to a series reads it whole first),
+ * else -1 with "PATH is being written by another heat2d run (pid N)".
+ * Takes nothing: the ranks of one job may all ask at once. */
 int heat2d_write_lock_check(const char *path, heat2d_error *err);
 
 #endif
