@@ -41,6 +41,17 @@ expect_rc 0 "the tests' set-up, no registry: the build goes on"
 expect_err_has "missing libopenmpi-dev openmpi-bin libnetcdf-dev gfortran valgrind netcdf-bin docker-compose" \
   "the tests' set-up names the bench's needs, then the tests' own"
 
+# make test's set-up asks for the programs the client test opens series
+# with (python3-xarray only where Debian's python lacks it); make bench's
+# (no argument) for none of them.
+run env PATH="$w/with" bash "$src/tools/setup.sh" test
+for p in cdo nco paraview python3-paraview xvfb; do
+  if grep -qw -- "$p" <<<"$err"; then ok; else ko "setup.sh test does not name $p: $err"; fi
+done
+run env PATH="$w/with" bash "$src/tools/setup.sh"
+expect_eq "$(grep -cwE -- 'python3-xarray|cdo|nco|paraview|xvfb' <<<"$err")" 0 \
+  "setup.sh for the bench names none of the client programs"
+
 fake_path "$w/without" $basics
 run env PATH="$w/without" bash "$src/tools/setup.sh"
 expect_rc 1 "no registry and no cmake: the build cannot go on"

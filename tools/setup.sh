@@ -10,7 +10,9 @@
 #   tools/setup.sh test   and what only the tests use: gfortran and python3
 #                         (the original), valgrind, ncdump and Python's
 #                         netCDF4 (test_netcdf), docker-compose (the container
-#                         recipe's test), the offload compiler they build with
+#                         recipe's test), the offload compiler they build with,
+#                         and the programs test_netcdf_clients opens series with
+#                         (xarray, CDO, NCO, ParaView's pvpython under xvfb-run)
 #   tools/setup.sh fuzz   and clang, for `make fuzz` (libFuzzer)
 #   tools/setup.sh format and clang-format, for `make format-check`
 #   tools/setup.sh offload  and GCC's nvptx offload compiler even with no GPU
@@ -46,6 +48,13 @@ if [ "${1:-}" = test ]; then
   command -v ncdump >/dev/null || need+=(netcdf-bin)     # test_netcdf reads with ncdump
   has_python_module netCDF4 || need+=(python3-netcdf4)   # and with Python's netCDF4
   command -v docker-compose >/dev/null || need+=(docker-compose) # the container recipe's test
+  # The modellers' own programs, as the distribution ships them
+  # (tests/test_netcdf_clients.sh); make bench needs none of them.
+  has_python_module xarray || need+=(python3-xarray)
+  command -v cdo >/dev/null || need+=(cdo)
+  command -v ncks >/dev/null || need+=(nco)
+  command -v pvpython >/dev/null || need+=(paraview python3-paraview)
+  command -v xvfb-run >/dev/null || need+=(xvfb)
 fi
 
 # The C compiler the build will use (CMake takes CC, else cc), when it is

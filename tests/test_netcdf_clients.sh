@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# The programs modellers open heat2d's series with, as the distribution
+# installs them, each running the commands docs/usage.md gives (read from
+# its "<!-- client: NAME -->" blocks) on a series written by cpu and one
+# written by mpi-cpu on 2 ranks (--dx 10 --dt 0.5 --diffusivity 2), and
+# asserting on what it prints: xarray decodes the times (0, 2, ... s after
+# the reference), the steps, x in metres and the values (bit for bit the
+# run's); CDO's sinfon and infon print no warning, the time axis and a
+# distinct timestamp a record, and each record's maximum; NCO's ncks lists
+# every variable and reads each whole; ParaView's pvpython (headless under
+# xvfb-run; one process for both series) opens the series with the two
+# settings docs/usage.md names, sees every record at its time, a flat grid
+# in metres and u's range per record, and saves a picture that shows the
+# field. A client that is not installed is named and the test skips (77),
+# unless HEAT2D_REQUIRE_CLIENTS=1 (CI), where it fails.
+# usage: test_netcdf_clients.sh BIN_DIR SOURCE_DIR
+set -e
+bin=$(cd "$1" && pwd)
+usage_md=$(cd "$2" && pwd)/docs/usage.md
+. "$(dirname "$0")/lib.sh"
+h=$bin/heat2d
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+cd "$w"
+if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
+  echo "SKIP: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
+  exit 77
+fi
+missing=()
+# block NAME: the code of docs/usage.md's block after "<!-- client: NAME -->"
+block() {
+  awk -v tag="<!-- client: $1 -->" '$0 == tag {on=1; next} on && /^```/ {if (in_code) exit; in_code=1; next} on && in_code' "$usage_md"
+}
+for name in xarray cdo nco paraview; do
+  [ -n "$(block $name)" ] || ko "docs/usage.md has no '<!-- client: $name -->' block"
+done
+# Debian's python has the distribution's xarray (python3-xarray); another
+# python on PATH may not.
+py=""
+for p in python3 /usr/bin/python3; do
+  if command -v "$p" >/dev/null && "$p" -c 'import xarray, netCDF4, numpy' 2>/dev/null; then py=$p; break; fi
+done
+
+# ---- the series: cpu, and mpi-cpu on 2 ranks ------------------------------------------------
+grid=(--nx 40 --ny 30 --steps 20 --output-every 4 --dx 10 --dt 0.5 --diffusivity 2)
+run "$h" run --method cpu "${grid[@]}" --save-every series.nc --save last.dat
+expect_rc 0 "cpu writes the series"
+max=$(key MAX)
+series=(series.nc)
+if "$h" methods | grep -q '^mpi-cpu ' && command -v mpirun >/dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  launch=(env ${HEAT2D_MPI_LSAN_OPTIONS:+"LSAN_OPTIONS=$HEAT2D_MPI_LSAN_OPTIONS"} mpirun)
+  mpirun --version 2>&1 | grep -qE 'Open MPI|OpenRTE' && launch+=(-q --oversubscribe)
+  run timeout 60 "${launch[@]}" -np 2 "$h" run --method mpi-cpu "${grid[@]}" --save-every mpi.nc
+  expect_rc 0 "mpi-cpu on 2 ranks writes the series"
+  series+=(mpi.nc)
+else
+  missing+=("mpi-cpu or mpirun (the 2-rank series)")
+fi
+times="0,2,4,6,8,10"
+steps="0,4,8,12,16,20"
+
+# ---- xarray -----------------------------------------------------------------------------------
+if [ -n "$py" ]; then
+  for s in "${series[@]}"; do
+    { block xarray | sed "s/series\.nc/$s/g"
+      cat <<'PY'
+import numpy as np
+seconds = (ds.time.values - np.datetime64("1970-01-01T00:00:00")) / np.timedelta64(1, "s")
+print("TIMES=" + ",".join("%g" % t for t in seconds))
+print("STEPS=" + ",".join(str(int(k)) for k in ds.step.values))
+print("X=%g..%g %s Y=%g..%g %s" % (ds.x[0], ds.x[-1], ds.x.units, ds.y[0], ds.y[-1], ds.y.units))
+with open("last.dat") as f:
+    nx, ny = map(int, f.readline().split())
+    last = np.array([float(v) for v in f]).reshape(ny, nx)
+print("LAST_IS_THE_RUNS=%s" % np.array_equal(ds.u.isel(time=-1).values, last))
+first = ds.u.isel(time=0).values
+print("FIRST_IS_THE_INITIAL_STATE=%s" % (first[14, 19] == 1.0 and first.sum() == 1.0))
+PY
+    } >xr.py
+    run "$py" xr.py
+    expect_rc 0 "xarray runs docs/usage.md's block on $s"
+    expect_eq "$(sed -n 3p <<<"$out")" "[0 4 8]" "xarray, $s: the block's steps"
+    expect_eq "$(sed -n 4p <<<"$out")" "m 10.0" "xarray, $s: the block's x in metres"
+    expect_eq "$(sed -n 5p <<<"$out")" "$(printf '%.17g' "$max" | "$py" -c 'print(float(input()))')" \
+      "xarray, $s: the block's last maximum is the run's MAX"
+    for line in "TIMES=$times" "STEPS=$steps" "X=0..390 m Y=0..290 m" "LAST_IS_THE_RUNS=True" \
+      "FIRST_IS_THE_INITIAL_STATE=True"; do
+      expect_out_has "$line" "xarray, $s"
+    done
+  done
+else
+  missing+=("python3-xarray (no python3 here imports xarray, netCDF4 and numpy)")
+fi
+
+# ---- CDO --------------------------------------------------------------------------------------
+if command -v cdo >/dev/null; then
+  for s in "${series[@]}"; do
+    while IFS= read -r line; do
+      cmd=${line%%#*}
+      [ -n "${cmd// /}" ] || continue
+      run bash -c "${cmd//series.nc/$s}"
+      expect_rc 0 "CDO: $cmd on $s"
+      expect_eq "$(grep -ciE 'warning|unsupported|error|can.t' <<<"$out$err" || true)" 0 \
+        "CDO: $cmd on $s prints no warning ($err)"
+      case $cmd in
+      *sinfon*)
+        stamps=$(sed -n '/YYYY-MM-DD hh:mm:ss/,$p' <<<"$out" | grep -oE '1970-01-01 [0-9:]{8}' | paste -sd, -)
+        expect_eq "$stamps" "$(for t in ${times//,/ }; do printf '1970-01-01 00:00:%02d\n' "$t"; done | paste -sd, -)" \
+          "CDO sinfon, $s: a distinct timestamp a record, 2 s apart"
+        expect_out_has "x : 0 to 390 by 10 m" "CDO sinfon, $s: x in metres"
+        expect_out_has "RefTime =  1970-01-01 00:00:00  Units = seconds" "CDO sinfon, $s: the time axis"
+        ;;
+      *infon*)
+        expect_eq "$(grep -c ': u *$' <<<"$out")" 6 "CDO infon, $s: six records of u"
+        expect_eq "$(grep ': u *$' <<<"$out" | tail -n 1 | awk '{print $(NF-2)}')" \
+          "$(printf '%.5f' "$max")" "CDO infon, $s: the last record's maximum is the run's MAX"
+        ;;
+      esac
+    done < <(block cdo)
+  done
+else
+  missing+=("cdo")
+fi
+
+# ---- NCO ---------------------------------------------------------------------------------------
+if command -v ncks >/dev/null; then
+  for s in "${series[@]}"; do
+    while IFS= read -r line; do
+      cmd=${line%%#*}
+      [ -n "${cmd// /}" ] || continue
+      run bash -c "${cmd//series.nc/$s}"
+      expect_rc 0 "NCO: $cmd on $s ($err)"
+      case $cmd in
+      *-m*)
+        expect_eq "$(grep -oE '^[a-z]+: type' <<<"$out" | sed 's/: type//' | sort | paste -sd' ' -)" \
+          "step time u x y" "NCO, $s: every variable listed"
+        ;;
+      *"-v step"*)
+        expect_eq "$(paste -sd' ' <<<"$out" | tr -s ' ')" \
+          "time[0]=0 step[0]=0 time[1]=2 step[1]=4 time[2]=4 step[2]=8 time[3]=6 step[3]=12 time[4]=8 step[4]=16 time[5]=10 step[5]=20 " \
+          "NCO, $s: each record's time and step"
+        ;;
+      *"-v u"*)
+        expect_eq "$(grep -c '^time\[1\]=2 y\[[0-9]*\]=[0-9]* x\[[0-9]*\]=[0-9]* u\[' <<<"$out")" 1200 \
+          "NCO, $s: the second record's 1200 cells, at 2 s, in metres"
+        ;;
+      esac
+    done < <(block nco)
+    # Every variable read whole: its values, one a line.
+    for want in x:40 y:30 time:6 step:6 u:7200; do
+      v=${want%%:*}
+      run ncks --trd -H -C -v "$v" "$s"
+      expect_eq "$rc/$(grep -c "^.*$v\[[0-9]*\]=" <<<"$out")" "0/${want#*:}" "NCO reads $v of $s whole"
+    done
+  done
+else
+  missing+=("nco (ncks)")
+fi
+
+# ---- ParaView (one pvpython for both series) ---------------------------------------------------
+if command -v pvpython >/dev/null && command -v xvfb-run >/dev/null && [ -n "$py" ]; then
+  # u's range in each record, as netCDF4 reads it: what ParaView must show.
+  for s in "${series[@]}"; do
+    "$py" - "$s" <<'PY' >"$s.ranges"
+import sys, netCDF4
+u = netCDF4.Dataset(sys.argv[1])["u"][:]
+for k in range(u.shape[0]):
+    print("RANGE %s %d %r %r" % (sys.argv[1], k, float(u[k].min()), float(u[k].max())))
+PY
+  done
+  block paraview >client.py
+  cat >pv.py <<'PY'
+import sys
+code = open("client.py").read()
+for s in sys.argv[1:]:
+    exec(code.replace("series.nc", s).replace("series.png", s + ".png"))
+    print("TIMES %s %s" % (s, ",".join("%g" % t for t in r.TimestepValues)))
+    for k, t in enumerate(r.TimestepValues):
+        r.UpdatePipeline(t)
+        data = servermanager.Fetch(r)
+        print("GRID %s %d %s %d %s" % (s, k, data.GetClassName(), data.GetNumberOfPoints(),
+                                       ",".join("%g" % b for b in data.GetBounds())))
+        u = data.GetPointData().GetArray("u")
+        print("RANGE %s %d %r %r" % ((s, k) + tuple(u.GetRange())))
+PY
+  run timeout 300 xvfb-run -a pvpython pv.py "${series[@]}"
+  expect_rc 0 "pvpython runs docs/usage.md's block (stderr: $(tail -n 3 <<<"$err"))"
+  seen=$out
+  for s in "${series[@]}"; do
+    expect_eq "$(grep "^TIMES $s " <<<"$seen")" "TIMES $s $times" "ParaView, $s: a record at each time, in seconds"
+    expect_eq "$(grep -c "^GRID $s [0-9] vtkImageData 1200 0,390,0,290,0,0$" <<<"$seen")" 6 \
+      "ParaView, $s: every record on a flat 40x30 grid in metres"
+    expect_eq "$(grep "^RANGE $s " <<<"$seen" | paste -sd' ')" "$(paste -sd' ' "$s.ranges")" \
+      "ParaView, $s: u's range in each record"
+    # The picture: a PNG of 800x600 that shows the field (the grid's blue,
+    # the background, and the warm centre among its colours).
+    run "$py" - "$s.png" <<'PY'
+import sys
+from PIL import Image
+image = Image.open(sys.argv[1]).convert("RGB")
+colours = image.getcolors(1 << 20)
+warm = sum(n for n, (r, g, b) in colours if r > 150 and b < 100)
+print("%s %dx%d %s %s" % (image.format or "PNG", image.width, image.height,
+                          len(colours) > 20, warm > 0))
+PY
+    expect_eq "$out" "PNG 800x600 True True" "ParaView, $s: the saved picture shows the field"
+  done
+else
+  command -v pvpython >/dev/null || missing+=("paraview's pvpython (python3-paraview)")
+  command -v xvfb-run >/dev/null || missing+=("xvfb-run (xvfb)")
+  [ -n "$py" ] || missing+=("a python with netCDF4 for ParaView's expected ranges")
+fi
+
+finish >&2 || exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+  reason="not installed here: $(IFS=,; echo "${missing[*]}" | sed 's/,/, /g') (make test's set-up installs them: tools/setup.sh test)"
+  if [ "${HEAT2D_REQUIRE_CLIENTS:-0}" = 1 ]; then
+    echo "test_netcdf_clients: FAIL: $reason" >&2
+    exit 1
+  fi
+  echo "SKIP: $reason"
+  exit 77
+fi
