@@ -34,6 +34,18 @@ block() {
 for name in xarray cdo nco paraview; do
   [ -n "$(block $name)" ] || ko "docs/usage.md has no '<!-- client: $name -->' block"
 done
+# each_command NAME FILE CHECK: each command of NAME's shell block run on
+# FILE (for series.nc) with `run`, then CHECK COMMAND FILE on its output.
+each_command() {
+  local line cmd
+  while IFS= read -r line; do
+    cmd=${line%%#*}
+    [ -n "${cmd// /}" ] || continue
+    run bash -c "${cmd//series.nc/$2}"
+    expect_rc 0 "$1: $cmd on $2 ($err)"
+    "$3" "$cmd" "$2"
+  done < <(block "$1")
+}
 # Debian's python has the distribution's xarray (python3-xarray); another
 # python on PATH may not.
 py=""
@@ -94,59 +106,51 @@ else
 fi
 
 # ---- CDO --------------------------------------------------------------------------------------
+cdo_printed() { # COMMAND FILE
+  expect_eq "$(grep -ciE 'warning|unsupported|error|can.t' <<<"$out$err" || true)" 0 \
+    "CDO: $1 on $2 prints no warning ($err)"
+  case $1 in
+  *sinfon*)
+    stamps=$(sed -n '/YYYY-MM-DD hh:mm:ss/,$p' <<<"$out" | grep -oE '1970-01-01 [0-9:]{8}' | paste -sd, -)
+    expect_eq "$stamps" "$(for t in ${times//,/ }; do printf '1970-01-01 00:00:%02d\n' "$t"; done | paste -sd, -)" \
+      "CDO sinfon, $2: a distinct timestamp a record, 2 s apart"
+    expect_out_has "x : 0 to 390 by 10 m" "CDO sinfon, $2: x in metres"
+    expect_out_has "RefTime =  1970-01-01 00:00:00  Units = seconds" "CDO sinfon, $2: the time axis"
+    ;;
+  *infon*)
+    expect_eq "$(grep -c ': u *$' <<<"$out")" 6 "CDO infon, $2: six records of u"
+    expect_eq "$(grep ': u *$' <<<"$out" | tail -n 1 | awk '{print $(NF-2)}')" \
+      "$(printf '%.5f' "$max")" "CDO infon, $2: the last record's maximum is the run's MAX"
+    ;;
+  esac
+}
 if command -v cdo >/dev/null; then
-  for s in "${series[@]}"; do
-    while IFS= read -r line; do
-      cmd=${line%%#*}
-      [ -n "${cmd// /}" ] || continue
-      run bash -c "${cmd//series.nc/$s}"
-      expect_rc 0 "CDO: $cmd on $s"
-      expect_eq "$(grep -ciE 'warning|unsupported|error|can.t' <<<"$out$err" || true)" 0 \
-        "CDO: $cmd on $s prints no warning ($err)"
-      case $cmd in
-      *sinfon*)
-        stamps=$(sed -n '/YYYY-MM-DD hh:mm:ss/,$p' <<<"$out" | grep -oE '1970-01-01 [0-9:]{8}' | paste -sd, -)
-        expect_eq "$stamps" "$(for t in ${times//,/ }; do printf '1970-01-01 00:00:%02d\n' "$t"; done | paste -sd, -)" \
-          "CDO sinfon, $s: a distinct timestamp a record, 2 s apart"
-        expect_out_has "x : 0 to 390 by 10 m" "CDO sinfon, $s: x in metres"
-        expect_out_has "RefTime =  1970-01-01 00:00:00  Units = seconds" "CDO sinfon, $s: the time axis"
-        ;;
-      *infon*)
-        expect_eq "$(grep -c ': u *$' <<<"$out")" 6 "CDO infon, $s: six records of u"
-        expect_eq "$(grep ': u *$' <<<"$out" | tail -n 1 | awk '{print $(NF-2)}')" \
-          "$(printf '%.5f' "$max")" "CDO infon, $s: the last record's maximum is the run's MAX"
-        ;;
-      esac
-    done < <(block cdo)
-  done
+  for s in "${series[@]}"; do each_command cdo "$s" cdo_printed; done
 else
   missing+=("cdo")
 fi
 
 # ---- NCO ---------------------------------------------------------------------------------------
+nco_printed() { # COMMAND FILE
+  case $1 in
+  *-m*)
+    expect_eq "$(grep -oE '^[a-z]+: type' <<<"$out" | sed 's/: type//' | sort | paste -sd' ' -)" \
+      "step time u x y" "NCO, $2: every variable listed"
+    ;;
+  *"-v step"*)
+    expect_eq "$(paste -sd' ' <<<"$out" | tr -s ' ')" \
+      "time[0]=0 step[0]=0 time[1]=2 step[1]=4 time[2]=4 step[2]=8 time[3]=6 step[3]=12 time[4]=8 step[4]=16 time[5]=10 step[5]=20 " \
+      "NCO, $2: each record's time and step"
+    ;;
+  *"-v u"*)
+    expect_eq "$(grep -c '^time\[1\]=2 y\[[0-9]*\]=[0-9]* x\[[0-9]*\]=[0-9]* u\[' <<<"$out")" 1200 \
+      "NCO, $2: the second record's 1200 cells, at 2 s, in metres"
+    ;;
+  esac
+}
 if command -v ncks >/dev/null; then
   for s in "${series[@]}"; do
-    while IFS= read -r line; do
-      cmd=${line%%#*}
-      [ -n "${cmd// /}" ] || continue
-      run bash -c "${cmd//series.nc/$s}"
-      expect_rc 0 "NCO: $cmd on $s ($err)"
-      case $cmd in
-      *-m*)
-        expect_eq "$(grep -oE '^[a-z]+: type' <<<"$out" | sed 's/: type//' | sort | paste -sd' ' -)" \
-          "step time u x y" "NCO, $s: every variable listed"
-        ;;
-      *"-v step"*)
-        expect_eq "$(paste -sd' ' <<<"$out" | tr -s ' ')" \
-          "time[0]=0 step[0]=0 time[1]=2 step[1]=4 time[2]=4 step[2]=8 time[3]=6 step[3]=12 time[4]=8 step[4]=16 time[5]=10 step[5]=20 " \
-          "NCO, $s: each record's time and step"
-        ;;
-      *"-v u"*)
-        expect_eq "$(grep -c '^time\[1\]=2 y\[[0-9]*\]=[0-9]* x\[[0-9]*\]=[0-9]* u\[' <<<"$out")" 1200 \
-          "NCO, $s: the second record's 1200 cells, at 2 s, in metres"
-        ;;
-      esac
-    done < <(block nco)
+    each_command nco "$s" nco_printed
     # Every variable read whole: its values, one a line.
     for want in x:40 y:30 time:6 step:6 u:7200; do
       v=${want%%:*}
