@@ -8,10 +8,10 @@
 # run's); CDO's sinfon and infon print no warning, the time axis and a
 # distinct timestamp a record, and each record's maximum; NCO's ncks lists
 # every variable and reads each whole; ParaView's pvpython (headless under
-# xvfb-run; one process for both series) opens the series with the two
-# settings docs/usage.md names, sees every record at its time, a flat grid
-# in metres and u's range per record, and saves a picture that shows the
-# field. A client that is not installed is named and the test skips (77),
+# xvfb-run -s -noreset, as docs/usage.md says; one process for both series)
+# opens the series with the two settings docs/usage.md names, sees every
+# record at its time, a flat grid in metres and u's range per record, and
+# saves a picture that shows the field. A client that is not installed is named and the test skips (77),
 # unless HEAT2D_REQUIRE_CLIENTS=1 (CI), where it fails.
 # usage: test_netcdf_clients.sh BIN_DIR SOURCE_DIR
 set -e
@@ -188,7 +188,7 @@ for s in sys.argv[1:]:
         u = data.GetPointData().GetArray("u")
         print("RANGE %s %d %r %r" % ((s, k) + tuple(u.GetRange())))
 PY
-  run timeout 300 xvfb-run -a pvpython pv.py "${series[@]}"
+  run timeout 300 xvfb-run -a -s -noreset pvpython pv.py "${series[@]}"
   expect_rc 0 "pvpython runs docs/usage.md's block (stderr: $(tail -n 3 <<<"$err"))"
   seen=$out
   for s in "${series[@]}"; do
