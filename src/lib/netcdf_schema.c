@@ -267,7 +267,7 @@ int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool serie
                  .err = err,
                  .status = NC_NOERR};
     ids->int64 = heat2d_nc_format() != NC_64BIT_OFFSET;
-    int dim_t = -1, dim_y, dim_x, var_y, var_x;
+    int dim_t = -1, dim_y = -1, dim_x = -1, var_y = -1, var_x = -1;
     bool good = (!series || ok(&d, nc_def_dim(d.ncid, HEAT2D_NC_TIME, NC_UNLIMITED, &dim_t))) &&
                 ok(&d, nc_def_dim(d.ncid, "y", meta->ny, &dim_y)) &&
                 ok(&d, nc_def_dim(d.ncid, "x", meta->nx, &dim_x)) &&
