@@ -15,6 +15,10 @@ expect_rc 0 "cmake --install"
 for f in bin/heat2d bin/cpu_reference share/heat2d/plot_bench.py share/heat2d/run_options.json; do
   expect_eq "$(test -e "$w/prefix/$f" && echo there)" there "installed: $f"
 done
+# The plotting script's package, every module of it.
+src=$(cd "$(dirname "$0")/.." && pwd)
+expect_eq "$(cd "$w/prefix/share/heat2d/plots" 2>/dev/null && ls ./*.py | sort)" \
+  "$(cd "$src/tools/plots" && ls ./*.py | sort)" "installed: share/heat2d/plots/, every module"
 mkdir "$w/elsewhere"
 cd "$w/elsewhere"
 run "$w/prefix/bin/heat2d" bench --methods cpu --sizes 16x16:3,24x20:5 --repeats 1 --warmups 0 --out out
@@ -24,5 +28,9 @@ for png in time_per_step headline phases field; do
   expect_eq "$(head -c 8 "out/$png.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" "89504e470d0a1a0a" \
     "installed bench: $png.png is a PNG"
 done
+"$w/prefix/bin/heat2d" run --method cpu --nx 16 --ny 12 --steps 5 --save f.dat >/dev/null
+run "$w/prefix/bin/heat2d" plot f.dat
+expect_eq "$rc/$(grep -c '^PLOT=f.png$' <<<"$out")" 0/1 "the installed heat2d plot from an unrelated folder ($err)"
+rm f.dat f.png
 expect_eq "$(ls -A "$w/elsewhere")" "out" "nothing but the results folder written there"
 finish

@@ -1,0 +1,116 @@
+"""Heat maps of fields: the bench's field.png, and heat2d plot's field
+(NAME.png) and series (NAME.gif and its last record, NAME.png)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .common import replace_file, save
+from .fields import Series, read_field, read_spec
+
+FIELD_FLOOR = 1e-16  # the field spans hundreds of decades; below this is noise to the eye
+
+
+def plot_field(plt, folder: Path, path: Path) -> Path | None:
+    from matplotlib.colors import LogNorm
+    import numpy as np
+
+    if not path.exists():
+        return None
+    field, nx, ny = read_field(path)
+    shown = np.clip(field, FIELD_FLOOR, None)
+    fig, ax = plt.subplots(figsize=(6.8, 5.6))
+    image = ax.imshow(shown, origin="lower", cmap="inferno",
+                      norm=LogNorm(vmin=FIELD_FLOOR, vmax=float(shown.max())),
+                      interpolation="nearest")
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(f"u (log scale; values below {FIELD_FLOOR:g} shown as {FIELD_FLOOR:g})")
+    ax.set_xlabel("i (cell index)")
+    ax.set_ylabel("j (cell index)")
+    ax.set_title(f"final field, cpu, {nx}x{ny} after 400 steps\n"
+                 f"unit heat at the centre; max {field.max():.3g}, sum {field.sum():.6f}")
+    return save(plt, fig, folder, "field.png")
+
+
+MAX_FRAMES = 200  # an animation's frames: more records are sampled evenly
+
+
+def field_title(field, meta: dict, step=None) -> str:
+    ny, nx = field.shape
+    step = meta.get("step") if step is None else step
+    words = [meta["name"], f"{nx}x{ny}"]
+    if step is not None:
+        words.append(f"step {step}")
+    words += [meta[k] for k in ("method", "precision") if k in meta]
+    return ", ".join(words) + f"\nmax {field.max():.3g}, min {field.min():.3g}, sum {field.sum():.6g}"
+
+
+def field_norm(field):
+    """Log scale for a field of one sign (heat spans many decades), linear
+    and symmetric for one with both signs."""
+    from matplotlib.colors import LogNorm, Normalize
+    import numpy as np
+
+    if field.min() < 0:
+        top = float(np.abs(field).max()) or 1.0
+        return Normalize(vmin=-top, vmax=top), "coolwarm", field
+    top = max(float(field.max()), FIELD_FLOOR * 10)
+    return LogNorm(vmin=FIELD_FLOOR, vmax=top), "inferno", np.clip(field, FIELD_FLOOR, None)
+
+
+def draw_field(plt, field, title: str, norm_of=None):
+    fig, ax = plt.subplots(figsize=(6.8, 5.6))
+    norm, cmap, shown = field_norm(field) if norm_of is None else norm_of(field)
+    image = ax.imshow(shown, origin="lower", cmap=cmap, norm=norm, interpolation="nearest")
+    fig.colorbar(image, ax=ax).set_label("u")
+    ax.set_xlabel("i (cell index)")
+    ax.set_ylabel("j (cell index)")
+    ax.set_title(title, fontsize=10)
+    return fig, ax, image
+
+
+def plot_one_field(plt, spec: str, out: Path) -> Path:
+    field, meta = read_spec(spec)
+    fig, _, _ = draw_field(plt, field, field_title(field, meta))
+    return save(plt, fig, out.parent, out.name)
+
+
+def plot_series(plt, source: Path, gif: Path, png: Path) -> list[Path]:
+    """Every record into gif, one read and drawn at a time (at most
+    MAX_FRAMES, sampled evenly), the colour scale of the first; the last
+    record into png."""
+    from matplotlib.animation import PillowWriter
+
+    series = Series(source)
+    try:
+        n = len(series.steps)
+        picks = sorted({round(k * (n - 1) / (MAX_FRAMES - 1)) for k in range(MAX_FRAMES)}) \
+            if n > MAX_FRAMES else list(range(n))
+        step, field, meta = series.record(picks[0])
+        scale = field_norm(field)[:2]
+        norm_of = lambda f: (scale[0], scale[1], field_norm(f)[2] if scale[1] == "inferno" else f)
+        fig, ax, image = draw_field(plt, field, field_title(field, meta, step), norm_of)
+        writer = PillowWriter(fps=10)
+        def write_gif(tmp):
+            # Pillow takes the format from the name: write NAME.gif, then
+            # move it onto replace_file's temporary name.
+            named = f"{tmp}.gif"
+            try:
+                with writer.saving(fig, named, dpi=72):
+                    for k in picks:
+                        step, field, meta = series.record(k)
+                        image.set_data(norm_of(field)[2])
+                        ax.set_title(field_title(field, meta, step), fontsize=10)
+                        writer.grab_frame()
+                os.replace(named, tmp)
+            finally:
+                if os.path.exists(named):
+                    os.unlink(named)
+        replace_file(gif, write_gif)
+        plt.close(fig)
+        step, field, meta = series.record(n - 1)
+        fig, _, _ = draw_field(plt, field, field_title(field, meta, step))
+        return [gif, save(plt, fig, png.parent, png.name)]
+    finally:
+        series.close()
