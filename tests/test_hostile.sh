@@ -265,7 +265,7 @@ pass=$'c\nCOMPARE=PASS'
 "$h" run --method cpu --nx 5 --ny 5 --steps 2 --save "$pass" >/dev/null
 run "$h" compare "a$nl.dat" "$pass"
 expect_eq "$rc/$(grep -c '^COMPARE=PASS$' <<<"$out" || true)" 1/0 "compare: a name cannot forge COMPARE=PASS"
-expect_eq "$out" 'FILE=c\nCOMPARE=PASS MAX_ABS_DIFF=2.000000e-01 WORST_INDEX=12 FAILURES=9' \
+expect_eq "$out" 'FILE=c\nCOMPARE=PASS MAX_ABS_DIFF=2.000000e-01 WORST_INDEX=12 FAILURES=9 WORST_I=2 WORST_J=2 REF_VALUE=0.6 CAND_VALUE=0.39999999999999997 RMS_DIFF=4.156922e-02' \
   "compare: the FILE= line, its name escaped"
 cd "$s"
 

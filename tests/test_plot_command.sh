@@ -6,6 +6,8 @@
 # usage: test_plot_command.sh BIN_DIR
 set -e
 . "$(dirname "$0")/lib.sh"
+# pictures: stdout without the SCALE= line heat2d plot prints first.
+pictures() { grep -v '^SCALE=' <<<"$out" || true; }
 bin=$1
 h=$bin/heat2d
 w=$(mktemp -d)
@@ -34,7 +36,7 @@ frames() { "$py" -c "import sys; from PIL import Image; print(Image.open(sys.arg
 "$h" run --method cpu --nx 64 --ny 48 --steps 100 --save field.dat >/dev/null
 run "$h" plot field.dat
 expect_rc 0 "plot a field file"
-expect_eq "$out" "PLOT=field.png" "a field file: field.png in the working directory"
+expect_eq "$(pictures)" "PLOT=field.png" "a field file: field.png in the working directory"
 expect_eq "$(size field.png)" 816x672 "field.png is a PNG of 816x672"
 
 # ---- the pictures' names follow the rules of every file heat2d writes -------------------
@@ -53,7 +55,7 @@ chmod 640 real.png
 echo older >>real.png
 ln -s real.png link.png
 run "$h" plot field.dat --out link
-expect_eq "$rc/$out" "0/PLOT=link.png" "a link to a picture: plotted through it"
+expect_eq "$rc/$(pictures)" "0/PLOT=link.png" "a link to a picture: plotted through it"
 expect_eq "$([ -L link.png ] && echo link)/$(size real.png)/$(stat -c %a real.png)/$(tail -c 6 real.png | tr -d '\n')" \
   "link/816x672/640/$(tail -c 6 field.png | tr -d '\n')" "the link kept, its file replaced whole, its mode kept"
 ln -s notes.png to_notes.png
@@ -64,7 +66,7 @@ timeout 60 cat fifo.png >from_fifo &
 reader=$!
 run timeout 60 "$h" plot field.dat --out fifo
 wait "$reader" || true
-expect_eq "$rc/$out" "0/PLOT=fifo.png" "a FIFO: plotted into it"
+expect_eq "$rc/$(pictures)" "0/PLOT=fifo.png" "a FIFO: plotted into it"
 expect_eq "$([ -p fifo.png ] && echo fifo)/$(size from_fifo)" "fifo/816x672" \
   "a FIFO: the picture went through it, the FIFO stays"
 expect_eq "$(ls -A "${TMPDIR:-/tmp}" | grep -c "^heat2d-plot-" || true)" 0 "a FIFO: no scratch left"
@@ -77,7 +79,7 @@ expect_eq "$rc/$(cat sn.png)/$([ -e sn.gif ] && echo gif)" "1/my notes/" "a seri
 
 # ---- lines that name a picture cannot be forged -------------------------------------------
 run "$h" plot field.dat --out $'p\nFORGED=1'
-expect_eq "$rc/$out" '0/PLOT=p\nFORGED=1.png' "PLOT= escapes the name"
+expect_eq "$rc/$(pictures)" '0/PLOT=p\nFORGED=1.png' "PLOT= escapes the name"
 
 # ---- a plotter that exits 0 and makes nothing fails ------------------------------------
 printf 'import sys\nsys.exit(0)\n' >lazy.py
@@ -88,7 +90,7 @@ expect_eq "$rc/$err" "1/heat2d: plot: $py $w/lazy.py exited 0 without making laz
 "$h" run --method cpu --nx 40 --ny 30 --steps 60 --output-every 1 --save-every steps >/dev/null
 run "$h" plot steps --out folder
 expect_rc 0 "plot a --save-every folder"
-expect_eq "$out" $'PLOT=folder.gif\nPLOT=folder.png' "a folder: an animation and its last record"
+expect_eq "$(pictures)" $'PLOT=folder.gif\nPLOT=folder.png' "a folder: an animation and its last record"
 expect_eq "$(size folder.gif)" 489x403 "folder.gif is a GIF of 489x403"
 expect_eq "$(frames folder.gif)" 60 "folder.gif has a frame for each of 60 records"
 expect_eq "$(size folder.png)" 816x672 "folder.png is a PNG of 816x672"
@@ -100,7 +102,7 @@ if "$h" run --method cpu --nx 64 --ny 48 --steps 100 --save field.nc >/dev/null 
   "$h" run --method cpu --nx 40 --ny 30 --steps 250 --output-every 1 --save-every series.nc >/dev/null
   run "$h" plot series.nc:40
   expect_rc 0 "plot a record of a series"
-  expect_eq "$out" "PLOT=series_40.png" "a record: NAME_STEP.png"
+  expect_eq "$(pictures)" "PLOT=series_40.png" "a record: NAME_STEP.png"
   expect_eq "$(size series_40.png)" 816x672 "series_40.png is a PNG of 816x672"
   # The animation of 250 records is python's work alone (heat2d hands it
   # the series as it does a record), 20 s of it: not again under the
@@ -130,4 +132,56 @@ run "$h" plot short.dat --out short
 expect_rc 1 "a field file with too few values"
 expect_err_lines 1 "a bad field: one line"
 expect_eq "$([ -e short.png ] && echo made)" "" "a bad field leaves no picture"
+# ---- the colour scale: chosen from the values, or as asked --------------------------------
+# A point source's bell spans many decades: log, from the round-off foot
+# (max*1e-16) to the max. A 5 m mound on 0, as given and after 40 steps,
+# keeps its top: linear from 0.
+"$h" run --method cpu --nx 128 --ny 128 --steps 100 --save point.dat >/dev/null
+awk 'BEGIN { print 64, 64; for (j = 0; j < 64; ++j) for (i = 0; i < 64; ++i)
+  print ((i - 32) ^ 2 + (j - 32) ^ 2 < 100) ? 5 : 0 }' >mound.dat
+"$h" run --method cpu --initial mound.dat --steps 40 --save mound40.dat >/dev/null
+scale() { sed -n 's/^SCALE=\([a-z]*\) VMIN=\([^ ]*\) .*CMAP=\(.*\)$/\1 \2 \3/p' <<<"$out"; }
+run "$h" run --method cpu --nx 128 --ny 128 --steps 100
+point_max=$(key MAX)
+run "$h" plot point.dat
+expect_eq "$rc/$(cut -d' ' -f1,3 <<<"$(scale)")/$(pictures)" "0/log inferno/PLOT=point.png" "a point source: log"
+expect_eq "$("$py" -c 'import sys; v = [float(x) for x in sys.argv[1:]]; print(v[0] == v[2], v[1] == v[2] * 1e-16)' \
+  "$(sed -n 's/.* VMAX=\([^ ]*\) .*/\1/p' <<<"$out")" "$(cut -d' ' -f2 <<<"$(scale)")" "$point_max")" \
+  "True True" "a point source: from max*1e-16 to its max ($point_max)"
+run "$h" plot mound.dat
+expect_eq "$rc/$(scale)/$(pictures)" "0/linear 0.0 inferno/PLOT=mound.png" "a 5 m mound on 0: linear from 0"
+expect_eq "$(sed -n 's/.* VMAX=\([^ ]*\) .*/\1/p' <<<"$out")" "5.0" "the mound's scale ends at its 5 m"
+run "$h" plot mound40.dat
+expect_eq "$rc/$(scale)" "0/linear 0.0 inferno" "the mound after 40 steps: still linear"
+run "$h" plot point.dat --scale linear --vmax 0.001 --cmap viridis --out asked
+expect_eq "$rc/$out" $'0/SCALE=linear VMIN=0.0 VMAX=0.001 CMAP=viridis\nPLOT=asked.png' "the scale as asked"
+run "$h" plot mound.dat --scale log --vmin 0.01 --vmax 10 --out asked
+expect_eq "$rc/$(scale)" "0/log 0.01 inferno" "a log scale as asked"
+run "$h" plot series_notes/s --scale linear --vmin 0 --vmax 1 --out sn2
+expect_eq "$rc/$out" $'0/SCALE=linear VMIN=0.0 VMAX=1.0 CMAP=inferno\nPLOT=sn2.gif\nPLOT=sn2.png' \
+  "a series: one scale for the animation and its last record"
+# Refused in one line, exit 2, nothing drawn.
+refused() {
+  local want=$1
+  shift
+  expect_failure 2 "heat2d: plot: $want" "$h" plot "$@" --out refused
+  expect_eq "$(ls refused.* 2>/dev/null)" "" "refused ($*): no picture"
+}
+refused "--scale cubic: linear or log" point.dat --scale cubic
+refused "--vmin 1 is not below --vmax 1" point.dat --vmin 1 --vmax 1
+refused "--vmin 2 is not below --vmax 1" point.dat --vmin 2 --vmax 1
+refused "--vmin nan: not a finite number" point.dat --vmin nan
+refused "--vmax inf: not a finite number" point.dat --vmax inf
+refused "--vmin 1e999: not a finite number" point.dat --vmin 1e999
+refused "--vmax x: not a finite number" point.dat --vmax x
+refused "--vmin 0: a log scale starts above 0" point.dat --scale log --vmin 0
+refused "--vmin -1: a log scale starts above 0" point.dat --scale log --vmin -1
+refused "--cmap nosuch: not a matplotlib colormap (such as viridis, inferno, coolwarm, Blues)" \
+  point.dat --cmap nosuch
+refused "--cmap: not a matplotlib colormap name" point.dat --cmap 'a b'
+refused "--vmin 6 is not below the field's maximum 5: give --vmax as well" mound.dat --vmin 6
+refused "--vmax -1 is not above the scale's foot 0: give --vmin as well" mound.dat --vmax -1
+awk 'BEGIN { print 8, 8; for (k = 0; k < 64; ++k) print 0 }' >zero.dat
+refused "--scale log: the field has no positive value (its maximum is 0); give --vmin and --vmax" \
+  zero.dat --scale log
 finish

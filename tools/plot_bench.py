@@ -47,6 +47,7 @@ try:
     from plots.cli import main
     # Names that scripts and tests use from plot_bench itself.
     from plots.common import PlotError, outside_axes, overlapping_texts
+    from plots.fields import read_spec
     from plots.trials import label_of, method_order, read_axes, read_trials
 except ImportError as exc:
     print(f"plot_bench: cannot load its package plots/ beside "
@@ -54,7 +55,7 @@ except ImportError as exc:
     sys.exit(1)
 
 __all__ = ["PlotError", "label_of", "main", "method_order", "outside_axes", "overlapping_texts",
-           "read_axes", "read_trials"]
+           "read_axes", "read_spec", "read_trials"]
 
 
 def stop(signo, _frame):

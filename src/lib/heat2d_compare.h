@@ -20,6 +20,7 @@ typedef struct heat2d_comparison {
     double max_abs_diff;
     size_t worst_index;
     size_t failures;
+    double rms_diff; /* sqrt(mean((a-b)^2)) over every cell; NaN with a NaN cell */
 } heat2d_comparison;
 
 /* Per cell |a-b| <= atol + rtol*|a| with a the reference, as the original. */

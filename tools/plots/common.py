@@ -19,6 +19,10 @@ class PlotError(Exception):
     """A failure that deserves one line, not a traceback."""
 
 
+class UsageError(PlotError):
+    """A request that cannot be met as asked (exit 2, as heat2d's refusals)."""
+
+
 def overlapping_texts(fig) -> tuple[str, str] | None:
     """The first two visible texts of the figure (tick labels, titles,
     annotations, legend entries) whose boxes overlap, or None."""
@@ -237,9 +241,12 @@ def pyplot():
 
 def reported(work) -> int:
     """Runs work(), which prints its PLOT= lines; any failure is one line on
-    stderr and exit 1, never a traceback."""
+    stderr and exit 1 (2 for a request refused), never a traceback."""
     try:
         work()
+    except UsageError as exc:
+        print(f"plot_bench: {exc}", file=sys.stderr)
+        return 2
     except PlotError as exc:
         print(f"plot_bench: {exc}", file=sys.stderr)
         return 1

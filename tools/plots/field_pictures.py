@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from . import field_scale
 from .common import replace_file, save
 from .fields import Series, read_field, read_spec
 
@@ -46,40 +47,33 @@ def field_title(field, meta: dict, step=None) -> str:
     return ", ".join(words) + f"\nmax {field.max():.3g}, min {field.min():.3g}, sum {field.sum():.6g}"
 
 
-def field_norm(field):
-    """Log scale for a field of one sign (heat spans many decades), linear
-    and symmetric for one with both signs."""
-    from matplotlib.colors import LogNorm, Normalize
-    import numpy as np
-
-    if field.min() < 0:
-        top = float(np.abs(field).max()) or 1.0
-        return Normalize(vmin=-top, vmax=top), "coolwarm", field
-    top = max(float(field.max()), FIELD_FLOOR * 10)
-    return LogNorm(vmin=FIELD_FLOOR, vmax=top), "inferno", np.clip(field, FIELD_FLOOR, None)
-
-
-def draw_field(plt, field, title: str, norm_of=None):
+def draw_field(plt, field, title: str, scale):
     fig, ax = plt.subplots(figsize=(6.8, 5.6))
-    norm, cmap, shown = field_norm(field) if norm_of is None else norm_of(field)
-    image = ax.imshow(shown, origin="lower", cmap=cmap, norm=norm, interpolation="nearest")
-    fig.colorbar(image, ax=ax).set_label("u")
+    image = ax.imshow(scale.shown(field), origin="lower", cmap=scale.cmap, norm=scale.norm(),
+                      interpolation="nearest")
+    fig.colorbar(image, ax=ax).set_label(scale.label())
     ax.set_xlabel("i (cell index)")
     ax.set_ylabel("j (cell index)")
     ax.set_title(title, fontsize=10)
     return fig, ax, image
 
 
-def plot_one_field(plt, spec: str, out: Path) -> Path:
+def plot_one_field(plt, spec: str, out: Path, asked: dict):
+    """The field named by spec into out, on the scale asked for (heat2d
+    plot's --scale, --vmin, --vmax, --cmap), the rest chosen from its
+    values: (the scale, [out])."""
     field, meta = read_spec(spec)
-    fig, _, _ = draw_field(plt, field, field_title(field, meta))
-    return save(plt, fig, out.parent, out.name)
+    scale = field_scale.choose(field, **asked)
+    fig, _, _ = draw_field(plt, field, field_title(field, meta), scale)
+    return scale, [save(plt, fig, out.parent, out.name)]
 
 
-def plot_series(plt, source: Path, gif: Path, png: Path) -> list[Path]:
+def plot_series(plt, source: Path, gif: Path, png: Path, asked: dict):
     """Every record into gif, one read and drawn at a time (at most
-    MAX_FRAMES, sampled evenly), the colour scale of the first; the last
-    record into png."""
+    MAX_FRAMES, sampled evenly), and the last record into png, all on one
+    scale: the one asked for, the rest chosen from the first and the last
+    records. (the scale, [gif, png])."""
+    import numpy as np
     from matplotlib.animation import PillowWriter
 
     series = Series(source)
@@ -88,9 +82,9 @@ def plot_series(plt, source: Path, gif: Path, png: Path) -> list[Path]:
         picks = sorted({round(k * (n - 1) / (MAX_FRAMES - 1)) for k in range(MAX_FRAMES)}) \
             if n > MAX_FRAMES else list(range(n))
         step, field, meta = series.record(picks[0])
-        scale = field_norm(field)[:2]
-        norm_of = lambda f: (scale[0], scale[1], field_norm(f)[2] if scale[1] == "inferno" else f)
-        fig, ax, image = draw_field(plt, field, field_title(field, meta, step), norm_of)
+        last = series.record(n - 1)
+        scale = field_scale.choose(np.concatenate((field.ravel(), last[1].ravel())), **asked)
+        fig, ax, image = draw_field(plt, field, field_title(field, meta, step), scale)
         writer = PillowWriter(fps=10)
         def write_gif(tmp):
             # Pillow takes the format from the name: write NAME.gif, then
@@ -100,7 +94,7 @@ def plot_series(plt, source: Path, gif: Path, png: Path) -> list[Path]:
                 with writer.saving(fig, named, dpi=72):
                     for k in picks:
                         step, field, meta = series.record(k)
-                        image.set_data(norm_of(field)[2])
+                        image.set_data(scale.shown(field))
                         ax.set_title(field_title(field, meta, step), fontsize=10)
                         writer.grab_frame()
                 os.replace(named, tmp)
@@ -109,8 +103,8 @@ def plot_series(plt, source: Path, gif: Path, png: Path) -> list[Path]:
                     os.unlink(named)
         replace_file(gif, write_gif)
         plt.close(fig)
-        step, field, meta = series.record(n - 1)
-        fig, _, _ = draw_field(plt, field, field_title(field, meta, step))
-        return [gif, save(plt, fig, png.parent, png.name)]
+        step, field, meta = last
+        fig, _, _ = draw_field(plt, field, field_title(field, meta, step), scale)
+        return scale, [gif, save(plt, fig, png.parent, png.name)]
     finally:
         series.close()
