@@ -793,10 +793,10 @@ expect_eq "$(grep -c "^NOTE: Plots skipped .* then: python3 .*plot_bench.py $w/o
   "bench --out: a note naming the folder escapes it"
 
 # ---- a requested axis that yields no rows is a note ----------------------------------------
-if "$h" methods | grep -q '^omp '; then
-  takers=$("$h" run --method omp --nx 8 --ny 8 --steps 2 --output-every 1 2>&1 |
+if "$h" methods | grep -q '^acc-each '; then
+  takers=$("$h" run --method acc-each --nx 8 --ny 8 --steps 2 --output-every 1 2>&1 |
     sed -n 's/.*(--output-every applies to \(.*\))$/\1/p')
-  run "${noplots[@]}" "$h" bench --methods omp --output-every 1 --sizes 16x16:2 --repeats 1 \
+  run "${noplots[@]}" "$h" bench --methods acc-each --output-every 1 --sizes 16x16:2 --repeats 1 \
     --warmups 0 --out "$w/no-axis"
   note="--output-every 1: no method in the list takes it (--output-every applies to $takers); it adds no rows."
   expect_eq "$rc/$(grep -c -- "^NOTE: $note\$" <<<"$out")/$(grep -c -- "^- $note\$" "$w/no-axis/summary.md")" \

@@ -32,11 +32,15 @@ expect_eq "$(ls "$keep" | wc -l | tr -d ' ')" "$((4 * n_methods))" "fields kept 
 # Snapshots: every non-distributed method that takes them but cpu (the
 # reference) at K = 1, 7, 5, 31 on 25x21/31 and K = 7, 17 on 40x17/17, each
 # snapshot at its step and equal to cpu's field after it; acc-resident's
-# each with the invariants its reduction found, as a scan here finds them.
+# each with the invariants its reduction found, as a scan here finds them;
+# omp's scanned on the host (no device statistics).
 n_snap=$("$bin/heat2d" methods | awk '$1 == "acc-resident"' | wc -l)
+n_host_snap=$("$bin/heat2d" methods | awk '$1 == "omp"' | wc -l)
 expect_count '^SNAPSHOTS method=.* copy=plain .* FAILURES=0 DEVICE_STATS=([1-9][0-9]*)/\1 STATS_MISMATCH=0 PASS$' $((6 * n_snap)) "snapshots checked"
+expect_count '^SNAPSHOTS method=omp copy=plain .* FAILURES=0 DEVICE_STATS=0/0 STATS_MISMATCH=0 PASS$' \
+  $((6 * n_host_snap)) "omp's snapshots checked"
 expect_count '^SNAPSHOTS .* grid=25x21 steps=31 K=5 SNAPSHOTS=7/7 MAX_ABS_DIFF=0\.000000e\+00 ' \
-  "$n_snap" "K=5 on 31 steps: 7 snapshots, the last after step 31, bit for bit"
+  "$((n_snap + n_host_snap))" "K=5 on 31 steps: 7 snapshots, the last after step 31, bit for bit"
 
 # check --precision f32: every method in f32 (cpu included) against cpu's
 # f64 field within the stated bound, each line with the bound and the

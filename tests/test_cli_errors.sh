@@ -475,12 +475,12 @@ expect_failure 1 "heat2d: run: --save-every: cannot create '$s/plain/x': Not a d
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --save-every "$s/plain/x"
 expect_failure 1 "heat2d: run: --save-every: '$s/plain' is not a directory" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --save-every "$s/plain"
-run "$h" run --method omp --nx 8 --ny 8 --steps 3 --output-every 1
-if have_method "$h" omp "omp refuses snapshots"; then
-  expect_rc 2 "omp takes no snapshots"
-  expect_err_lines 1 "omp takes no snapshots: one line"
-  expect_err_has "heat2d: run: omp takes no snapshots (--output-every applies to cpu, " \
-    "omp takes no snapshots: the message names those that do"
+run "$h" run --method acc-each --nx 8 --ny 8 --steps 3 --output-every 1
+if have_method "$h" acc-each "acc-each refuses snapshots"; then
+  expect_rc 2 "acc-each takes no snapshots"
+  expect_err_lines 1 "acc-each takes no snapshots: one line"
+  expect_err_has "heat2d: run: acc-each takes no snapshots (--output-every applies to cpu, omp, " \
+    "acc-each takes no snapshots: the message names those that do, omp among them"
 fi
 run "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --snapshot-copy overlap
 expect_rc 2 "cpu copies no snapshots overlapped"

@@ -113,7 +113,7 @@ expect_eq "$(head -n 1 <<<"$out" | awk '{print $1}')" "cpu" "methods lists cpu f
 
 # Snapshots: every K steps and after the last, each written as the field
 # after its step, bit for bit cpu's; the names sort by step.
-for m in cpu acc-resident; do
+for m in cpu omp acc-resident; do
   have_method "$bin/heat2d" "$m" "$m's snapshot files" || continue
   d=$w/snap-$m
   mkdir -p "$d"
@@ -128,6 +128,35 @@ for m in cpu acc-resident; do
     expect_rc 0 "$m: the snapshot after step $s is cpu's field after $s steps"
   done
 done
+# omp on 4 threads (a grid of 4 bands of 16k cells): its snapshots, as
+# text files and as every record of a series, byte for byte cpu's, in f64
+# and f32, for a K that does not divide the steps.
+if have_method "$bin/heat2d" omp "omp's snapshots on 4 threads"; then
+  for prec in f64 f32; do
+    for m in cpu omp; do
+      mkdir -p "$w/threads-$m-$prec"
+      run env OMP_NUM_THREADS=4 "$bin/heat2d" run --method "$m" --nx 301 --ny 223 --steps 20 \
+        --output-every 7 --precision "$prec" --save-every "$w/threads-$m-$prec"
+      expect_rc 0 "$m $prec: snapshots of 301x223"
+    done
+    expect_eq "$(key DEVICE)/$(key SNAPSHOTS)" "host(4threads)/3" "omp $prec: 4 threads, 3 snapshots"
+    bad=0
+    for f in step_07.dat step_14.dat step_20.dat; do
+      cmp -s "$w/threads-cpu-$prec/$f" "$w/threads-omp-$prec/$f" || { bad=1; ko "omp $prec: $f is not cpu's"; }
+    done
+    [ $bad = 1 ] || ok
+    "$bin/heat2d" info | grep -q '^NETCDF=NetCDF' || continue
+    for m in cpu omp; do
+      run env OMP_NUM_THREADS=4 "$bin/heat2d" run --method "$m" --nx 301 --ny 223 --steps 20 \
+        --output-every 7 --precision "$prec" --save-every "$w/threads-$m-$prec.nc"
+      expect_rc 0 "$m $prec: a series of 301x223"
+    done
+    for s in 0 7 14 20; do
+      run "$bin/heat2d" compare "$w/threads-cpu-$prec.nc:$s" "$w/threads-omp-$prec.nc:$s" --atol 0 --rtol 0
+      expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "omp $prec: the series' record of step $s is cpu's"
+    done
+  done
+fi
 if have_method "$bin/heat2d" acc-resident "acc-resident's f32 snapshots"; then
   run "$bin/heat2d" run --method acc-resident --nx 30 --ny 20 --steps 10 --output-every 3 \
     --precision f32

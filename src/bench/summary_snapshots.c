@@ -56,7 +56,7 @@ static bool writes(const trial_row *r)
 
 /* Of a row's records, those written inside its loop and read-back, the
  * time the table measures: a method that reports READBACK_S hands the last
- * over after it; one without (cpu) hands over every one inside its loop; a
+ * over after it; one without (cpu, omp) hands over every one inside its loop; a
  * distributed method's loop leaves its snapshots out. */
 static double records_timed(const trial_row *r, double records)
 {
@@ -118,7 +118,7 @@ void summary_emit_snapshots(FILE *f, const size_group *g, const limits *lim)
                 "hold (SNAPSHOT_BYTES_WRITTEN / SNAPSHOTS; per cell in the writer column), at "
                 "the write rate of the writers' folder%s. Written inside: every record but the "
                 "last for a method that reports READBACK_S (it hands the last over after the "
-                "read-back), every record for one that does not (cpu), none for a distributed "
+                "read-back), every record for one that does not (cpu, omp), none for a distributed "
                 "method (its loop leaves its snapshots out).\n\n",
                 disk > 0.0 ? "" : " (not measured here)");
     else

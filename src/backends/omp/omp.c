@@ -1,8 +1,10 @@
 /* omp: the reference's update on every core. Each thread takes a band of
  * rows and runs the same vectorised row kernel as cpu, so every cell sees
  * the same operations in the same order and the field is bit-identical to
- * cpu's. One parallel region spans the whole loop; threads meet at one
- * barrier per step instead of being forked and joined each step.
+ * cpu's, its snapshots (the library's schedule, heat2d_schedule.h) too.
+ * One parallel region spans the steps between two snapshots (without
+ * snapshots, the whole loop); threads meet at one barrier per step instead
+ * of being forked and joined each step.
  *
  * A field larger than the caches makes every step a pass through memory,
  * where streaming stores for v (heat2d_cpu_step_rows_stream) cut the
@@ -126,24 +128,44 @@ static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_erro
     return 0;
 }
 
-/* The loop in either precision: u and v hold cells of k->cell_bytes. */
-static int omp_loop(const heat2d_config *cfg, void *u, void *v, void **result, heat2d_report *rep,
-                    heat2d_error *err)
+/* A run in either precision: u and v hold cells of k->cell_bytes, u the
+ * field after `done` steps. */
+typedef struct omp_run {
+    const heat2d_cpu_kernels *k;
+    const heat2d_config *cfg;
+    heat2d_report *rep;
+    bool (*step_rows)(size_t, size_t, size_t, size_t, double, const void *, void *);
+    void *u, *v;
+    size_t done;
+    /* The last step's field was found not finite (reported after the last
+     * snapshot, as cpu reports it). */
+    bool last_bad;
+} omp_run;
+
+/* count steps in one parallel region; 1 when the field after `done` steps
+ * is not finite. The threads meet at one barrier per step instead of being
+ * forked and joined each step; a run without snapshots is one region. */
+static int omp_advance(void *run, size_t count, heat2d_error *err)
 {
-    const heat2d_cpu_kernels *k = heat2d_cpu_kernels_for(cfg->precision);
+    (void)err;
+    omp_run *r = run;
+    const heat2d_config *cfg = r->cfg;
     const size_t nx = cfg->nx;
     const size_t ny = cfg->ny;
-    const size_t steps = cfg->steps;
+    const size_t first = r->done;
+    const bool last = first + count == cfg->steps;
     const double alpha = cfg->alpha;
     const size_t fault_step = cfg->fault_nan_step;
     const size_t fault_cell = heat2d_cpu_fault_cell(nx, ny);
-    /* 1 + the steps done when some thread found a non-finite field; 0:
-     * none yet. Written by any thread, read by all after the barrier. */
-    size_t seen = 0;
-    void *bad_field = NULL;
+    const heat2d_cpu_kernels *k = r->k;
     bool (*const step_rows)(size_t, size_t, size_t, size_t, double, const void *, void *) =
-        stream_stores ? k->step_rows_stream : k->step_rows;
-    double t0 = heat2d_now();
+        r->step_rows;
+    /* 1 + the steps of this segment done when some thread found a
+     * non-finite field; 0: none yet. Written by any thread, read by all
+     * after the barrier. */
+    size_t seen = 0;
+    bool last_bad = false;
+    void *u = r->u, *v = r->v;
 #pragma omp parallel firstprivate(u, v) num_threads(omp_threads_for(cfg))
     {
         /* A fixed band per thread: the same rows stay in the same core's
@@ -153,14 +175,14 @@ static int omp_loop(const heat2d_config *cfg, void *u, void *v, void **result, h
         size_t begin = ny * me / threads;
         size_t end = ny * (me + 1) / threads;
         bool stopped = false;
-        for (size_t step = 0; step < steps; ++step) {
+        for (size_t step = 0; step < count; ++step) {
             if (!step_rows(nx, ny, begin, end, alpha, u, v)) {
 #pragma omp atomic write
                 seen = step + 1;
             }
             /* Only the band's owner writes the cell: no race with the
              * thread that computed it. */
-            if (step + 1 == fault_step && fault_cell >= begin * nx && fault_cell < end * nx)
+            if (first + step + 1 == fault_step && fault_cell >= begin * nx && fault_cell < end * nx)
                 k->set(v, fault_cell, NAN);
 #pragma omp barrier
             /* A thread already in the next step may record step + 2 while a
@@ -177,27 +199,55 @@ static int omp_loop(const heat2d_config *cfg, void *u, void *v, void **result, h
             u = v;
             v = swap;
         }
-        if (stopped) {
-#pragma omp single
-            bad_field = u;
-        } else {
-            /* The last step's field: each thread checks the rows it wrote
-             * itself, so no barrier is needed before reading them. */
-            if (!k->rows_finite(nx, begin, end, u)) {
+        /* The run's last field: each thread checks the rows it wrote
+         * itself, so no barrier is needed before reading them. */
+        if (!stopped && last && !k->rows_finite(nx, begin, end, u)) {
 #pragma omp atomic write
-                seen = steps + 1;
-            }
-#pragma omp single
-            *result = u;
+            last_bad = true;
         }
     }
+    /* Every thread swapped once a step done; u is the field after them. */
+    const size_t swaps = seen != 0 ? seen - 1 : count;
+    if (swaps % 2 != 0) {
+        void *swap = r->u;
+        r->u = r->v;
+        r->v = swap;
+    }
+    r->done = first + swaps;
+    r->last_bad = last_bad;
+    return seen != 0 ? 1 : 0;
+}
+
+/* A snapshot is the field itself: nothing to copy. */
+static int omp_snapshot(void *run, size_t done, heat2d_error *err)
+{
+    omp_run *r = run;
+    return heat2d_hand_snapshot(r->cfg, done, r->u, NULL, r->rep, err) != 0 ? -1 : 0;
+}
+
+static int omp_loop(const heat2d_config *cfg, void *u, void *v, void **result, heat2d_report *rep,
+                    heat2d_error *err)
+{
+    const heat2d_cpu_kernels *k = heat2d_cpu_kernels_for(cfg->precision);
+    omp_run r = {.k = k,
+                 .cfg = cfg,
+                 .rep = rep,
+                 .step_rows = stream_stores ? k->step_rows_stream : k->step_rows,
+                 .u = u,
+                 .v = v};
+    double t0 = heat2d_now();
+    int rc = heat2d_run_segments(cfg, omp_advance, omp_snapshot, &r, err);
+    if (rc == 0 && cfg->output_every > 0)
+        rc = omp_snapshot(&r, cfg->steps, err);
     heat2d_report_phase(rep, "CPU_LOOP_S", heat2d_now() - t0);
-    if (seen != 0)
-        return heat2d_cpu_fail_nonfinite(k, nx, ny, bad_field != NULL ? bad_field : *result,
-                                         seen - 1, err);
+    if (rc < 0)
+        return -1;
+    if (rc > 0 || r.last_bad)
+        return heat2d_cpu_fail_nonfinite(k, cfg->nx, cfg->ny, r.u, r.done, err);
+    *result = r.u;
     return 0;
 }
 
 HEAT2D_PRECISION_METHOD(heat2d_method_omp, omp_loop, .name = "omp", .seed_name = "CPU_OPENMP",
-                        .style = HEAT2D_STYLE_HOST, .checks_each_step = true,
+                        .style = HEAT2D_STYLE_HOST, .checks_each_step = true, .has_snapshots = true,
                         .prepare = omp_prepare);
