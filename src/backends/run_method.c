@@ -139,6 +139,11 @@ int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg_in, heat2
                            "%s starts from the standard initial state (--initial applies to the "
                            "methods of one process)",
                            m->name);
+    /* Steps on the host, in one process, end when advance returns: a
+     * progress line may cut them into pieces. A GPU method's advance only
+     * queues its steps, and a distributed method's ranks must cut alike:
+     * theirs is called at snapshots only. */
+    run.progress_pieces = m->style == HEAT2D_STYLE_HOST && !m->distributed;
     if (m->distributed)
         return run_distributed(m, cfg, out, storage, field, err);
     if (heat2d_alloc_pair(cfg, &u, &v, err) != 0)

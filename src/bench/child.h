@@ -20,4 +20,8 @@ extern volatile sig_atomic_t bench_interrupted;
 int bench_spawn(char *const argv[], char *const envp[], double timeout_s, heat2d_child_result *res,
                 heat2d_error *err);
 
+/* The children bench_spawn starts from now on get tick (and its ctx) as
+ * their heat2d_child_spec's: a trial's progress line. NULL: none. */
+void bench_watch_children(void (*tick)(void *ctx, double elapsed_s), void *ctx);
+
 #endif /* HEAT2D_BENCH_CHILD_H */

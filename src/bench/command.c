@@ -189,13 +189,14 @@ static int run_bench(bench_run_info *info, FILE *csv)
     bench_state st = {
         .info = info,
         .csv = csv,
-        .tty = isatty(STDERR_FILENO) == 1,
         .at = calloc(info->n_targets + 1, sizeof(target_at_size)),
         .stats = calloc(info->n_targets + 1, sizeof(target_stats)),
         .runs_total = (info->n_targets * info->n_sizes + bench_weak_runs(info)) *
                       (info->warmups + info->repeats),
         .started = heat2d_now(),
     };
+    heat2d_error err = {{0}};
+    (void)heat2d_progress_begin(&st.line, &err); /* its setting checked before (check_fits) */
     bool ledger_full = false;
     const int status = run_sizes(&st, &ledger_full);
     free(st.at);
@@ -269,7 +270,7 @@ static int parse_weak(bench_request *rq)
 }
 
 /* Every size in memory, every rank count able to split every size, the
- * plotting helpers' settings. Returns 0, else the exit status. */
+ * plotting helpers' and the progress line's settings. Returns 0, else the exit status. */
 static int check_fits(bench_request *rq)
 {
     heat2d_error err = {{0}};
@@ -278,6 +279,9 @@ static int check_fits(bench_request *rq)
     if (bench_ranks_fit(rq->sizes, rq->n_sizes, &rq->chosen, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
     if (bench_check_plot_env(&err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
+    heat2d_progress_line line;
+    if (heat2d_progress_begin(&line, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "bench: %s", err.message);
     return 0;
 }

@@ -1,5 +1,7 @@
 /* heat2d bench: progress on a terminal ("[k/n] size method trial, about T
- * left"), the estimate behind it, and the lines that stay. */
+ * left", and once a trial has run a while "[k/n] size method trial, 5 s of
+ * about 12 s, about T left", redrawn as it runs), the estimate behind it,
+ * and the lines that stay. */
 #include "run_state.h"
 
 #include <stdarg.h>
@@ -67,42 +69,51 @@ static double seconds_left(const bench_state *st)
     return left;
 }
 
-static void duration_text(double s, char *buf, size_t size)
+/* The line of the run shown; elapsed_s < 0 at its start. The time left
+ * counts the run under way as its prediction less what it has run. */
+static void draw(bench_state *st, double now, double elapsed_s)
 {
-    long whole = (long)(s + 0.5);
-    if (s < 1.0)
-        snprintf(buf, size, "<1 s");
-    else if (whole < 60)
-        snprintf(buf, size, "%ld s", whole);
-    else
-        snprintf(buf, size, "%ld min %02ld s", whole / 60, whole % 60);
+    const bench_target *t = &st->info->targets[st->running_target];
+    const double predicted = st->running_predicted;
+    char size_text[96], running[96] = "", left[48] = "estimating time left", d[32], p[32];
+    bench_size_text(st->running_size, '/', size_text, sizeof size_text);
+    if (elapsed_s >= 0.0) {
+        heat2d_progress_duration(elapsed_s, d, sizeof d);
+        heat2d_progress_duration(predicted, p, sizeof p);
+        snprintf(running, sizeof running, predicted > 0.0 ? ", %s of about %s" : ", %s", d, p);
+    }
+    double secs = seconds_left(st);
+    if (secs >= 0.0) {
+        if (elapsed_s > 0.0 && predicted > 0.0)
+            secs -= elapsed_s < predicted ? elapsed_s : predicted;
+        heat2d_progress_duration(secs, d, sizeof d);
+        snprintf(left, sizeof left, "about %s left", d);
+    }
+    heat2d_progress_draw(&st->line, now, "[%zu/%zu] %s %s %s%s, %s", st->runs_done + 1,
+                         st->runs_total, size_text, t->label, st->running_what, running, left);
 }
 
 void bench_progress_clear(bench_state *st)
 {
-    if (st->progress_shown) {
-        fputs("\r\033[K", stderr);
-        st->progress_shown = false;
-    }
+    heat2d_progress_clear(&st->line);
 }
 
-void bench_progress_show(bench_state *st, const bench_target *t, const bench_size *s,
-                         const char *what)
+void bench_progress_show(bench_state *st, size_t t, const bench_size *s, const char *what)
 {
-    if (!st->tty)
-        return;
-    char size_text[96], left[48] = "estimating time left";
-    bench_size_text(s, '/', size_text, sizeof size_text);
-    double secs = seconds_left(st);
-    if (secs >= 0.0) {
-        char d[32];
-        duration_text(secs, d, sizeof d);
-        snprintf(left, sizeof left, "about %s left", d);
-    }
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s, %s", st->runs_done + 1, st->runs_total, size_text,
-            t->label, what, left);
-    fflush(stderr);
-    st->progress_shown = true;
+    st->running_target = t;
+    st->running_size = s;
+    st->running_what = what;
+    st->running_predicted = bench_progress_predict(st, t, s, st->size_index);
+    draw(st, heat2d_now(), -1.0);
+}
+
+void bench_progress_tick(void *ctx, double elapsed_s)
+{
+    bench_state *st = ctx;
+    const double now = heat2d_now();
+    /* A run's time is shown once it has run HEAT2D_PROGRESS_AFTER_S. */
+    if (elapsed_s >= st->line.after_s && heat2d_progress_due(&st->line, now))
+        draw(st, now, elapsed_s);
 }
 
 void bench_say(bench_state *st, const char *fmt, ...)

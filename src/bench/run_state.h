@@ -37,11 +37,15 @@ typedef struct target_at_size {
 typedef struct bench_state {
     bench_run_info *info;
     FILE *csv;
-    bool tty;
-    bool progress_shown;
-    target_at_size *at;  /* per target, for the current size */
-    target_stats *stats; /* per target */
-    size_t size_index;   /* info->n_sizes for the --weak grids */
+    heat2d_progress_line line; /* on a terminal: the trial under way, the time left */
+    /* The run under way (bench_progress_show), for its line's redraws. */
+    size_t running_target;
+    const bench_size *running_size;
+    const char *running_what;
+    double running_predicted; /* its predicted process seconds; < 0: unknown */
+    target_at_size *at;       /* per target, for the current size */
+    target_stats *stats;      /* per target */
+    size_t size_index;        /* info->n_sizes for the --weak grids */
     size_t runs_done;
     size_t runs_total;
     size_t failures;
@@ -52,8 +56,12 @@ typedef struct bench_state {
 
 /* ---- progress.c: the line a terminal sees, and the estimate of time left */
 
-void bench_progress_show(bench_state *st, const bench_target *t, const bench_size *s,
-                         const char *what);
+/* The line at the start of a run of target t at s (what: "warm-up",
+ * "trial 2/5"), redrawn by bench_progress_tick while it runs. */
+void bench_progress_show(bench_state *st, size_t t, const bench_size *s, const char *what);
+/* heat2d_child_spec's tick for the run shown: from HEAT2D_PROGRESS_AFTER_S
+ * into it, the line says how long it has run, against its prediction. */
+void bench_progress_tick(void *st, double elapsed_s);
 void bench_progress_clear(bench_state *st);
 /* What one finished run says about its target's cost. */
 void bench_progress_record(bench_state *st, size_t t, const bench_size *s,

@@ -106,11 +106,13 @@ int bench_run_child(const bench_target *t, const bench_size *s, heat2d_trial_val
 static int bench_one(bench_state *st, size_t t, const bench_size *s, size_t trial, const char *what)
 {
     const bench_target *target = &st->info->targets[t];
-    bench_progress_show(st, target, s, what);
+    bench_progress_show(st, t, s, what);
     heat2d_trial_values res;
     double process_s = 0.0;
     char why[HEAT2D_MESSAGE_ROOM];
+    bench_watch_children(bench_progress_tick, st);
     int rc = bench_run_child(target, s, &res, &process_s, why, sizeof why);
+    bench_watch_children(NULL, NULL);
     if (bench_interrupted)
         return 0; /* the child was ended on purpose: not a result, not a failure */
     target_at_size *at = &st->at[t];

@@ -1,13 +1,14 @@
 /* heat2d run: one method, one size, the seed's KEY=VALUE protocol. The
  * command in its steps: the command line read (parse_run_args), checked
  * against itself and the method (check_request), the starting field
- * (load_initial), what the run writes checked before it starts
- * (check_outputs), the snapshots' sink wired (wire_sink), the run itself
+ * (load_initial), what the run writes checked before it starts and the
+ * progress line (check_outputs), the snapshots' sink wired (wire_sink), the run itself
  * (run_and_close) and what it prints and saves (print_and_save). */
 #define _GNU_SOURCE
 #include "commands.h"
 #include "process_guard.h"
 #include "run_netcdf.h"
+#include "run_progress.h"
 #include "series_folder.h"
 #include "snapshot_sink.h"
 
@@ -46,6 +47,7 @@ typedef struct run_state {
     char scratch_series[4200];
     int scratch_slot;
     heat2d_snapshot_sink sink;
+    heat2d_run_progress progress;
     heat2d_outcome outcome;
     double *storage[2];
     const double *field;
@@ -308,6 +310,8 @@ static int check_outputs(run_request *r, run_state *s)
                                        "run: %s runs as one process: start it without mpirun",
                                        s->method->name);
     }
+    if (heat2d_run_progress_wire(&s->progress, cfg, &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
     return 0;
 }
 
@@ -390,7 +394,9 @@ static int run_and_close(run_request *r, run_state *s)
 {
     heat2d_error err = {{0}}, unmarked = {{0}};
     heat2d_report *rep = &s->outcome.report;
+    s->progress.line.started = heat2d_now();
     const int ran = heat2d_run_method(s->method, &r->cfg, &s->outcome, s->storage, &s->field, &err);
+    heat2d_progress_clear(&s->progress.line);
     const int finished = heat2d_snapshot_sink_finish(&s->sink, ran == 0, &unmarked);
     /* Rank 0 alone writes the snapshots' files. */
     if (ran == 0 && r->save_every != NULL && rep->rank == 0) {

@@ -193,6 +193,8 @@ static int drain(watch *w, heat2d_child_result *res)
             return -1;
         if (ready > 0 && read_ready(w) != 0)
             rc = -1;
+        if (w->spec->tick != NULL)
+            w->spec->tick(w->spec->tick_ctx, heat2d_now() - w->started);
     }
     return rc;
 }

@@ -43,6 +43,11 @@ typedef struct heat2d_child_spec {
      * seconds for the reason its daemon prints late. */
     bool end_at_exit;
     double linger_s;
+    /* Called while the child runs, after each wait on its pipes (a few
+     * times a second at least), with the seconds since it started: a
+     * progress line. NULL: none. */
+    void (*tick)(void *ctx, double elapsed_s);
+    void *tick_ctx;
 } heat2d_child_spec;
 
 typedef struct heat2d_child_result {

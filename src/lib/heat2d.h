@@ -22,5 +22,6 @@
 #include "heat2d_memory.h"
 #include "heat2d_decompose.h"
 #include "heat2d_physical.h"
+#include "heat2d_progress.h"
 
 #endif /* HEAT2D_H */

@@ -98,6 +98,15 @@ typedef struct heat2d_config {
     size_t snapshot_writer;
     heat2d_snapshot_fn snapshot;
     void *snapshot_ctx;
+    /* Progress (a terminal's line): heat2d_run_segments calls progress
+     * with the steps done after each snapshot, and, with progress_pieces,
+     * after pieces of a few tenths of a second between them (set by
+     * heat2d_run_method for the methods whose steps run on the host, one
+     * process: there a piece ends when its steps are done, and costs
+     * nothing). NULL: none, and the loop is as without it. */
+    void (*progress)(void *ctx, size_t done);
+    void *progress_ctx;
+    bool progress_pieces;
     /* Where the run writes, as its command line names it (--save FILE,
      * --save-every PLACE; NULL: not given). Rank 0 alone writes, so the
      * ranks of a distributed run must agree on them (mpi_settings.c). */

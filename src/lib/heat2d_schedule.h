@@ -40,6 +40,9 @@ typedef int (*heat2d_copy_fn)(void *method, size_t done, heat2d_error *err);
  * over each segment, copy at the end of each but the last. The snapshot
  * after the last step is the method's, after this returns (for most, the
  * read-back of the final field); a run without snapshots is one segment.
+ * With cfg->progress, it is called after each copy, and with
+ * cfg->progress_pieces each segment is advanced in pieces, the progress
+ * called after each (heat2d_config.h).
  * Returns 0, or the first non-zero value of advance or copy. */
 int heat2d_run_segments(const heat2d_config *cfg, heat2d_advance_fn advance, heat2d_copy_fn copy,
                         void *method, heat2d_error *err);

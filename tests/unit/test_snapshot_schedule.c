@@ -4,7 +4,9 @@
  * one step; after step `done`, a copy when done is a multiple of K and not
  * the last) and against the CUDA resident frame's chunked loop (advance K
  * steps while more than K are left, a copy after each, then the rest), so
- * that every method sees the same advances and copies at the same steps. */
+ * that every method sees the same advances and copies at the same steps;
+ * with a progress hook, the same copies, the steps in pieces, and a report
+ * after each. */
 #include "unit_check.h"
 
 #include <stdint.h>
@@ -144,11 +146,90 @@ static void test_stops(void)
           "an advance's own stop value is returned, nothing after it");
 }
 
+/* The progress hook: each value it was called with, in order. */
+typedef struct reports {
+    size_t done[256];
+    size_t n;
+} reports;
+
+static void rec_progress(void *ctx, size_t done)
+{
+    reports *r = ctx;
+    if (r->n < sizeof r->done / sizeof r->done[0])
+        r->done[r->n] = done;
+    r->n++;
+}
+
+/* got's advances merged between its copies: the calls without pieces. */
+static calls merged(const calls *got)
+{
+    calls m = {.n = 0};
+    long long pending = 0;
+    for (size_t k = 0; k < got->n; ++k) {
+        if (got->seq[k] > 0) {
+            pending += got->seq[k];
+            continue;
+        }
+        record(&m, pending);
+        record(&m, got->seq[k]);
+        pending = 0;
+    }
+    record(&m, pending);
+    return m;
+}
+
+static void test_progress(void)
+{
+    heat2d_error err;
+    /* Without pieces: a report after each copy, the advances unchanged. */
+    reports r = {.n = 0};
+    heat2d_config cfg = {
+        .steps = 10, .output_every = 3, .progress = rec_progress, .progress_ctx = &r};
+    calls got = {.n = 0}, rule = {.n = 0};
+    check(heat2d_run_segments(&cfg, rec_advance, rec_copy, &got, &err) == 0, "progress: runs");
+    per_step_rule(&rule, 10, 3);
+    check(same(&got, &rule) && r.n == 3 && r.done[0] == 3 && r.done[1] == 6 && r.done[2] == 9,
+          "without pieces: the same calls, a report after each copy (3, 6, 9)");
+
+    /* In pieces: the same copies at the same steps, the first piece one
+     * step, a report after each piece with the steps done so far. */
+    size_t mismatches = 0, cases = 0;
+    for (size_t steps = 1; steps <= 40; ++steps) {
+        for (size_t every = 0; every <= 45; every += 3) {
+            reports p = {.n = 0};
+            heat2d_config pc = {.steps = steps,
+                                .output_every = every,
+                                .progress = rec_progress,
+                                .progress_ctx = &p,
+                                .progress_pieces = true};
+            calls pieces = {.n = 0}, want = {.n = 0};
+            const int rc = heat2d_run_segments(&pc, rec_advance, rec_copy, &pieces, &err);
+            per_step_rule(&want, steps, every);
+            const calls m = merged(&pieces);
+            bool ok = rc == 0 && same(&m, &want) && pieces.done == steps && pieces.seq[0] == 1;
+            size_t done = 0, k_report = 0;
+            for (size_t k = 0; k < pieces.n && ok; ++k) {
+                if (pieces.seq[k] < 0)
+                    continue;
+                done += (size_t)pieces.seq[k];
+                ok = k_report < p.n && p.done[k_report++] == done;
+            }
+            mismatches += !ok || k_report != p.n;
+            cases++;
+        }
+    }
+    check(mismatches == 0,
+          "%zu of %zu runs in pieces (1..40 steps, K 0..45) differ from the per-step rule, "
+          "or report other than the steps done after each piece",
+          mismatches, cases);
+}
+
 int main(void)
 {
     test_values();
     test_loop_against_rules();
     test_stops();
+    test_progress();
     printf("test_snapshot_schedule: %lu passed, %lu failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
