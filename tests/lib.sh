@@ -3,7 +3,7 @@
 set -u
 passed=0
 failed=0
-skipped=0
+skips_made=0
 test_name=$(basename "$0" .sh)
 
 # run CMD...: capture stdout in $out, stderr in $err, exit status in $rc.
@@ -72,7 +72,7 @@ matplotlib_python() {
 # skip WHAT REASON: WHAT is not run here, for REASON, a fact the test has
 # checked (this build has no mpi-cpu, no python with matplotlib, not root):
 # said on its own line, and counted in finish's.
-skip() { skipped=$((skipped + 1)); echo "SKIP: $1: $2"; }
+skip() { skips_made=$((skips_made + 1)); echo "SKIP: $1: $2"; }
 # have_method HEAT2D METHOD WHAT: true when the build's `heat2d methods`
 # lists METHOD; otherwise WHAT is skipped, saying so.
 have_method() {
@@ -103,7 +103,7 @@ have_matplotlib() {
 # nothing; a whole test that cannot run here exits 77 with its reason).
 finish() {
   local skips=""
-  [ "$skipped" -eq 0 ] || skips=", $skipped skipped"
+  [ "$skips_made" -eq 0 ] || skips=", $skips_made skipped"
   echo "$test_name: $passed passed, $failed failed$skips"
   if [ $((passed + failed)) -eq 0 ]; then
     echo "FAIL: $test_name: no assertion ran" >&2
