@@ -80,6 +80,13 @@ have_method() {
   skip "$3" "this build has no $2"
   return 1
 }
+# need_netcdf HEAT2D: a test that is all .nc files exits 77 (CTest's skip),
+# saying why, when the build has no NetCDF.
+need_netcdf() {
+  if "$1" info | grep -q '^NETCDF=NetCDF'; then return 0; fi
+  echo "SKIP: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
+  exit 77
+}
 # seed_programs_of HEAT2D WHAT: the seed-compatible programs the build has,
 # in the array seed_programs: cpu_reference always, acc_each_step and
 # acc_persistent with the OpenACC methods (otherwise WHAT is skipped for

@@ -22,10 +22,7 @@ h=$bin/heat2d
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 cd "$w"
-if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
-  echo "SKIP: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
-  exit 77
-fi
+need_netcdf "$h"
 missing=()
 # block NAME: the code of docs/usage.md's block after "<!-- client: NAME -->"
 block() {

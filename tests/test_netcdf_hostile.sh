@@ -15,10 +15,7 @@ bin=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 corpus=$(cd "$(dirname "$0")/fuzz/corpus/netcdf" && pwd)
 h=$bin/heat2d
-if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
-  echo "SKIP: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
-  exit 77
-fi
+need_netcdf "$h"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 cd "$w"

@@ -16,10 +16,7 @@ src=$(cd "$2" && pwd)
 # pictures: stdout without the SCALE= line heat2d plot prints first.
 pictures() { grep -v '^SCALE=' <<<"$out" || true; }
 h=$bin/heat2d
-if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
-  echo "SKIP: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
-  exit 77
-fi
+need_netcdf "$h"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 cd "$w"

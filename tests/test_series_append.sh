@@ -20,10 +20,7 @@ h=$bin/heat2d
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 cd "$w"
-if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
-  echo "SKIP: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
-  exit 77
-fi
+need_netcdf "$h"
 exact=(--atol 0 --rtol 0)
 r() { echo "heat2d: run: $*"; }
 # steps FILE: the steps its records hold, one line ("_" for one unset)

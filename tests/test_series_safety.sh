@@ -18,10 +18,7 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 h=$bin/heat2d
 cd "$w"
-if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
-  echo "test_series_safety: skipped: this build has no NetCDF" >&2
-  exit 77
-fi
+need_netcdf "$h"
 r() { echo "heat2d: run: $*"; }
 small=(run --method cpu --nx 40 --ny 30 --steps 20 --output-every 10)
 # records FILE: the record count ncdump gives ("" when it does not open)
