@@ -177,10 +177,14 @@ done
 # whose owner is gone, and nothing else.
 tmp=$s/tmp
 mkdir "$tmp"
-# wait_for PATTERN: until an entry of $tmp matches; its name.
+# wait_for PREFIX [TRIES]: until an entry of $tmp starts with PREFIX (at
+# most TRIES looks, 10 ms apart; default 1500); its name.
 wait_for() {
-  for _ in $(seq 1500); do
-    ls "$tmp" | grep -q -- "$1" && { ls "$tmp" | grep -- "$1" | head -n 1; return; }
+  local f
+  for _ in $(seq "${2:-1500}"); do
+    for f in "$tmp/$1"*; do
+      [ -e "$f" ] && { basename "$f"; return; }
+    done
     sleep 0.01
   done
 }
@@ -197,17 +201,32 @@ gone() {
 TMPDIR=$tmp HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 4096x4096:1 --repeats 1 --warmups 0 \
   --out "$s/killed-probe" >/dev/null 2>&1 &
 pid=$!
-probe=$(wait_for '^heat2d-write-probe-')
+probe=$(wait_for heat2d-write-probe-)
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
+# The folder's owner (named in it) may outlive the bench by a moment; the
+# next bench sweeps only folders whose owner is gone.
+gone "$probe"
 expect_eq "$([ -n "$probe" ] && ls "$tmp")" "$probe" "SIGKILL in the write probe: its scratch is left"
 # The next bench sweeps it (its own write probe makes a scratch folder).
 # Its trial lasts seconds, so that it is still running when the SIGKILL
 # lands: a trial done first leaves the bench in its next scratch folder.
-TMPDIR=$tmp HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 1024x1024:4000 --output-every 1000 \
+# The plain cpu row runs first and as long; a sanitized build's cpu is
+# several times slower, so it gets a smaller grid.
+grid=1024x1024
+"$h" info | grep -q '^SANITIZE=off$' || grid=384x384
+TMPDIR=$tmp HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes $grid:4000 --output-every 1000 \
   --snapshot-writer text --repeats 1 --warmups 0 --out "$s/killed-trial" >/dev/null 2>&1 &
 pid=$!
-trial=$(wait_for '^heat2d-snapshots-')
+# Its trial's folder, not one of the short runs before the record of the
+# machine (whose folders come and go before the bench's own write probe,
+# which sweeps): bandwidth.txt is written after that probe. A loaded
+# machine (CI's sanitized suite) may take a minute to get there.
+for _ in $(seq 3000); do
+  [ -e "$s/killed-trial/bandwidth.txt" ] && break
+  sleep 0.02
+done
+trial=$(wait_for heat2d-snapshots- 6000)
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
 gone "$trial"
