@@ -80,6 +80,10 @@ have_method() {
   skip "$3" "this build has no $2"
   return 1
 }
+# is_sanitized HEAT2D: whether that build runs under a sanitizer (heat2d
+# info's SANITIZE=), whose runs are several times slower and whose memory
+# use is its own.
+is_sanitized() { [ "$("$1" info | sed -n 's/^SANITIZE=//p')" != off ]; }
 # need_netcdf HEAT2D: a test that is all .nc files exits 77 (CTest's skip),
 # saying why, when the build has no NetCDF.
 need_netcdf() {

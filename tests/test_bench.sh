@@ -19,7 +19,7 @@ col() { tr ',' '\n' <<<"$1" | grep -nx -- "$2" | cut -d: -f1; }
 # one trial a point, not two: each is ranks that take a second or two to
 # start and end.
 sanitized=false
-[ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ] || sanitized=true
+is_sanitized "$h" && sanitized=true
 noplots=() mpi_repeats=2
 if $sanitized; then noplots=(env HEAT2D_PYTHON=false) mpi_repeats=1; fi
 

@@ -150,7 +150,7 @@ else
   mpi_down "OpenMPI's session directory a file" "$report" "OMPI_MCA_orte_tmpdir_base=$w/file"
   expect_eq "$(cat "$w/file")" "not a directory" "the file is left as it was"
   rm "$w/file"
-  if [ "$("$bin/heat2d" info | sed -n 's/^SANITIZE=//p')" = off ]; then
+  if ! is_sanitized "$bin/heat2d"; then
     mpi_down "no point-to-point layer" "$report" OMPI_MCA_pml=nonexistent
   fi
 fi

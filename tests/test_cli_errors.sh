@@ -95,8 +95,9 @@ expect_failure 1 "$(r "grid 1000000x1000000 needs 2 x 8e+03 GB, more than $mem_t
 # An address-space limit (ulimit -v 256 MiB) far below the machine's memory:
 # refused up front, naming the limit that binds. (Not in a sanitizer build,
 # whose shadow memory alone is above any such limit.)
-sanitize=$("$bin/heat2d" info | sed -n 's/^SANITIZE=//p')
-if [ "$sanitize" = off ]; then
+sanitized=false
+is_sanitized "$bin/heat2d" && sanitized=true
+if ! $sanitized; then
   run bash -c 'ulimit -v 262144; exec "$@"' - "$h" info
   expect_eq "$(key MEMORY_LIMIT_BYTES)/$(sed -n 's/^MEMORY_LIMIT_SOURCE=//p' <<<"$out")" \
     "268435456/RLIMIT_AS (ulimit -v)" "info under ulimit -v names RLIMIT_AS"
@@ -370,7 +371,7 @@ expect_out_has "WORST_INDEX=12 FAILURES=1" "the failing cell"
 # (cmp_rlimit CMD...: CMD under a 200 MB address-space limit, where the
 # build allows one: a sanitizer's shadow memory alone is more.)
 cmp_rlimit() {
-  if [ "$sanitize" = off ]; then bash -c 'ulimit -v 204800; exec "$@"' - "$@"; else "$@"; fi
+  if ! $sanitized; then bash -c 'ulimit -v 204800; exec "$@"' - "$@"; else "$@"; fi
 }
 start=$(date +%s)
 expect_failure 1 "$(c "/dev/zero:1: line longer than 4096 bytes (not a field file)")" \

@@ -214,7 +214,7 @@ expect_eq "$([ -n "$probe" ] && ls "$tmp")" "$probe" "SIGKILL in the write probe
 # The plain cpu row runs first and as long; a sanitized build's cpu is
 # several times slower, so it gets a smaller grid.
 grid=1024x1024
-"$h" info | grep -q '^SANITIZE=off$' || grid=384x384
+is_sanitized "$h" && grid=384x384
 TMPDIR=$tmp HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes $grid:4000 --output-every 1000 \
   --snapshot-writer text --repeats 1 --warmups 0 --out "$s/killed-trial" >/dev/null 2>&1 &
 pid=$!

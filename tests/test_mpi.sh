@@ -46,7 +46,7 @@ summary() { grep -E '^(MASS|CENTRE|MIN|MAX)=' <<<"$1"; }
 # (another grid, step count or rank count of the same shape) are left to
 # the plain build, which runs every one: each list says what it keeps.
 sanitized=false
-[ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ] || sanitized=true
+is_sanitized "$h" && sanitized=true
 
 # ---- bit for bit against cpu -------------------------------------------------
 # Uneven splits (25 and 21 over 2, 3, 4), odd and even step counts, a strip

@@ -20,7 +20,8 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 cd "$w"
 cp "$corpus"/*.nc .
-sanitized=$("$h" info | sed -n 's/^SANITIZE=//p')
+sanitized=false
+is_sanitized "$h" && sanitized=true
 exact=(--atol 0 --rtol 0)
 # A run that would hang (a reader that never answers) fails the test instead.
 limit=(timeout 60)
@@ -71,7 +72,7 @@ refused torn_classic.nc:2 "torn_classic.nc: $torn (cell (0, 0) was never written
 
 # The forged counts cost neither time nor memory: refused in a second under
 # 300 MB of address space (not in a sanitizer build, which reserves more).
-if [ "$sanitized" = off ]; then
+if ! $sanitized; then
   for spec in step_2p27.nc:5 records_2p61.nc:2; do
     run timeout 10 bash -c "ulimit -v 300000; exec '$h' compare $spec $spec"
     expect_eq "$rc/$err" "1/heat2d: compare: ${spec%%:*} claims $([ "$spec" = step_2p27.nc:5 ] &&
@@ -102,7 +103,7 @@ library_refused() {
     esac
     line="heat2d: $what cannot read field file '$file': not a valid NetCDF file ($2)"
     expect_rc 1 "$cmd $1"
-    if [ "$sanitized" = off ]; then
+    if ! $sanitized; then
       expect_eq "$err" "$line" "$cmd $1: one line"
     else
       expect_eq "$(tail -n 1 <<<"$err" | sed 's/NetCDF file (.*/NetCDF file (/')" "${line%%NetCDF file (*}NetCDF file (" \

@@ -107,7 +107,7 @@ if "$h" run --method cpu --nx 64 --ny 48 --steps 100 --save field.nc >/dev/null 
   # The animation of 250 records is python's work alone (heat2d hands it
   # the series as it does a record), 20 s of it: not again under the
   # sanitizers, which see only heat2d.
-  if [ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ]; then
+  if ! is_sanitized "$h"; then
     run "$h" plot series.nc
     expect_rc 0 "plot a .nc series of 250 records"
     expect_eq "$(size series.gif)" 489x403 "series.gif is a GIF of 489x403"

@@ -42,7 +42,7 @@ mpmd() {
 # another depth, a second difference after the first) are left to the
 # plain build.
 sanitized=false
-[ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ] || sanitized=true
+is_sanitized "$h" && sanitized=true
 mpmd "--steps 7 on rank 1" "$(r "$(disagree mpi-cpu 1 "--steps 7" "--steps 10")")" "${base[@]}" --steps 7
 $sanitized ||
   mpmd "another grid on rank 1" "$(r "$(disagree mpi-cpu 1 "--nx 21" "--nx 20")")" "${base[@]}" --nx 21

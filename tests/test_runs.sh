@@ -58,7 +58,7 @@ expect_eq "$([ "$c8" != "$centre" ] && echo differ)" "differ" "7 and 8 steps dif
 # Peak memory of a run that saves its field: the two arrays plus a little;
 # the field file is streamed, not built in memory. (Not in a sanitizer
 # build: AddressSanitizer's shadow memory and quarantine add their own.)
-if [ "$("$bin/heat2d" info | sed -n 's/^SANITIZE=//p')" != off ]; then
+if is_sanitized "$bin/heat2d"; then
   skip "peak memory" "a sanitizer build, whose shadow memory and quarantine add their own"
 else
 peak_kb=$(python3 -c '

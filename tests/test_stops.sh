@@ -288,7 +288,7 @@ fi
 # the sanitizers, where the bench reads the flood at some 25 MB/s, 200 MB:
 # either stream alone is still half as much again as the bound.
 flood=300000000
-[ "$("$h" info | sed -n 's/^SANITIZE=//p')" = off ] || flood=100000000
+is_sanitized "$h" && flood=100000000
 cat >"$w/fakebin/python3" <<FAKE
 #!/bin/sh
 [ "\$1" = -c ] && exit 0

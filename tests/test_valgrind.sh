@@ -11,7 +11,7 @@ supp=$2
 if ! command -v valgrind >/dev/null; then
   echo "SKIP: valgrind is not installed (tools/setup.sh installs it)"; exit 77
 fi
-if [ "$("$bin/heat2d" info | sed -n 's/^SANITIZE=//p')" != off ]; then
+if is_sanitized "$bin/heat2d"; then
   echo "SKIP: this is a sanitizer build; valgrind cannot run AddressSanitizer programs"; exit 77
 fi
 w=$(mktemp -d)
