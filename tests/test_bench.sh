@@ -818,12 +818,12 @@ if "$h" methods | grep -q '^omp '; then
   # judged_run OUT: runs the bench at 512x512/$busy_steps into OUT, doubling
   # busy_steps until the trials' total_s sum past 0.6 s; rc as run's.
   judged_run() {
-    local tries
-    for tries in 1 2 3 4 5 6 7 8; do
+    for _ in 1 2 3 4 5 6 7 8; do
       rm -rf "$1"
       run "${busy_bench[@]}" --sizes "512x512:$busy_steps" --out "$1"
       [ "$rc" -eq 0 ] || return 0
-      awk -F, 'NR > 1 {t += $6} END {exit !(t > 0.6)}' "$1/trials.csv" && return 0
+      awk -F, -v c="$(col "$(head -n 1 "$1/trials.csv")" total_s)" \
+        'NR > 1 {t += $c} END {exit !(t > 0.6)}' "$1/trials.csv" && return 0
       busy_steps=$((busy_steps * 2))
     done
     ko "busy: no size of 512x512 lasted the half second the bench judges (last: $busy_steps steps)"
