@@ -62,8 +62,9 @@ format-check:
 	@tools/setup.sh format
 	tools/check_format.sh
 
-# An OpenACC offload build keeps GCC's OpenACC runtime and its nvptx plugin
-# in $(BUILD)/lib, so that the programs use the runtime they were built with.
+# An OpenACC or OpenMP target offload build keeps GCC's OpenMP/OpenACC
+# runtime and its nvptx plugin in $(BUILD)/lib, so that the programs use the
+# runtime they were built with.
 RUN_ENV = LD_LIBRARY_PATH=$(abspath $(BUILD))/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}
 
 # The article's own programs, built from the user's copy of its sources

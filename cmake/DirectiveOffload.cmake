@@ -1,19 +1,28 @@
-# Directive models (OpenACC now, OpenMP `target` next) with GCC: whether a
-# model's test program compiles, links and runs, on the host or offloaded
-# to NVIDIA GPUs through nvptx, and how a model is used on the host alone.
+# Directive models (OpenACC, OpenMP `target`): whether a model's test
+# program compiles, links and runs, on the host or offloaded to NVIDIA GPUs
+# (GCC's nvptx offload compiler, or Clang's OpenMP offload), and how a
+# model is used on the host alone.
 #
 # The rule, enforced here: GCC's nvptx offload link (mkoffload) refuses a
 # program whose offloaded code was compiled with both -fopenacc and
 # -fopenmp, in one object or across objects ("either '-fopenacc' or
-# '-fopenmp' must be set"). So
+# '-fopenmp' must be set"). GCC 12 streams the offload code of every
+# compute region even under -foffload=disable, so a region built for the
+# host counts too (and a link that says -foffload=disable, as a host
+# build's does, turns the other model's offload off). So
+#   - a GCC build holds the compute regions (OpenACC's, or OpenMP `target`
+#     regions) of one directive model at most, offloaded or not:
+#     heat2d_directive_hold refuses a second model, naming the one held;
 #   - a build offloads one directive model at most: heat2d_directive_offload
 #     refuses a second model, naming the one that offloads;
-#   - a model used on the host beside another's offload (OpenMP threads:
-#     the omp method, the host bandwidth probe) is compiled with offloading
-#     disabled and links only its runtime (heat2d_directive_host_only), never
-#     OpenMP::OpenMP_C, whose -fopenmp would reach the compile of every
-#     source that links it, the offloaded OpenACC sources included.
-# Objects of host-only OpenMP beside OpenACC offload link fine.
+#   - a model used on the host beside another's offload (OpenMP threads
+#     without target regions: the omp method, the host bandwidth probe) is
+#     compiled with offloading disabled and links only its runtime
+#     (heat2d_directive_host_only), never OpenMP::OpenMP_C, whose -fopenmp
+#     would reach the compile of every source that links it, the offloaded
+#     OpenACC sources included.
+# Objects of host-only OpenMP without target regions link fine beside
+# either model's offload. Clang has no such rule (and no OpenACC).
 
 # heat2d_directive_probe(PREFIX SOURCE FILE FLAGS FLAG... [LINK_FLAGS FLAG...]):
 # compiles, links and runs FILE with FLAGS (to the compile as one line of
@@ -49,13 +58,44 @@ function(heat2d_directive_probe prefix)
   set(${prefix}_ERROR "${error}" PARENT_SCOPE)
 endfunction()
 
+# heat2d_directive_host_flags(OUT): what keeps a directive model's code on
+# the host: with GCC, -foffload=disable (an installed offload compiler is
+# otherwise tried); nothing with other compilers.
+function(heat2d_directive_host_flags out)
+  set(flags "")
+  if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+    set(flags -foffload=disable)
+  endif()
+  set(${out} ${flags} PARENT_SCOPE)
+endfunction()
+
+# heat2d_directive_hold(MODEL WHY_OUT): MODEL's compute regions go into this
+# build. With GCC, refused while another model's are in it (the rule
+# above): WHY_OUT then names that model; else WHY_OUT is empty and MODEL is
+# the build's directive model.
+function(heat2d_directive_hold model why_out)
+  set(${why_out} "" PARENT_SCOPE)
+  if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU")
+    return()
+  endif()
+  get_property(held GLOBAL PROPERTY HEAT2D_DIRECTIVE_MODEL)
+  if(held AND NOT held STREQUAL model)
+    set(${why_out}
+        "${held} is built, and GCC links the compute regions of one directive model a program (host-built ones too)"
+        PARENT_SCOPE)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY HEAT2D_DIRECTIVE_MODEL "${model}")
+endfunction()
+
 # heat2d_directive_host(PREFIX MODEL NAME FLAG FLAG SOURCE FILE): whether
 # the C compiler builds and runs the model's test program for the host (a
 # compiler can accept the flag and still fail to link such a program, as a
 # GCC without its lto-wrapper does). PREFIX_OK; PREFIX_WHY when not.
 function(heat2d_directive_host prefix)
   cmake_parse_arguments(H "" "MODEL;FLAG;SOURCE" "" ${ARGN})
-  heat2d_directive_probe(probe SOURCE ${H_SOURCE} FLAGS ${H_FLAG} -foffload=disable)
+  heat2d_directive_host_flags(host_only)
+  heat2d_directive_probe(probe SOURCE ${H_SOURCE} FLAGS ${H_FLAG} ${host_only})
   set(${prefix}_OK ${probe_OK} PARENT_SCOPE)
   if(probe_OK)
     return()
@@ -101,12 +141,10 @@ function(heat2d_directive_other_gcc fix_out)
   set(${fix_out} "configure with CC=gcc (a GCC whose ${O_FLAG} programs link)" PARENT_SCOPE)
 endfunction()
 
-# heat2d_directive_oldest_arch(OUT): the oldest GPU the build targets, as a
-# CUDA architecture number, which decides the nvptx ISA: the CUDA
-# architectures when CUDA is built, else this machine's GPU, else Turing
-# (the oldest that CUDA 13 supports).
-function(heat2d_directive_oldest_arch out)
-  set(oldest 75)
+# heat2d_directive_targets(OUT): the GPUs the build targets, as CUDA
+# architecture numbers, oldest first: the CUDA architectures when CUDA is
+# built, else this machine's GPU; empty when neither names one.
+function(heat2d_directive_targets out)
   set(targets ${HEAT2D_GPU_ARCHS})
   if(HEAT2D_WITH_CUDA)
     set(targets "")
@@ -116,22 +154,50 @@ function(heat2d_directive_oldest_arch out)
       endif()
     endforeach()
   endif()
+  list(SORT targets COMPARE NATURAL)
+  set(${out} ${targets} PARENT_SCOPE)
+endfunction()
+
+# heat2d_directive_oldest_arch(OUT): the oldest GPU the build targets, as a
+# CUDA architecture number, which decides the nvptx ISA: Turing (the oldest
+# that CUDA 13 supports) where none is named.
+function(heat2d_directive_oldest_arch out)
+  heat2d_directive_targets(targets)
+  set(oldest 75)
   if(targets)
-    list(SORT targets COMPARE NATURAL)
     list(GET targets 0 oldest)
   endif()
   set(${out} ${oldest} PARENT_SCOPE)
 endfunction()
 
+# heat2d_directive_archs(OUT): the GPUs the build targets as the oldest
+# architecture of each major version among them (code for X.0 runs on X.y,
+# never on X+1); Turing, Ampere and Hopper where none is named.
+function(heat2d_directive_archs out)
+  heat2d_directive_targets(targets)
+  if(NOT targets)
+    set(targets 75 80 90)
+  endif()
+  set(archs "")
+  set(majors "")
+  foreach(arch ${targets})
+    math(EXPR major "${arch} / 10")
+    if(NOT major IN_LIST majors)
+      list(APPEND majors ${major})
+      list(APPEND archs ${arch})
+    endif()
+  endforeach()
+  set(${out} ${archs} PARENT_SCOPE)
+endfunction()
+
 # heat2d_directive_offload(PREFIX MODEL NAME FLAG FLAG SOURCE FILE): whether
-# GCC's nvptx offload compiler compiles, links and runs the model's test
-# program (on a GPU, or on the host where there is none), with the newest
-# -misa of this GCC that the oldest targeted GPU can run. Sets PREFIX_OK;
-# PREFIX_FLAGS, the offload flags (compile and link; the link also needs
-# -no-pie: GCC 12's offload table is not position-independent); PREFIX_WHY,
-# what was found ("-misa=sm_80, the test kernel ran on the host") or why
-# not. Refused without a try while another model offloads (the rule above);
-# on success MODEL becomes the build's offloading model.
+# the compiler offloads the model's test program to NVIDIA GPUs: compiles,
+# links and runs it (on a GPU, or on the host where there is none). Sets
+# PREFIX_OK; PREFIX_FLAGS, the offload flags (compile and link);
+# PREFIX_LINK_FLAGS, the link's own; PREFIX_WHY, what was found
+# ("-misa=sm_80, the test kernel ran on the host") or why not. Refused
+# without a try while another model offloads (the rule above); on success
+# MODEL becomes the build's offloading model.
 function(heat2d_directive_offload prefix)
   cmake_parse_arguments(D "" "MODEL;FLAG;SOURCE" "" ${ARGN})
   set(${prefix}_OK OFF PARENT_SCOPE)
@@ -142,6 +208,26 @@ function(heat2d_directive_offload prefix)
         PARENT_SCOPE)
     return()
   endif()
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+    heat2d_directive_offload_clang(try ${D_FLAG} ${D_SOURCE})
+  else()
+    heat2d_directive_offload_gcc(try ${D_FLAG} ${D_SOURCE})
+  endif()
+  if(try_OK)
+    set_property(GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL ${D_MODEL})
+    set(${prefix}_OK ON PARENT_SCOPE)
+    set(${prefix}_FLAGS "${try_FLAGS}" PARENT_SCOPE)
+    set(${prefix}_LINK_FLAGS "${try_LINK_FLAGS}" PARENT_SCOPE)
+  endif()
+  set(${prefix}_WHY "${try_WHY}" PARENT_SCOPE)
+endfunction()
+
+# GCC: its nvptx offload compiler, with the newest -misa of this GCC that
+# the oldest targeted GPU can run (the driver JIT-compiles the PTX for
+# newer ones); the link also needs -no-pie (GCC 12's offload table is not
+# position-independent). PREFIX_OK, PREFIX_FLAGS, PREFIX_LINK_FLAGS,
+# PREFIX_WHY as heat2d_directive_offload's.
+function(heat2d_directive_offload_gcc prefix flag source)
   heat2d_directive_oldest_arch(oldest)
   # GCC's -misa values, newest first; CUDA 13's ptxas takes sm_75 and later.
   set(why "")
@@ -149,26 +235,79 @@ function(heat2d_directive_offload prefix)
     if(isa GREATER oldest)
       continue()
     endif()
-    set(flags ${D_FLAG} -foffload=nvptx-none
+    set(flags ${flag} -foffload=nvptx-none
               "-foffload-options=nvptx-none=-misa=sm_${isa} -O3 -ffp-contract=off")
-    heat2d_directive_probe(probe SOURCE ${D_SOURCE} FLAGS ${flags} LINK_FLAGS -no-pie)
+    heat2d_directive_probe(probe SOURCE ${source} FLAGS ${flags} LINK_FLAGS -no-pie)
     if(probe_OK)
-      set_property(GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL ${D_MODEL})
       set(${prefix}_OK ON PARENT_SCOPE)
       set(${prefix}_FLAGS "${flags}" PARENT_SCOPE)
+      set(${prefix}_LINK_FLAGS -no-pie PARENT_SCOPE)
       set(${prefix}_WHY "-misa=sm_${isa}, the test kernel ran on the ${probe_OUTPUT}" PARENT_SCOPE)
       return()
     endif()
     # The compiler's first error says why (no nvptx-none offload compiler,
     # or ptxas refusing the ISA).
-    if(probe_BUILT)
-      set(why "the test kernel failed (exit ${probe_EXIT})")
-    else()
-      set(why "${probe_ERROR}")
-    endif()
+    heat2d_directive_probe_why(why)
   endforeach()
+  set(${prefix}_OK OFF PARENT_SCOPE)
   set(${prefix}_WHY "${why}" PARENT_SCOPE)
 endfunction()
+
+# Clang (OpenMP only): a cubin for each targeted GPU family (no PTX is
+# carried for the driver to JIT-compile), linked against the device
+# runtime's bitcode where the compiler's packages put it (Debian:
+# /usr/lib/llvm-N/lib, which Clang does not search by itself), with CUDA's
+# ptxas from the CUDA toolkit that CMake found (else where Clang looks, such
+# as /usr/local/cuda), and libomptarget found at run time by the rpath.
+function(heat2d_directive_offload_clang prefix flag source)
+  heat2d_directive_archs(archs)
+  set(flags ${flag})
+  foreach(arch ${archs})
+    list(APPEND flags --offload-arch=sm_${arch})
+  endforeach()
+  list(GET archs 0 oldest)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libomptarget-nvptx-sm_${oldest}.bc
+                  OUTPUT_VARIABLE bitcode OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(IS_ABSOLUTE "${bitcode}" AND EXISTS "${bitcode}")
+    get_filename_component(bitcode_dir "${bitcode}" DIRECTORY)
+    get_filename_component(bitcode_dir "${bitcode_dir}" REALPATH)
+    list(APPEND flags --libomptarget-nvptx-bc-path=${bitcode_dir})
+  endif()
+  if(CMAKE_CUDA_COMPILER)
+    get_filename_component(cuda_bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+    get_filename_component(cuda_root "${cuda_bin}" DIRECTORY)
+    list(APPEND flags --cuda-path=${cuda_root})
+  endif()
+  set(link_flags "")
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libomptarget.so
+                  OUTPUT_VARIABLE runtime OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(IS_ABSOLUTE "${runtime}" AND EXISTS "${runtime}")
+    get_filename_component(runtime_dir "${runtime}" DIRECTORY)
+    get_filename_component(runtime_dir "${runtime_dir}" REALPATH)
+    set(link_flags "-Wl,-rpath,${runtime_dir}")
+  endif()
+  heat2d_directive_probe(probe SOURCE ${source} FLAGS ${flags} LINK_FLAGS ${link_flags})
+  string(REPLACE ";" "," arch_text "${archs}")
+  set(${prefix}_OK ${probe_OK} PARENT_SCOPE)
+  set(${prefix}_FLAGS "${flags}" PARENT_SCOPE)
+  set(${prefix}_LINK_FLAGS "${link_flags}" PARENT_SCOPE)
+  if(probe_OK)
+    set(${prefix}_WHY "sm_${arch_text}, the test kernel ran on the ${probe_OUTPUT}" PARENT_SCOPE)
+  else()
+    heat2d_directive_probe_why(why)
+    set(${prefix}_WHY "${why}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# heat2d_directive_probe_why(OUT): why the last heat2d_directive_probe
+# (prefix probe) failed: the compiler's first error, or the test's exit.
+macro(heat2d_directive_probe_why out)
+  if(probe_BUILT)
+    set(${out} "the test kernel failed (exit ${probe_EXIT})")
+  else()
+    set(${out} "${probe_ERROR}")
+  endif()
+endmacro()
 
 # heat2d_directive_host_only(TARGET FLAGS FLAG... LIBRARIES LIB...): TARGET's
 # sources use the model (FLAGS, e.g. OpenMP_C_FLAGS) on the host alone:
@@ -178,10 +317,29 @@ endfunction()
 # link TARGET (the rule above).
 function(heat2d_directive_host_only target)
   cmake_parse_arguments(H "" "" "FLAGS;LIBRARIES" ${ARGN})
-  set(host_only "")
-  if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
-    set(host_only -foffload=disable)
-  endif()
+  heat2d_directive_host_flags(host_only)
   target_compile_options(${target} PRIVATE ${H_FLAGS} ${host_only})
   target_link_libraries(${target} PUBLIC ${H_LIBRARIES})
+endfunction()
+
+# heat2d_directive_runtime(MODEL): with GCC, its offload runtime (libgomp)
+# and nvptx plugin copied next to the programs (build/lib), so that this
+# build also runs on a GPU machine that has the NVIDIA driver but not GCC's
+# offload runtime: point LD_LIBRARY_PATH at build/lib there. Without the
+# plugin, libgomp would use the host. (Clang's libomptarget is found by the
+# rpath that heat2d_directive_offload's link flags carry.)
+function(heat2d_directive_runtime model)
+  if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU")
+    return()
+  endif()
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libgomp.so.1
+                  OUTPUT_VARIABLE gomp_library OUTPUT_STRIP_TRAILING_WHITESPACE)
+  get_filename_component(gomp_dir "${gomp_library}" DIRECTORY)
+  find_file(HEAT2D_GOMP_PLUGIN libgomp-plugin-nvptx.so.1
+            HINTS ${gomp_dir} /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib)
+  if(NOT HEAT2D_GOMP_PLUGIN)
+    message(FATAL_ERROR "${model} offload needs libgomp-plugin-nvptx.so.1 (Debian: libgomp-plugin-nvptx1)")
+  endif()
+  file(COPY ${gomp_library} ${HEAT2D_GOMP_PLUGIN} DESTINATION ${CMAKE_BINARY_DIR}/lib
+       FOLLOW_SYMLINK_CHAIN)
 endfunction()

@@ -8,11 +8,12 @@
 # heat2d_method_NAME (with '-' as '_') that its sources define.
 
 # The backends whose methods.cmake is read, in the order of their methods.
-set(HEAT2D_BACKEND_FOLDERS cpu omp openacc cuda mpi)
+set(HEAT2D_BACKEND_FOLDERS cpu omp openacc omp_target cuda mpi)
 
 # heat2d_method(NAME [NEEDS PART...] SOURCES FILE...): declares method
-# NAME, built when every PART is (HEAT2D_WITH_<PART>: OMP, OPENACC, CUDA,
-# MPI, TEST_DOUBLES) from FILEs (relative to the declaring folder).
+# NAME, built when every PART is (HEAT2D_WITH_<PART>: OMP, OPENACC,
+# OMP_TARGET, CUDA, MPI, TEST_DOUBLES) from FILEs (relative to the declaring
+# folder).
 function(heat2d_method name)
   cmake_parse_arguments(M "" "" "NEEDS;SOURCES" ${ARGN})
   if(NOT M_SOURCES OR M_UNPARSED_ARGUMENTS)

@@ -96,6 +96,14 @@ endif()
 
 # ---- OpenACC: its methods, on the host or offloaded -------------------------
 heat2d_part_mode(HEAT2D_OPENACC)
+heat2d_part_mode(HEAT2D_OMP_TARGET)
+if(HEAT2D_OMP_TARGET_MODE STREQUAL "ON")
+  # OpenMP target asked for by name holds the build's compute regions
+  # first: with GCC, the OpenACC methods then cannot be built beside them
+  # (the rule in DirectiveOffload.cmake). Otherwise OpenACC, the article's
+  # model, comes first.
+  heat2d_directive_hold("OpenMP target" unused)
+endif()
 set(HEAT2D_WITH_OPENACC OFF)
 if(HEAT2D_OPENACC_MODE STREQUAL "OFF")
   heat2d_part_off("OpenACC" "${HEAT2D_OPENACC_METHODS}" HEAT2D_OPENACC)
@@ -109,7 +117,13 @@ else()
   else()
     heat2d_directive_host(acc_host MODEL OpenACC FLAG -fopenacc SOURCE ${acc_test})
     if(acc_host_OK)
+      heat2d_directive_hold(OpenACC acc_held_why)
+    endif()
+    if(acc_host_OK AND NOT acc_held_why)
       set(HEAT2D_WITH_OPENACC ON)
+    elseif(acc_host_OK)
+      heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" "${acc_held_why}"
+                          "configure with -DHEAT2D_OMP_TARGET=AUTO (OpenACC's methods instead of OpenMP target's)")
     else()
       heat2d_directive_other_gcc(fix FLAG -fopenacc SOURCE ${acc_test})
       heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" "${acc_host_WHY}"
@@ -117,6 +131,61 @@ else()
     endif()
   endif()
 endif()
+
+# ---- OpenMP target: its methods, offloaded or left out ----------------------
+# Decided once CUDA's architectures and this machine's GPU are known (they
+# decide the ISA). The methods run on a GPU, or are skipped with a note
+# where none is (OMP_TARGET_OFFLOAD=DISABLED puts them on the host, as asked
+# for); a build that cannot offload leaves them out, never builds them for
+# the host. With GCC, a build that holds OpenACC's methods leaves them out
+# (DirectiveOffload.cmake's rule) unless HEAT2D_OMP_TARGET=ON.
+macro(heat2d_omp_target_part)
+  set(HEAT2D_WITH_OMP_TARGET OFF)
+  set(omp_target_test ${PROJECT_SOURCE_DIR}/cmake/omp_target_offload_test.c)
+  if(HEAT2D_OMP_TARGET_MODE STREQUAL "OFF")
+    heat2d_part_off("OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}" HEAT2D_OMP_TARGET)
+  else()
+    heat2d_directive_hold("OpenMP target" omp_target_held_why)
+    if(omp_target_held_why)
+      heat2d_part_missing(HEAT2D_OMP_TARGET "OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}"
+                          "${omp_target_held_why}"
+                          "configure with -DHEAT2D_OMP_TARGET=ON (OpenMP target's methods, offloaded, instead of OpenACC's)")
+    else()
+      heat2d_directive_offload(omp_target MODEL "OpenMP target" FLAG -fopenmp
+                               SOURCE ${omp_target_test})
+      if(omp_target_OK)
+        set(HEAT2D_WITH_OMP_TARGET ON)
+        set(HEAT2D_OMP_TARGET_FLAGS ${omp_target_FLAGS})
+        set(HEAT2D_OMP_TARGET_LINK_FLAGS ${omp_target_LINK_FLAGS})
+        set(HEAT2D_OMP_TARGET_TEXT "nvptx offload")
+        message(STATUS "heat2d: OpenMP target offloaded to NVIDIA GPUs (${omp_target_WHY})")
+      else()
+        heat2d_omp_target_fix(omp_target_fix)
+        heat2d_part_missing(HEAT2D_OMP_TARGET "OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}"
+                            "${CMAKE_C_COMPILER} does not offload an OpenMP target program (${omp_target_WHY})"
+                            "${omp_target_fix}")
+      endif()
+    endif()
+  endif()
+endmacro()
+
+# heat2d_omp_target_fix(OUT): what makes OpenMP offload work where it did
+# not: another GCC where this compiler cannot build a target program even
+# for the host (a GCC without its lto-wrapper), else the offload packages.
+function(heat2d_omp_target_fix out)
+  string(REGEX MATCH "^[0-9]+" major "${CMAKE_C_COMPILER_VERSION}")
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+    set(${out} "install libomp-${major}-dev (libomptarget and its nvptx device runtime) and the CUDA toolkit (ptxas), or configure with CC=gcc and GCC's nvptx offload compiler" PARENT_SCOPE)
+    return()
+  endif()
+  heat2d_directive_host(host MODEL "OpenMP target" FLAG -fopenmp SOURCE ${omp_target_test})
+  if(host_OK)
+    set(${out} "install gcc-${major}-offload-nvptx libgomp-plugin-nvptx1 (tools/setup.sh offload does, as root)" PARENT_SCOPE)
+  else()
+    heat2d_directive_other_gcc(fix FLAG -fopenmp SOURCE ${omp_target_test})
+    set(${out} "${fix}" PARENT_SCOPE)
+  endif()
+endfunction()
 
 # ---- NetCDF: .nc fields and series (--save, --save-every, compare) ---------
 # Found with pkg-config's netcdf.pc, else nc-config (a NetCDF built by hand

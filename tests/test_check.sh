@@ -32,9 +32,10 @@ expect_eq "$(ls "$keep" | wc -l | tr -d ' ')" "$((4 * n_methods))" "fields kept 
 # Snapshots: every non-distributed method that takes them but cpu (the
 # reference) at K = 1, 7, 5, 31 on 25x21/31 and K = 7, 17 on 40x17/17, each
 # snapshot at its step and equal to cpu's field after it; acc-resident's
-# each with the invariants its reduction found, as a scan here finds them;
+# and omp-target-resident's each with the invariants their reductions
+# found, as a scan here finds them (those two where the check ran them);
 # omp's scanned on the host (no device statistics).
-n_snap=$("$bin/heat2d" methods | awk '$1 == "acc-resident"' | wc -l)
+n_snap=$(grep -cE '^FILE=.*/(acc|omp-target)-resident_25x21_7\.dat ' <<<"$out" || true)
 n_host_snap=$("$bin/heat2d" methods | awk '$1 == "omp"' | wc -l)
 expect_count '^SNAPSHOTS method=.* copy=plain .* FAILURES=0 DEVICE_STATS=([1-9][0-9]*)/\1 STATS_MISMATCH=0 PASS$' $((6 * n_snap)) "snapshots checked"
 expect_count '^SNAPSHOTS method=omp copy=plain .* FAILURES=0 DEVICE_STATS=0/0 STATS_MISMATCH=0 PASS$' \
@@ -159,11 +160,11 @@ fi
 # here) or computes wrongly; a GPU method this build puts on the host is
 # checked there and says why; a build with no method that needs a GPU is
 # checked on the host, and says so.
-run env -u ACC_DEVICE_TYPE "$bin/heat2d" check --gpu
-on_host_unexplained=$(grep -E '^FILE=.*/(acc-|cuda-|mpi-cuda)[^/]* DEVICE=host( |$)' <<<"$out" |
-  grep -vE 'DEVICE=host \((OpenACC built for the host|ACC_DEVICE_TYPE=host)\)' || true)
+run env -u ACC_DEVICE_TYPE -u OMP_TARGET_OFFLOAD "$bin/heat2d" check --gpu
+on_host_unexplained=$(grep -E '^FILE=.*/(acc-|omp-target-|cuda-|mpi-cuda)[^/]* DEVICE=host( |$)' <<<"$out" |
+  grep -vE 'DEVICE=host \((OpenACC built for the host|ACC_DEVICE_TYPE=host|OMP_TARGET_OFFLOAD=DISABLED)\)' || true)
 expect_eq "$on_host_unexplained" "" "check --gpu: a GPU method on the host says why"
-needs_gpu=$("$bin/heat2d" methods | awk '$1 ~ /^(cuda-|mpi-cuda)/' | head -n 1)
+needs_gpu=$("$bin/heat2d" methods | awk '$1 ~ /^(cuda-|mpi-cuda|omp-target-)/' | head -n 1)
 [ "$("$bin/heat2d" info | sed -n 's/^OPENACC=//p')" = "nvptx offload" ] && needs_gpu=acc
 if [ -z "$needs_gpu" ]; then
   expect_rc 0 "check --gpu, no method that needs a GPU"

@@ -463,6 +463,26 @@ if [ "$("$bin/heat2d" info | sed -n 's/^OPENACC=//p')" = "nvptx offload" ] &&
 else
   skip "an offload build's refusal of the host" "not an OpenACC offload build on a machine without a GPU"
 fi
+# The same for the OpenMP target methods, whose builds always offload: the
+# host is OpenMP's OMP_TARGET_OFFLOAD=DISABLED, asked for by name.
+if have_method "$h" omp-target-each "OpenMP target's refusal of the host" &&
+  ! nvidia-smi -L >/dev/null 2>&1; then
+  for m in omp-target-each omp-target-resident; do
+    run env -u OMP_TARGET_OFFLOAD "$bin/heat2d" run --method "$m" --nx 8 --ny 8 --steps 1
+    expect_rc 1 "OpenMP offload, no GPU: $m refused"
+    expect_err_lines 1 "OpenMP offload, no GPU: $m: one line"
+    if grep -qE "^heat2d: run: $m: (no CUDA device: |OpenMP target regions ran on the host, not a GPU).*; set OMP_TARGET_OFFLOAD=DISABLED to run the OpenMP target methods on the host\$" <<<"$err"; then ok; else
+      ko "OpenMP offload, no GPU: $m's line names the missing GPU and how to ask for the host: $err"; fi
+    run env OMP_TARGET_OFFLOAD=disabled "$bin/heat2d" run --method "$m" --nx 8 --ny 8 --steps 1
+    expect_rc 0 "OMP_TARGET_OFFLOAD=disabled (any case): $m runs on the host"
+    expect_eq "$(key DEVICE)" "host(OMP_TARGET_OFFLOAD=DISABLED)" "$m on the host: DEVICE=host, and why"
+  done
+  # Refused before the run, each in one line naming what is wrong.
+  expect_failure 1 "$(r "omp-target-resident: HEAT2D_OMP_TARGET_SCHEDULE=fast is not a schedule (seed, collapse, rows, args-rows, blocks, columns, columns2)")" \
+    env OMP_TARGET_OFFLOAD=DISABLED HEAT2D_OMP_TARGET_SCHEDULE=fast "$h" run --method omp-target-resident --nx 8 --ny 8 --steps 1
+  expect_failure 1 "$(r "omp-target-resident: HEAT2D_OMP_TARGET_TEAMS=many is not a positive integer")" \
+    env OMP_TARGET_OFFLOAD=DISABLED HEAT2D_OMP_TARGET_TEAMS=many "$h" run --method omp-target-resident --nx 8 --ny 8 --steps 1
+fi
 
 # Snapshots asked of what cannot take them, or asked wrongly.
 expect_failure 2 "heat2d: run: --output-every must be a positive integer, got '0'" \

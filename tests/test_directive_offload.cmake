@@ -1,7 +1,10 @@
 # cmake/DirectiveOffload.cmake's decisions that need no compiler: a second
 # directive model's offload is refused while one offloads (GCC does not
-# link a program that offloads both), and the oldest targeted GPU.
+# link a program that offloads both), and a second model's regions while
+# one's are built (GCC streams host-built regions' offload code too); the
+# oldest targeted GPU, and the GPU families Clang builds a cubin for.
 # usage: cmake -DSOURCE_DIR=... -P test_directive_offload.cmake
+cmake_minimum_required(VERSION 3.20) # the project's policies (IN_LIST)
 include(${SOURCE_DIR}/cmake/DirectiveOffload.cmake)
 set(failed 0)
 set(passed 0)
@@ -22,10 +25,29 @@ expect("${omp_WHY}" "OpenACC offloads already, and GCC does not link a program t
 get_property(model GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL)
 expect("${model}" OpenACC "the offloading model stays")
 
+set(CMAKE_C_COMPILER_ID GNU)
+heat2d_directive_hold(OpenACC why)
+expect("${why}" "" "the first model's regions are held")
+heat2d_directive_hold("OpenMP target" why)
+expect("${why}"
+       "OpenACC is built, and GCC links the compute regions of one directive model a program (host-built ones too)"
+       "a second model's regions refused, naming the model held")
+heat2d_directive_hold(OpenACC why)
+expect("${why}" "" "the held model again")
+set(CMAKE_C_COMPILER_ID Clang)
+heat2d_directive_hold("OpenMP target" why)
+expect("${why}" "" "Clang has no such rule")
+set(CMAKE_C_COMPILER_ID GNU)
+
 set(HEAT2D_WITH_CUDA ON)
 set(CMAKE_CUDA_ARCHITECTURES 90 80-real 86)
 heat2d_directive_oldest_arch(oldest)
 expect("${oldest}" 80 "the oldest of the CUDA architectures")
+heat2d_directive_archs(archs)
+expect("${archs}" "80;90" "one architecture a family: 86 runs 80's code, 90 does not")
+set(CMAKE_CUDA_ARCHITECTURES 75-real 80-real 86-real 89-real 90)
+heat2d_directive_archs(archs)
+expect("${archs}" "75;80;90" "Turing, Ampere and Ada, Hopper")
 set(HEAT2D_WITH_CUDA OFF)
 set(HEAT2D_GPU_ARCHS 90)
 heat2d_directive_oldest_arch(oldest)
@@ -33,6 +55,8 @@ expect("${oldest}" 90 "without CUDA, this machine's GPU")
 set(HEAT2D_GPU_ARCHS "")
 heat2d_directive_oldest_arch(oldest)
 expect("${oldest}" 75 "no GPU and no CUDA: Turing")
+heat2d_directive_archs(archs)
+expect("${archs}" "75;80;90" "no GPU and no CUDA: Turing, Ampere, Hopper")
 
 message("test_directive_offload: ${passed} passed, ${failed} failed")
 if(failed GREATER 0)

@@ -4,12 +4,16 @@
 # at small sizes as `make bench` does, and must end with exit 0 and the notes
 # its summary should carry.
 #   default       this build (the project's default configure here)
-#   offload       GCC's nvptx offload compiler installed, no GPU
-#   no-acc-link   a C compiler that cannot link -fopenacc programs; with the
-#                 test doubles, which join every list from their declaration
+#   offload       GCC's nvptx offload compiler installed, no GPU: OpenACC
+#                 offloaded, OpenMP target left out (one model a GCC build)
+#   no-acc-link   a C compiler that cannot link -fopenacc programs, nor
+#                 OpenMP target ones; with the test doubles, which join every
+#                 list from their declaration
 #   parts-off     OpenACC, CUDA and MPI off, no matplotlib, no MPI, no
 #                 gfortran, no package registry: plain `make bench` through
-#                 the Makefile
+#                 the Makefile; with GCC's nvptx offload compiler installed,
+#                 OpenMP target offloaded there (no GPU): skipped with the
+#                 note, and on the host when asked (OMP_TARGET_OFFLOAD=DISABLED)
 #   mpi-down      this build where MPI cannot start (OpenMPI without ssh or
 #                 rsh): the MPI methods skipped, with the note and its fix
 #   login-shell   `make bench` on a fresh clone as a user without root, in a
@@ -27,9 +31,10 @@ chmod 755 "$w"
 trap 'rm -rf "$w"' EXIT
 jobs=$(nproc 2>/dev/null || echo 2)
 sizes="--sizes 24x24:5,40x32:8 --repeats 1 --warmups 0"
-# The tests of an offload build run with ACC_DEVICE_TYPE=host; the machines
-# stood in for here have no such setting.
-unset ACC_DEVICE_TYPE
+# The tests of an offload build run with ACC_DEVICE_TYPE=host or
+# OMP_TARGET_OFFLOAD=DISABLED; the machines stood in for here have no such
+# setting.
+unset ACC_DEVICE_TYPE OMP_TARGET_OFFLOAD
 
 # configure NAME [CMAKE ARGS...]: a build of heat2d alone in $w/NAME; its
 # configure output in $w/NAME.cfg.
@@ -95,10 +100,10 @@ expect_summary_has "**No GPU method was measured here**" "default: no GPU here, 
 # (the MPI methods) are left to a run over ranks, with theirs.
 gpu=$(methods_of "$build/bin" each resident)
 mpi=$(declared_needing MPI)
-skipped=$(grep -E '^- Skipped .*: no usable GPU here' <<<"$summary" || true)
+skipped_note=$(grep -E '^- Skipped .*: no usable GPU here' <<<"$summary" || true)
 over_ranks=$(grep -E '^- Not run by default: ' <<<"$summary" || true)
 for m in ${gpu//,/}; do
-  if [[ ", $mpi, " == *", $m, "* ]]; then line=$over_ranks; else line=$skipped; fi
+  if [[ ", $mpi, " == *", $m, "* ]]; then line=$over_ranks; else line=$skipped_note; fi
   expect_line_names "$line" "$m" "default: the GPU method $m skipped, with a note"
 done
 if have_method "$build/bin/heat2d" cuda-each "default: the CUDA code of a build without a GPU"; then
@@ -166,6 +171,14 @@ if gcc -fopenacc -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_80 "
   run env ACC_DEVICE_TYPE=host "$w/offload/bin/heat2d" run --method "$acc_last" --nx 8 --ny 8 --steps 1
   expect_rc 0 "offload: ACC_DEVICE_TYPE=host runs on the host"
   expect_out_has "DEVICE=host (ACC_DEVICE_TYPE=host)" "offload: the host, asked for, says so"
+  # One directive model a GCC build: OpenACC's by default, and the line
+  # that leaves OpenMP target out says how to ask for it instead.
+  expect_eq "$(grep -cF "heat2d: OpenMP target left out ($(declared_needing OMP_TARGET)): OpenACC is built, and GCC links the compute regions of one directive model a program (host-built ones too). Fix: configure with -DHEAT2D_OMP_TARGET=ON" "$w/offload.cfg")" 1 \
+    "offload: one configure line leaves OpenMP target out, with the fix"
+  run "$w/offload/bin/heat2d" info
+  expect_eq "$(key DIRECTIVE_OFFLOAD)/$(key OMP_TARGET)" "OpenACC/off" "offload: info says which model offloads"
+  expect_summary_has "Not in this build: OpenMP target ($(declared_needing OMP_TARGET)): OpenACC is built" \
+    "offload: the summary says why OpenMP target is not built"
 elif [ "${CI:-}" = true ]; then
   ko "offload: GCC's nvptx offload compiler is not installed (.ci/run installs it)"
 else
@@ -179,9 +192,15 @@ line=$(grep 'heat2d: OpenACC left out' "$w/no-acc-link.cfg" || true)
 expect_eq "$(grep -c . <<<"$line")" 1 "no-acc-link: one configure line says OpenACC is left out"
 expect_eq "$(grep -cF "cannot build an OpenACC program (/usr/bin/ld: error: could not run lto-wrapper). Fix: configure with CC=" <<<"$line")" 1 \
   "no-acc-link: the line says what failed and the fix"
+line=$(grep 'heat2d: OpenMP target left out' "$w/no-acc-link.cfg" || true)
+expect_eq "$(grep -c . <<<"$line")" 1 "no-acc-link: one configure line says OpenMP target is left out"
+expect_eq "$(grep -cF "does not offload an OpenMP target program (/usr/bin/ld: error: could not run lto-wrapper). Fix: configure with CC=" <<<"$line")" 1 \
+  "no-acc-link: the OpenMP target line says what failed and the fix"
 main_job no-acc-link "$w/no-acc-link/bin"
 expect_summary_has "Not in this build: OpenACC ($(declared_needing OPENACC)): " \
   "no-acc-link: the summary says the acc methods are not built, and why"
+expect_summary_has "Not in this build: OpenMP target ($(declared_needing OMP_TARGET)): " \
+  "no-acc-link: the summary says the OpenMP target methods are not built, and why"
 run "$w/no-acc-link/bin/heat2d" methods
 acc=$(declared_needing OPENACC)
 for m in ${acc//,/}; do
@@ -205,6 +224,55 @@ expect_eq "$("$build/bin/heat2d" methods | awk -v m="$doubles" '$1 == m')" "" \
   "default: no test double in a build for use"
 expect_eq "$("$build/bin/heat2d" info | grep '^LEFT_OUT=' | grep -c -- "$doubles" || true)" 0 \
   "default: a test double is never a part left out"
+
+# parts_off_omp_target BUILD: OpenMP target where OpenACC is off. With GCC's
+# nvptx offload compiler it offloads, and on this machine without a GPU its
+# methods are skipped with the note, refused without it, and run on the
+# host when asked (OMP_TARGET_OFFLOAD=DISABLED), where they pass the check
+# and the kernel tests bit for bit; without it, it is left out, said.
+parts_off_omp_target() {
+  local b=$1 omp_target m
+  omp_target=$(declared_needing OMP_TARGET)
+  printf '#include <omp.h>\nint main(void){int a[4];\n#pragma omp target teams distribute parallel for map(from:a)\nfor(int i=0;i<4;i++)a[i]=i;\nreturn a[3]-3;}\n' >"$w/omp.c"
+  if ! gcc -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_75 -no-pie "$w/omp.c" \
+    -o "$w/omp" 2>/dev/null; then
+    expect_summary_has "Not in this build: OpenMP target ($omp_target): " \
+      "parts-off: no offload compiler, OpenMP target left out, said"
+    return
+  fi
+  expect_out_has "heat2d: OpenMP target offloaded to NVIDIA GPUs (" "parts-off: OpenMP target offloads"
+  expect_summary_has "Skipped $(methods_of "$b/bin" each resident): no usable GPU here" \
+    "parts-off: the OpenMP target methods skipped, with the note"
+  expect_summary_has "set OMP_TARGET_OFFLOAD=DISABLED to run the OpenMP target methods on the host" \
+    "parts-off: the note says how to ask for the host"
+  run "$b/bin/heat2d" info
+  expect_eq "$(key DIRECTIVE_OFFLOAD)/$(key OMP_TARGET)" "OpenMPtarget/nvptxoffload" \
+    "parts-off: info says OpenMP target offloads"
+  for m in ${omp_target//,/}; do
+    run "$b/bin/heat2d" run --method "$m" --nx 8 --ny 8 --steps 1
+    expect_rc 1 "parts-off: $m refuses the host nobody asked for"
+    expect_err_has "set OMP_TARGET_OFFLOAD=DISABLED to run the OpenMP target methods on the host" \
+      "parts-off: $m's refusal says how to ask for the host"
+  done
+  run env OMP_TARGET_OFFLOAD=DISABLED "$b/bin/heat2d" check
+  expect_rc 0 "parts-off: the check with OMP_TARGET_OFFLOAD=DISABLED ($err)"
+  for m in ${omp_target//,/}; do
+    expect_eq "$(grep -cE "^FILE=.*/${m}_25x21_[0-9]+\.dat DEVICE=host \(OMP_TARGET_OFFLOAD=DISABLED\) MAX_ABS_DIFF=0\.000000e\+00 .*FAILURES=0\$" <<<"$out")" 4 \
+      "parts-off: $m on the host, bit for bit cpu's in the four cases, and says why it ran there"
+    expect_eq "$(grep -cE "^TRANSFERS method=$m .* PASS\$" <<<"$out")" 4 "parts-off: $m's transfers, the model's"
+  done
+  expect_out_has "CPU_CHECK=PASS" "parts-off: the check passes with the OpenMP target methods on the host"
+  run "$src/tests/test_omp_target_ptx.sh" "$b/bin"
+  expect_rc 0 "parts-off: the OpenMP target regions' PTX ($(tail -n 2 <<<"$out"))"
+  # The kernel tests, every schedule from a garbage v, on the host.
+  run cmake -S "$src" -B "$b" -DBUILD_TESTING=ON
+  expect_rc 0 "parts-off: reconfigured with the tests ($err)"
+  run cmake --build "$b" -j "$jobs" --target test_kernels
+  expect_rc 0 "parts-off: test_kernels built ($(tail -n 3 <<<"$out"))"
+  run env OMP_TARGET_OFFLOAD=DISABLED "$b/bin/test_kernels"
+  expect_rc 0 "parts-off: test_kernels on the host ($(grep FAIL <<<"$out" | head -n 3))"
+  expect_eq "$(grep -c 'this build has no omp-target' <<<"$out")" 0 "parts-off: test_kernels ran the OpenMP target methods"
+}
 
 # ---- parts off, no matplotlib, no MPI, no gfortran, no registry: plain make bench ---
 # PATH holds every tool but MPI's, gfortran and python3, and an apt-get that
@@ -241,6 +309,7 @@ expect_summary_has "Not in this build: CUDA ($(declared_needing CUDA)): HEAT2D_C
 expect_summary_has "Not in this build: MPI ($(declared_needing MPI)): HEAT2D_MPI=OFF" "parts-off: MPI off, said"
 expect_summary_has "Plots skipped (time_per_step.png, headline.png, field.png): no python with matplotlib" \
   "parts-off: no matplotlib, the plots skipped with the reason"
+parts_off_omp_target "$w/parts-off"
 
 # ---- login-shell: an unprivileged user on a fresh clone, in a login shell ------
 # As a new user logs in: `su - USER` (root here), or env -i with a minimal

@@ -79,9 +79,15 @@ void summary_transfer_text(const cell *c, bool h2d, char *buf, size_t size)
                  strcmp(c->last->transfers, "none") == 0 ? "none (no CUDA)" : "not measured");
         return;
     }
+    const bool modelled = strcmp(c->last->transfers, "model") == 0;
     if (c->style_known && c->style != HEAT2D_STYLE_HOST &&
-        strcmp(c->last->transfers, "measured") != 0) {
+        strcmp(c->last->transfers, "measured") != 0 && !modelled) {
         snprintf(buf, size, "not measured");
+        return;
+    }
+    if (modelled) {
+        /* Where nothing could count them: the model's, said so. */
+        snprintf(buf, size, "%llu (model, not measured)", count);
         return;
     }
     if (count == 0 && bytes == 0) {

@@ -16,9 +16,18 @@ int heat2d_cmd_methods(int argc, char **argv)
     if (argc > 1)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "methods: unexpected argument '%s'", argv[1]);
     static const char *const style_names[] = {"host", "each", "resident"};
+    /* Columns as wide as the table's longest name and seed name. */
+    int name_width = 0, seed_width = 0;
     for (size_t k = 0; k < heat2d_method_count(); ++k) {
         const heat2d_method *m = heat2d_method_at(k);
-        printf("%-14s %-16s %s\n", m->name, m->seed_name, style_names[m->style]);
+        name_width = (int)strlen(m->name) > name_width ? (int)strlen(m->name) : name_width;
+        seed_width =
+            (int)strlen(m->seed_name) > seed_width ? (int)strlen(m->seed_name) : seed_width;
+    }
+    for (size_t k = 0; k < heat2d_method_count(); ++k) {
+        const heat2d_method *m = heat2d_method_at(k);
+        printf("%-*s %-*s %s\n", name_width, m->name, seed_width, m->seed_name,
+               style_names[m->style]);
     }
     return EXIT_SUCCESS;
 }

@@ -22,6 +22,10 @@ typedef struct heat2d_report {
     char device[128];
     /* True when the counters below come from the runtime or the copy calls. */
     bool transfers_measured;
+    /* True when they are the transfer model's instead, where nothing could
+     * count them and the model is certain: a directive model's regions on
+     * the host device, where mapping makes no copy (OpenMP without OMPT). */
+    bool transfers_modelled;
     uint64_t h2d_count;
     uint64_t h2d_bytes;
     uint64_t d2h_count;

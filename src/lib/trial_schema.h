@@ -50,7 +50,9 @@
     X(GCELLS_PER_S, "GCELLS_PER_S", "gcells_per_s", REAL, out->total_s > 0.0,                      \
       (double)cfg->nx * (double)cfg->ny * (double)cfg->steps / out->total_s / 1e9)                 \
     X(TRANSFERS, "TRANSFERS", "transfers", TEXT, true,                                             \
-      rep->transfers_measured ? "measured" : "none")                                               \
+      rep->transfers_measured   ? "measured"                                                       \
+      : rep->transfers_modelled ? "model"                                                          \
+                                : "none")                                                          \
     X(RUN, NULL, "run", TEXT, false, 0)                                                            \
     /* Distributed methods (MPI). */                                                               \
     X(RANKS, "RANKS", "ranks", COUNT, rep->ranks > 0, rep->ranks)                                  \

@@ -106,6 +106,13 @@ static int best_in(const char *list, int cc, bool sass)
     return best;
 }
 
+int heat2d_cuda_free_memory(size_t *free_bytes, heat2d_error *err)
+{
+    size_t total_bytes = 0;
+    HEAT2D_CUDA_CHECK(err, cudaMemGetInfo(free_bytes, &total_bytes));
+    return 0;
+}
+
 int heat2d_cuda_capability(int device, int *major, int *minor, heat2d_error *err)
 {
     HEAT2D_CUDA_CHECK(err,

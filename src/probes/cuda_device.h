@@ -20,6 +20,10 @@ extern "C" {
 int heat2d_cuda_open_device(const char *who, char *name, size_t name_size, int *device,
                             double *context_s, heat2d_error *err);
 
+/* The current device's free memory in bytes, for a method whose runtime
+ * cannot say (OpenMP). */
+int heat2d_cuda_free_memory(size_t *free_bytes, heat2d_error *err);
+
 /* The device's compute capability, major.minor. */
 int heat2d_cuda_capability(int device, int *major, int *minor, heat2d_error *err);
 

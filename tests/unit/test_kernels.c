@@ -1,6 +1,8 @@
 /* Unit tests of the kernel variants that must give cpu's bits exactly: the
  * streaming-store row kernel (omp on large fields), omp with either store
- * kind, every acc-resident schedule and acc-each. The runs start from a u
+ * kind, every acc-resident schedule and acc-each, every omp-target-resident
+ * schedule (with its teams and thread_limit asked for too) and
+ * omp-target-each. The runs start from a u
  * whose boundary is not 0 and a v of garbage (as a device array made by
  * `create` may be), so that a method that stops writing the boundary too
  * early, or never writes v's, differs from cpu. */
@@ -99,7 +101,8 @@ static void initial_field(const heat2d_config *cfg, double *u)
  * method may be skipped. Any other refusal is a failure. */
 static bool no_gpu_here(const heat2d_error *err)
 {
-    return strstr(err->message, "set ACC_DEVICE_TYPE=host") != NULL;
+    return strstr(err->message, "set ACC_DEVICE_TYPE=host") != NULL ||
+           strstr(err->message, "set OMP_TARGET_OFFLOAD=DISABLED") != NULL;
 }
 
 /* Runs method m's prepare and solve directly from initial_field, with v
@@ -158,6 +161,24 @@ static bool run_against_cpu(const heat2d_method *m, const char *label, const hea
     return !skipped;
 }
 
+/* Method m with each of the names in turn in the environment's variable
+ * (NULL ends the list), against cpu's field; stops at the first run skipped
+ * for want of a GPU. */
+static void run_variants(const heat2d_method *m, const char *variable, const char *const *names,
+                         const heat2d_config *cfg, const double *reference)
+{
+    for (size_t k = 0; m != NULL && names[k] != NULL; ++k) {
+        setenv(variable, names[k], 1);
+        char label[96];
+        const char *teams = getenv("HEAT2D_OMP_TARGET_TEAMS");
+        snprintf(label, sizeof label, "%s (%s=%s%s%s)", m->name, variable, names[k],
+                 teams != NULL ? ", teams " : "", teams != NULL ? teams : "");
+        if (!run_against_cpu(m, label, cfg, reference))
+            break;
+    }
+    unsetenv(variable);
+}
+
 /* The method called name, or NULL with the line that says the build has
  * none (each build's `heat2d methods` is the test's reason). */
 static const heat2d_method *method_or_skip(const char *name, const char *what)
@@ -188,12 +209,22 @@ static void test_methods_against_cpu(void)
     };
     const char *const schedules[] = {
         "seed",    "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
-        "columns", "columns-fitted", "worker-columns", "warp-columns", "columns2"};
-    const char *const stores[] = {"plain", "stream"};
+        "columns", "columns-fitted", "worker-columns", "warp-columns", "columns2",
+        NULL};
+    const char *const target_schedules[] = {"seed",   "collapse", "rows",     "args-rows",
+                                            "blocks", "columns",  "columns2", NULL};
+    /* Fewer teams than strips and blocks, so that a team takes several;
+     * thread_limit below a block's lanes, so that a thread takes several. */
+    const char *const target_teams[] = {"1", "3", NULL};
+    const char *const stores[] = {"plain", "stream", NULL};
     const heat2d_method *omp = method_or_skip("omp", "omp against cpu");
     const heat2d_method *acc =
         method_or_skip("acc-resident", "acc-resident's schedules against cpu");
     const heat2d_method *each = method_or_skip("acc-each", "acc-each against cpu");
+    const heat2d_method *target =
+        method_or_skip("omp-target-resident", "omp-target-resident's schedules against cpu");
+    const heat2d_method *target_each =
+        method_or_skip("omp-target-each", "omp-target-each against cpu");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         const heat2d_config *cfg = &cases[c];
         bool skipped;
@@ -201,23 +232,26 @@ static void test_methods_against_cpu(void)
         if (!check(reference != NULL, "cpu's reference at %zux%zu/%zu", cfg->nx, cfg->ny,
                    cfg->steps))
             continue;
-        for (size_t k = 0; omp != NULL && k < 2; ++k) {
-            setenv("HEAT2D_OMP_STORES", stores[k], 1);
-            char label[64];
-            snprintf(label, sizeof label, "omp (%s stores)", stores[k]);
-            run_against_cpu(omp, label, cfg, reference);
-        }
-        unsetenv("HEAT2D_OMP_STORES");
-        for (size_t k = 0; acc != NULL && k < sizeof schedules / sizeof schedules[0]; ++k) {
-            setenv("HEAT2D_ACC_SCHEDULE", schedules[k], 1);
-            char label[64];
-            snprintf(label, sizeof label, "acc-resident (%s)", schedules[k]);
-            if (!run_against_cpu(acc, label, cfg, reference))
-                break;
-        }
-        unsetenv("HEAT2D_ACC_SCHEDULE");
+        run_variants(omp, "HEAT2D_OMP_STORES", stores, cfg, reference);
+        run_variants(acc, "HEAT2D_ACC_SCHEDULE", schedules, cfg, reference);
         if (each != NULL)
             run_against_cpu(each, "acc-each", cfg, reference);
+        /* The last case is omp's, for several threads: OpenMP target's
+         * nested schedules on the host start a parallel region a row or a
+         * block, which a busy machine's threads take long to meet. */
+        if (c + 1 < sizeof cases / sizeof cases[0]) {
+            run_variants(target, "HEAT2D_OMP_TARGET_SCHEDULE", target_schedules, cfg, reference);
+            setenv("HEAT2D_OMP_TARGET_THREADS", "2", 1);
+            for (size_t t = 0; target_teams[t] != NULL; ++t) {
+                setenv("HEAT2D_OMP_TARGET_TEAMS", target_teams[t], 1);
+                run_variants(target, "HEAT2D_OMP_TARGET_SCHEDULE", target_schedules, cfg,
+                             reference);
+            }
+            unsetenv("HEAT2D_OMP_TARGET_TEAMS");
+            unsetenv("HEAT2D_OMP_TARGET_THREADS");
+            if (target_each != NULL)
+                run_against_cpu(target_each, "omp-target-each", cfg, reference);
+        }
         free(reference);
     }
 }
@@ -264,6 +298,37 @@ static void test_bad_settings(void)
                                       "worker-columns, warp-columns, columns2)") == 0,
               "acc-resident refuses HEAT2D_ACC_SCHEDULE=fastest: '%s'", err.message);
         unsetenv("HEAT2D_ACC_SCHEDULE");
+    }
+    const heat2d_method *target =
+        method_or_skip("omp-target-resident", "omp-target-resident's settings");
+    const struct {
+        const char *variable, *value, *message;
+    } refusals[] = {
+        {"HEAT2D_OMP_TARGET_SCHEDULE", "fastest",
+         "omp-target-resident: HEAT2D_OMP_TARGET_SCHEDULE=fastest is not a schedule (seed, "
+         "collapse, rows, args-rows, blocks, columns, columns2)"},
+        {"HEAT2D_OMP_TARGET_TEAMS", "0",
+         "omp-target-resident: HEAT2D_OMP_TARGET_TEAMS=0 is not a positive integer"},
+        {"HEAT2D_OMP_TARGET_THREADS", "-4",
+         "omp-target-resident: HEAT2D_OMP_TARGET_THREADS=-4 is not a positive integer"},
+        {"HEAT2D_OMP_TARGET_TEAMS", "2x",
+         "omp-target-resident: HEAT2D_OMP_TARGET_TEAMS=2x is not a positive integer"},
+        {"HEAT2D_OMP_TARGET_THREADS", "99999999999",
+         "omp-target-resident: HEAT2D_OMP_TARGET_THREADS=99999999999 is not a positive integer"},
+    };
+    for (size_t k = 0; target != NULL && k < sizeof refusals / sizeof refusals[0]; ++k) {
+        setenv(refusals[k].variable, refusals[k].value, 1);
+        heat2d_report_init(&rep);
+        err.message[0] = '\0';
+        const int rc = target->prepare(&cfg, &rep, &err);
+        if (rc != 0 && no_gpu_here(&err)) {
+            skip("omp-target-resident's %s: no GPU: %s", refusals[k].variable, err.message);
+        } else {
+            check(rc != 0 && strcmp(err.message, refusals[k].message) == 0,
+                  "omp-target-resident refuses %s=%s: '%s'", refusals[k].variable,
+                  refusals[k].value, err.message);
+        }
+        unsetenv(refusals[k].variable);
     }
 }
 

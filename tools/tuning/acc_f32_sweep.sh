@@ -41,20 +41,9 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 start=$SECONDS
 
-key() { sed -n "s/^$1= *//p" "$2" | head -n 1; }
+. tools/tuning/sweep_lib.sh
 # split NXxNY:STEPS into nx ny steps
 split() { nx=${1%%x*} ny=${1#*x} ny=${ny%%:*} steps=${1##*:}; }
-# run_to FILE ENV... -- ARGS...: heat2d ARGS with the environment ENV, output
-# in FILE; a failed run says so and leaves FILE empty, a gap in the table.
-run_to() {
-  local file=$1
-  shift
-  local envs=()
-  while [ "$1" != -- ]; do envs+=("$1"); shift; done
-  shift
-  env "${envs[@]}" "$h" "$@" >"$file" 2>"$file.err" ||
-    { echo "FAILED: ${envs[*]} $* ($(tail -n 1 "$file.err"))"; : >"$file"; }
-}
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
 "$h" info | grep -E '^(GIT_REVISION|OPENACC_FLAGS|C_COMPILER)=' || true
@@ -106,25 +95,4 @@ for size in $SIZES; do
   done
 done
 echo "# all took $((SECONDS - start)) s"
-awk '
-function median(list,   n, a, i, j, t) {
-  n = split(list, a, " ")
-  for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j] < a[j-1]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-  return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-NF == 4 {
-  k = $1 " " $2 " " $3
-  if (!(k in seen)) { order[++n] = k; seen[k] = 1 }
-  loop[k] = loop[k] " " $4
-}
-END {
-  printf "%-16s %-4s %-15s %12s %9s %9s %5s\n", "method", "prec", "size", "loop ms/step", "Gcell/s", "vs cuda", "runs"
-  for (i = 1; i <= n; i++) {
-    split(order[i], f, " "); split(f[3], d, /[x:]/)
-    runs = split(loop[order[i]], tmp, " ")
-    g = d[1] * d[2] * d[3] / median(loop[order[i]]) / 1e9
-    if (f[1] == "cuda-resident") cuda[f[2] " " f[3]] = g
-    ratio = (f[2] " " f[3]) in cuda ? sprintf("%.3f", g / cuda[f[2] " " f[3]]) : "-"
-    printf "%-16s %-4s %-15s %12.4f %9.1f %9s %5d\n", f[1], f[2], f[3], 1e3 * median(loop[order[i]]) / d[3], g, ratio, runs
-  }
-}' "$log"
+sweep_table "$log"

@@ -39,18 +39,7 @@ export ACC_DEVICE_TYPE=${ACC_DEVICE_TYPE:-nvidia}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 
-key() { sed -n "s/^$1= *//p" "$2" | head -n 1; }
-# run_to FILE ENV... -- ARGS...: heat2d ARGS with the environment ENV, output
-# in FILE; a failed run prints its error and leaves FILE without keys, so
-# that one failure shows as a gap instead of ending the whole sweep.
-run_to() {
-  local file=$1
-  shift
-  local envs=()
-  while [ "$1" != -- ]; do envs+=("$1"); shift; done
-  shift
-  env "${envs[@]}" "$h" "$@" >"$file" 2>"$file.err" || { echo "FAILED: $* ($(cat "$file.err"))"; : >"$file"; }
-}
+. tools/tuning/sweep_lib.sh
 
 stage_launch() {
   echo "## launch configuration per schedule (GOMP_DEBUG=1, 2048x2048, 3 steps)"

@@ -1,6 +1,6 @@
-/* acc-each's loop in one precision: acc_precisions.h includes this
+/* acc-each's loop in one precision: heat2d_precisions.h includes this
  * file twice, defining REAL (double or float), FN(name) (the name in that
- * precision) and ACC_FMA (fma or fmaf). No include guard, on purpose. */
+ * precision) and REAL_FMA (fma or fmaf). No include guard, on purpose. */
 
 static REAL *FN(acc_each_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
                                heat2d_report *rep, heat2d_error *err)

@@ -44,6 +44,7 @@
  * Measurements: docs/performance.md, "acc-resident". */
 #include "acc_runtime.h"
 #include "acc_stencil.h"
+#include "column_lanes.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -164,8 +165,8 @@ static size_t column_blocks_across(size_t nx)
     return (nx - 2 + width - 1) / width;
 }
 
-#define HEAT2D_ACC_REAL_SOURCE "acc_resident_real.h"
-#include "acc_precisions.h"
+#define HEAT2D_REAL_SOURCE "acc_resident_real.h"
+#include "heat2d_precisions.h"
 
 HEAT2D_METHOD(heat2d_method_acc_resident, acc_resident_solve, acc_resident_solve_f32,
               .name = "acc-resident", .seed_name = "ACC_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,

@@ -1,6 +1,6 @@
-/* acc-resident's kernels and loop in one precision: acc_precisions.h includes this
+/* acc-resident's kernels and loop in one precision: heat2d_precisions.h includes this
  * file twice, defining REAL (double or float), FN(name) (the name in that
- * precision) and ACC_FMA (fma or fmaf). The schedules and what
+ * precision) and REAL_FMA (fma or fmaf). The schedules and what
  * their comments say are acc_resident.c's. No include guard, on purpose. */
 
 static void FN(interior_collapse)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,

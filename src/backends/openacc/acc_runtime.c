@@ -42,25 +42,8 @@ static void on_download(acc_prof_info *prof, acc_event_info *event, acc_api_info
 }
 
 #ifdef HEAT2D_HAVE_CUPTI
-/* Whether this run reads the driver's copies through CUPTI. A profiler
- * (Nsight Compute, Nsight Systems) holds CUPTI itself and refuses a second
- * subscriber: HEAT2D_TRANSFER_TRACE=off leaves it to the profiler, and the
- * run reports TRANSFERS=none instead of failing. */
+/* Whether this run reads the driver's copies (heat2d_trace_wanted). */
 static bool tracing;
-
-static int choose_tracing(heat2d_error *err)
-{
-    const char *text = getenv("HEAT2D_TRANSFER_TRACE");
-    if (text == NULL || text[0] == '\0' || strcmp(text, "on") == 0) {
-        tracing = true;
-        return 0;
-    }
-    if (strcmp(text, "off") == 0) {
-        tracing = false;
-        return 0;
-    }
-    return heat2d_fail(err, "HEAT2D_TRANSFER_TRACE=%s is not on or off", text);
-}
 #endif
 
 int heat2d_acc_transfers_start(size_t array_bytes, heat2d_error *err)
@@ -73,7 +56,7 @@ int heat2d_acc_transfers_start(size_t array_bytes, heat2d_error *err)
     }
 #ifdef HEAT2D_HAVE_CUPTI
     if (on_device) {
-        if (choose_tracing(err) != 0)
+        if (heat2d_trace_wanted(&tracing, err) != 0)
             return -1;
         return tracing ? heat2d_trace_start(array_bytes, err) : 0;
     }

@@ -1,4 +1,4 @@
-/* The frame of an OpenACC method's solve in one precision: acc_precisions.h
+/* The frame of an OpenACC method's solve in one precision: heat2d_precisions.h
  * includes this file twice, defining REAL (double or float) and FN(name)
  * (the name in that precision). No include guard, on purpose. */
 

@@ -38,7 +38,7 @@
  * under the plain names (heat2d_acc_update, heat2d_acc_step), f32 under
  * names ending in _f32, every operation in float, alpha's product an
  * fmaf(alpha, d, -0.0f) on a device for the same reason as above. */
-#define HEAT2D_ACC_REAL_SOURCE "acc_stencil_real.h"
-#include "acc_precisions.h"
+#define HEAT2D_REAL_SOURCE "acc_stencil_real.h"
+#include "heat2d_precisions.h"
 
 #endif

@@ -1,12 +1,12 @@
-/* The OpenACC update and step in one precision: acc_precisions.h includes this
+/* The OpenACC update and step in one precision: heat2d_precisions.h includes this
  * file twice, defining REAL (double or float), FN(name) (the name in that
- * precision) and ACC_FMA (fma or fmaf). No include guard, on purpose. */
+ * precision) and REAL_FMA (fma or fmaf). No include guard, on purpose. */
 
 #pragma acc routine seq
 static inline REAL FN(heat2d_acc_update)(REAL c, REAL w, REAL e, REAL s, REAL n, REAL alpha)
 {
     REAL d = w + e + s + n - (REAL)4 * c;
-    REAL p = HEAT2D_ACC_ON_DEVICE() ? ACC_FMA(alpha, d, (REAL)-0.0) : alpha * d;
+    REAL p = HEAT2D_ACC_ON_DEVICE() ? REAL_FMA(alpha, d, (REAL)-0.0) : alpha * d;
     return c + p;
 }
 

@@ -1,0 +1,235 @@
+/* omp-target-resident: acc-resident's port in OpenMP. The arrays are mapped
+ * once around the loop (target enter data: u up, v allocated), the two
+ * device buffers swap by parity as the article's do, and one target update
+ * brings the final one down.
+ *
+ * Its schedules mirror acc-resident's (acc_resident.c says why each helps
+ * there); what differs in OpenMP:
+ *
+ * - A team is a gang (a thread block); GCC runs each OpenMP thread of a
+ *   team as one warp and a simd loop over its 32 lanes, Clang each thread
+ *   as one CUDA thread. thread_limit is therefore counted in warps with
+ *   GCC and in lanes with Clang: LANES_PER_THREAD below, so that a team
+ *   has COLUMN_WIDTH lanes either way.
+ *
+ * - GCC 12's libgomp maps the arguments of every target region that names
+ *   a host variable: it allocates a device block for the table of their
+ *   addresses, uploads it and frees it after the region, for each launch.
+ *   The args- and column schedules read everything from a `declare
+ *   target` structure instead (FN(resident_args), written once per run),
+ *   so that a launch maps nothing; each direction of the ping-pong is its
+ *   own region (omp_target_pass.h).
+ *
+ * - The columns schedules are one combined construct (target teams
+ *   distribute parallel for simd) over strips of rows and columns, each
+ *   iteration a lane's column walked down COLUMN_ROWS rows with the rows
+ *   it has read kept in registers; blocks is acc-resident's nested shape
+ *   (teams over blocks, parallel for simd over a block's lanes), which GCC
+ *   runs as a parallel region per block.
+ *
+ * - GCC 12 runs every target region to its end before the host goes on
+ *   (its nvptx plugin has no asynchronous launch), so there is no queue to
+ *   keep full: the loop pays each launch's latency.
+ *
+ * - Only the interior is computed after the second step, as in
+ *   acc-resident: steps 1 and 2 write v's and u's boundary 0, and nothing
+ *   writes them again.
+ *
+ * Selectable for tuning: HEAT2D_OMP_TARGET_SCHEDULE (a schedule),
+ * HEAT2D_OMP_TARGET_TEAMS (num_teams; default the schedule's: a team a
+ * row, a block, or COLUMN_WIDTH columns) and HEAT2D_OMP_TARGET_THREADS
+ * (thread_limit; default COLUMN_WIDTH lanes). Measurements:
+ * docs/performance.md, "omp-target". */
+#include "omp_target_runtime.h"
+#include "omp_target_stencil.h"
+#include "column_lanes.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum omp_target_schedule {
+    SCHEDULE_SEED,      /* the original's region, every cell: the baseline */
+    SCHEDULE_COLLAPSE,  /* collapse(2) over the interior, arguments mapped */
+    SCHEDULE_ROWS,      /* a row a team, its cells over the lanes; arguments mapped */
+    SCHEDULE_ARGS_ROWS, /* rows, the arguments in device memory */
+    SCHEDULE_BLOCKS,    /* a block of rows by COLUMN_WIDTH columns a team, a column a
+                           lane: teams, then a parallel loop over the lanes */
+    SCHEDULE_COLUMNS,   /* one combined loop over strips and columns, a column a lane */
+    SCHEDULE_COLUMNS2,  /* columns, two adjacent columns a lane */
+    SCHEDULE_COUNT
+} omp_target_schedule;
+
+static const char *const schedule_names[SCHEDULE_COUNT] = {
+    "seed", "collapse", "rows", "args-rows", "blocks", "columns", "columns2"};
+
+/* Not yet measured on a GPU (docs/performance.md, "omp-target"): columns2,
+ * acc-resident's fastest shape, until the sweep (tools/tuning/
+ * omp_target_sweep.sh) says which is. On the host (OMP_TARGET_OFFLOAD=
+ * DISABLED), collapse: one parallel loop over the interior. */
+#define DEFAULT_SCHEDULE      SCHEDULE_COLUMNS2
+#define HOST_DEFAULT_SCHEDULE SCHEDULE_COLLAPSE
+
+/* The column schedules' block: rows walked by each lane, and lanes a
+ * team. */
+#ifndef OMP_TARGET_COLUMN_ROWS
+#define OMP_TARGET_COLUMN_ROWS 8
+#endif
+#define COLUMN_WIDTH 128
+#if defined(__clang__)
+#define LANES_PER_THREAD 1 /* an OpenMP thread is a CUDA thread */
+#else
+#define LANES_PER_THREAD 32 /* GCC: an OpenMP thread is a warp, simd its lanes */
+#endif
+
+/* Chosen by omp_target_resident_prepare, read by the loop: the schedule,
+ * the teams and thread_limit asked for (0: the schedule's), and whether the
+ * regions run on the host. */
+static omp_target_schedule schedule = DEFAULT_SCHEDULE;
+static int asked_teams, asked_threads;
+static bool host_run;
+
+/* A count for num_teams or thread_limit, clamped to int. */
+static int clamp_int(size_t count)
+{
+    return count < 1 ? 1 : count < INT_MAX ? (int)count : INT_MAX;
+}
+
+/* The strips of OMP_TARGET_COLUMN_ROWS rows down the interior, and the
+ * iterations across it of a schedule whose lane takes `columns` columns. */
+static size_t column_strips(size_t ny)
+{
+    return (ny - 2 + OMP_TARGET_COLUMN_ROWS - 1) / OMP_TARGET_COLUMN_ROWS;
+}
+static size_t lanes_across(size_t nx, size_t columns)
+{
+    return (nx - 2 + columns - 1) / columns;
+}
+
+/* The teams a schedule launches for nx x ny: HEAT2D_OMP_TARGET_TEAMS, else
+ * on a GPU a row a team (the row schedules) or COLUMN_WIDTH lanes a team,
+ * else one: the host runs teams one after another, each a parallel region
+ * of its own, whose start costs more than a small team's work. */
+static int teams_for(size_t nx, size_t ny)
+{
+    if (asked_teams > 0)
+        return asked_teams;
+    if (host_run)
+        return 1;
+    if (schedule == SCHEDULE_ROWS || schedule == SCHEDULE_ARGS_ROWS)
+        return clamp_int(ny - 2);
+    const size_t columns = schedule == SCHEDULE_COLUMNS2 ? 2 : 1;
+    const size_t blocks = (lanes_across(nx, columns) + COLUMN_WIDTH - 1) / COLUMN_WIDTH;
+    return clamp_int(column_strips(ny) * blocks);
+}
+
+static int threads_for(void)
+{
+    return asked_threads > 0 ? asked_threads : COLUMN_WIDTH / LANES_PER_THREAD;
+}
+
+/* The choices, from the table, for a refusal's message. */
+static void schedule_choices(char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int k = 0; k < SCHEDULE_COUNT; ++k) {
+        const size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s%s", k > 0 ? ", " : "", schedule_names[k]);
+    }
+}
+
+/* A positive count of the environment's NAME into *value; unset or empty:
+ * 0 (the schedule's own). */
+static int read_count(const char *name, int *value, heat2d_error *err)
+{
+    const char *text = getenv(name);
+    *value = 0;
+    if (text == NULL || text[0] == '\0')
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    const long count = strtol(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 || count < 1 ||
+        count > INT_MAX)
+        return heat2d_fail(err, "omp-target-resident: %s=%s is not a positive integer", name, text);
+    *value = (int)count;
+    return 0;
+}
+
+/* HEAT2D_OMP_TARGET_SCHEDULE (unset or empty: SCHEDULE_COUNT, the
+ * default), _TEAMS and _THREADS, read before the device is looked for, so
+ * that a wrong setting is refused as such wherever it runs. */
+static int read_settings(omp_target_schedule *asked, heat2d_error *err)
+{
+    if (read_count("HEAT2D_OMP_TARGET_TEAMS", &asked_teams, err) != 0 ||
+        read_count("HEAT2D_OMP_TARGET_THREADS", &asked_threads, err) != 0)
+        return -1;
+    const char *text = getenv("HEAT2D_OMP_TARGET_SCHEDULE");
+    *asked = SCHEDULE_COUNT;
+    if (text == NULL || text[0] == '\0')
+        return 0;
+    for (int k = 0; k < SCHEDULE_COUNT; ++k) {
+        if (strcmp(text, schedule_names[k]) == 0) {
+            *asked = (omp_target_schedule)k;
+            return 0;
+        }
+    }
+    char choices[256];
+    schedule_choices(choices, sizeof choices);
+    return heat2d_fail(err,
+                       "omp-target-resident: HEAT2D_OMP_TARGET_SCHEDULE=%s is not a schedule (%s)",
+                       text, choices);
+}
+
+static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *rep,
+                                       heat2d_error *err)
+{
+    omp_target_schedule asked;
+    if (read_settings(&asked, err) != 0 ||
+        heat2d_omp_target_prepare("omp-target-resident", cfg, rep, err) != 0)
+        return -1;
+    host_run = heat2d_device_is_host(rep->device);
+    schedule = asked != SCHEDULE_COUNT ? asked
+               : host_run              ? HOST_DEFAULT_SCHEDULE
+                                       : DEFAULT_SCHEDULE;
+    /* Say what ran, where it matters: on a GPU. */
+    if (!host_run) {
+        /* The seed's region names neither, collapse no num_teams: the
+         * runtime's. */
+        char teams[24] = "the runtime's", threads[24] = "the runtime's";
+        if (schedule != SCHEDULE_SEED && schedule != SCHEDULE_COLLAPSE)
+            snprintf(teams, sizeof teams, "%d", teams_for(cfg->nx, cfg->ny));
+        if (schedule != SCHEDULE_SEED)
+            snprintf(threads, sizeof threads, "%d", threads_for());
+        const size_t used = strlen(rep->device);
+        snprintf(rep->device + used, sizeof rep->device - used,
+                 " (OMP_TARGET_SCHEDULE=%s, num_teams=%s, thread_limit=%s)", schedule_names[schedule],
+                 teams, threads);
+    }
+    return 0;
+}
+
+#define STATS_PRAGMA(text) _Pragma(#text)
+#define STATS_REDUCE(op, var, update)                                                              \
+    do {                                                                                           \
+        STATS_PRAGMA(omp target map(tofrom : var))                                                 \
+        STATS_PRAGMA(omp teams distribute parallel for simd reduction(op : var))                   \
+        for (size_t k = 0; k < n; ++k) {                                                           \
+            const double x = (double)field[k];                                                     \
+            update;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+#define HEAT2D_REAL_SOURCE "omp_target_resident_real.h"
+#include "heat2d_precisions.h"
+
+HEAT2D_METHOD(heat2d_method_omp_target_resident, omp_target_resident_solve,
+              omp_target_resident_solve_f32, .name = "omp-target-resident",
+              .seed_name = "OMP_TARGET_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,
+              .gpu_only = true, .on_host_here = heat2d_omp_target_on_host_here,
+              .prepare = omp_target_resident_prepare, .has_snapshots = true,
+              .device_snapshot_stats = true);

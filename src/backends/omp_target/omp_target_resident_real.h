@@ -1,0 +1,261 @@
+/* omp-target-resident's regions and loop in one precision:
+ * heat2d_precisions.h includes this file twice, defining REAL (double or
+ * float) and FN(name) (the name in that precision). The schedules and what
+ * their comments say are omp_target_resident.c's. No include guard, on
+ * purpose. */
+
+/* collapse(2) over the interior; u and v (mapped) are the region's
+ * arguments. */
+static void FN(interior_collapse)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
+                                  REAL *restrict v, int threads)
+{
+#pragma omp target teams distribute parallel for simd collapse(2) thread_limit(threads)
+    for (size_t j = 1; j < ny - 1; ++j) {
+        for (size_t i = 1; i < nx - 1; ++i) {
+            const size_t k = j * nx + i;
+            v[k] =
+                FN(heat2d_omp_target_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+        }
+    }
+}
+
+/* A row a team, its cells over the team's lanes; arguments mapped. */
+static void FN(interior_rows)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
+                              REAL *restrict v, int teams, int threads)
+{
+#pragma omp target teams distribute num_teams(teams) thread_limit(threads)
+    for (size_t j = 1; j < ny - 1; ++j) {
+#pragma omp parallel for simd
+        for (size_t i = 1; i < nx - 1; ++i) {
+            const size_t k = j * nx + i;
+            v[k] =
+                FN(heat2d_omp_target_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+        }
+    }
+}
+
+/* The arguments of the argument-free regions, in device memory (see
+ * omp_target_resident.c): written once per run by a region in
+ * omp_target_resident_loop, and on the host, whose copy has the same grid
+ * (should a compiler evaluate a loop's bounds there). */
+typedef struct FN(omp_target_args) {
+    REAL *array[2]; /* the device addresses of u and v */
+    size_t nx, ny;
+    size_t strips; /* strips of OMP_TARGET_COLUMN_ROWS rows */
+    size_t blocks; /* blocks of COLUMN_WIDTH columns across (blocks) */
+    size_t pairs;  /* pairs of columns across (columns2) */
+    REAL alpha;
+} FN(omp_target_args);
+#pragma omp declare target
+static FN(omp_target_args) FN(resident_args);
+#pragma omp end declare target
+
+#define PASS_FROM  0
+#define PASS_TO    1
+#define PASS(name) FN(name##_forward)
+#include "omp_target_pass.h"
+#undef PASS_FROM
+#undef PASS_TO
+#undef PASS
+#define PASS_FROM  1
+#define PASS_TO    0
+#define PASS(name) FN(name##_backward)
+#include "omp_target_pass.h"
+#undef PASS_FROM
+#undef PASS_TO
+#undef PASS
+
+/* The four edges of v set to 0. */
+static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
+{
+    const size_t longest = nx > ny ? nx : ny;
+#pragma omp target teams distribute parallel for simd
+    for (size_t k = 0; k < longest; ++k) {
+        if (k < nx) {
+            v[k] = 0;
+            v[(ny - 1) * nx + k] = 0;
+        }
+        if (k < ny) {
+            v[k * nx] = 0;
+            v[k * nx + nx - 1] = 0;
+        }
+    }
+}
+
+/* The argument-free region of the ping-pong's direction at `step`: forward
+ * (array[0] into array[1]) on even steps, backward on odd ones. */
+#define BY_DIRECTION(region, ...)                                                                  \
+    do {                                                                                           \
+        if (step % 2 == 0)                                                                         \
+            FN(region##_forward)(__VA_ARGS__);                                                     \
+        else                                                                                       \
+            FN(region##_backward)(__VA_ARGS__);                                                    \
+    } while (0)
+
+/* One step from `from` into `to`. `step` counts from 0. */
+static void FN(omp_target_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
+                                         const REAL *restrict from, REAL *restrict to)
+{
+    const int teams = teams_for(nx, ny);
+    const int threads = threads_for();
+    switch (schedule) {
+    case SCHEDULE_SEED:
+        FN(heat2d_omp_target_step)(nx, ny, alpha, from, to);
+        return;
+    case SCHEDULE_COLLAPSE:
+        FN(interior_collapse)(nx, ny, alpha, from, to, threads);
+        break;
+    case SCHEDULE_ROWS:
+        FN(interior_rows)(nx, ny, alpha, from, to, teams, threads);
+        break;
+    case SCHEDULE_ARGS_ROWS:
+        BY_DIRECTION(args_rows, teams, threads);
+        break;
+    case SCHEDULE_BLOCKS:
+        BY_DIRECTION(args_blocks, teams, threads);
+        break;
+    case SCHEDULE_COLUMNS:
+        BY_DIRECTION(args_columns, teams, threads);
+        break;
+    case SCHEDULE_COLUMNS2:
+    case SCHEDULE_COUNT:
+        BY_DIRECTION(args_columns2, teams, threads);
+        break;
+    }
+    if (step < 2)
+        FN(zero_edges)(nx, ny, to);
+}
+
+#undef BY_DIRECTION
+
+/* A snapshot's invariants where the field is (on the device when
+ * offloaded), by reductions before it comes down, so that the host need
+ * not scan it: one a region (STATS_REDUCE in omp_target_resident.c), as a
+ * snapshot is rare. */
+static heat2d_field_stats FN(snapshot_stats)(const REAL *field, size_t n)
+{
+    double sum = 0.0, lo = INFINITY, hi = -INFINITY;
+    unsigned long long nonfinite = 0, first = ULLONG_MAX;
+    STATS_REDUCE(+, sum, sum += x);
+    STATS_REDUCE(min, lo, lo = x < lo ? x : lo);
+    STATS_REDUCE(max, hi, hi = x > hi ? x : hi);
+    STATS_REDUCE(+, nonfinite, nonfinite += !isfinite(x));
+    if (nonfinite > 0)
+        STATS_REDUCE(min, first, first = !isfinite(x) && k < first ? k : first);
+    return (heat2d_field_stats){.sum = sum,
+                                .lo = lo,
+                                .hi = hi,
+                                .nonfinite = nonfinite,
+                                .first_nonfinite = nonfinite > 0 ? (size_t)first : SIZE_MAX};
+}
+
+/* The loop's state: the host pointers name the mapped arrays, from the
+ * field after `done` steps and to the next; swapping them swaps which
+ * device array is read and which is written, without moving data. */
+typedef struct FN(omp_target_resident_run) {
+    const heat2d_config *cfg;
+    heat2d_report *rep;
+    REAL alpha;
+    REAL *from, *to;
+    size_t done;
+} FN(omp_target_resident_run);
+
+static int FN(omp_target_resident_advance)(void *run, size_t count, heat2d_error *err)
+{
+    (void)err;
+    FN(omp_target_resident_run) *r = run;
+    for (size_t end = r->done + count; r->done < end; ++r->done) {
+        FN(omp_target_resident_step)(r->done, r->cfg->nx, r->cfg->ny, r->alpha, r->from, r->to);
+        REAL *swap = r->from;
+        r->from = r->to;
+        r->to = swap;
+    }
+    return 0;
+}
+
+/* A snapshot before the last step's read-back: the field comes down into
+ * its host array, the loop goes on. */
+static int FN(omp_target_resident_snapshot)(void *run, size_t done, heat2d_error *err)
+{
+    FN(omp_target_resident_run) *r = run;
+    const size_t n = r->cfg->nx * r->cfg->ny;
+    REAL *from = r->from;
+    const double t_wait = heat2d_now();
+    const heat2d_field_stats stats = FN(snapshot_stats)(from, n);
+#pragma omp target update from(from [0:n])
+    r->rep->snapshot_wait_s += heat2d_now() - t_wait;
+    return heat2d_hand_snapshot(r->cfg, done, from, &stats, r->rep, err);
+}
+
+/* The argument-free regions' arguments: even steps read array[0] (u) and
+ * write array[1] (v), odd steps the other way round. A region writes the
+ * device's copy (the one the regions read); the host keeps the same. */
+static void FN(write_args)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v)
+{
+    FN(omp_target_args)
+    args = {
+        .nx = cfg->nx,
+        .ny = cfg->ny,
+        .strips = column_strips(cfg->ny),
+        .blocks = (cfg->nx - 2 + COLUMN_WIDTH - 1) / COLUMN_WIDTH,
+        .pairs = lanes_across(cfg->nx, 2),
+        .alpha = alpha,
+    };
+#pragma omp target data use_device_ptr(u, v)
+    {
+        args.array[0] = u;
+        args.array[1] = v;
+    }
+#pragma omp target map(to : args)
+    {
+        FN(resident_args) = args;
+    }
+    FN(resident_args) = args;
+}
+
+static REAL *FN(omp_target_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
+                                          heat2d_report *rep, heat2d_error *err)
+{
+    const size_t n = cfg->nx * cfg->ny;
+    const double t0 = heat2d_now();
+#pragma omp target enter data map(to : u [0:n]) map(alloc : v [0:n])
+    FN(write_args)(cfg, alpha, u, v);
+    const double t_enter = heat2d_now();
+
+    FN(omp_target_resident_run) run = {.cfg = cfg, .rep = rep, .alpha = alpha, .from = u, .to = v};
+    if (heat2d_run_segments(cfg, FN(omp_target_resident_advance), FN(omp_target_resident_snapshot),
+                            &run, err) != 0) {
+#pragma omp target exit data map(delete : u [0:n], v [0:n])
+        return NULL;
+    }
+    REAL *from = run.from;
+    const double t_loop = heat2d_now();
+
+    /* After an odd number of steps the result is in v, after an even number
+     * in u: fetch only that one. It is the last snapshot. */
+    heat2d_field_stats stats = {0};
+    if (cfg->output_every > 0)
+        stats = FN(snapshot_stats)(from, n);
+#pragma omp target update from(from [0:n])
+    const double t_back = heat2d_now();
+    if (cfg->output_every > 0 &&
+        heat2d_hand_snapshot(cfg, cfg->steps, from, &stats, rep, err) != 0) {
+#pragma omp target exit data map(delete : u [0:n], v [0:n])
+        return NULL;
+    }
+
+#pragma omp target exit data map(delete : u [0:n], v [0:n])
+    const double t_end = heat2d_now();
+
+    heat2d_report_phase(rep, "ENTER_S", t_enter - t0);
+    heat2d_report_phase(rep, "GPU_LOOP_S", t_loop - t_enter);
+    heat2d_report_phase(rep, "READBACK_S", t_back - t_loop);
+    heat2d_report_phase(rep, "EXIT_S", t_end - t_back);
+    return from;
+}
+
+static int FN(omp_target_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
+                                         heat2d_report *rep, heat2d_error *err)
+{
+    return FN(heat2d_omp_target_solve)(FN(omp_target_resident_loop), cfg, u, v, result, rep, err);
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The OpenMP target regions' PTX, as a GCC offload build embeds it in heat2d:
+# in f64 and in f32, no multiply that the driver's ptxas could fuse with an
+# add into an fma, apart from the exact 4.0*u (GCC's nvptx back end writes
+# mul and add without a rounding modifier, which PTX lets ptxas fuse);
+# alpha's product is an fma.rn with a -0 addend instead, in every stencil
+# region (omp_target_stencil.h), which keeps the field bit-identical to
+# cpu's.
+# usage: test_omp_target_ptx.sh BIN_DIR
+set -e
+. "$(dirname "$0")/lib.sh"
+bin=$1
+ptx=$(strings -n 4 "$bin/heat2d" | grep -E '^(// BEGIN FUNCTION DEF: |\.visible \.entry |[a-z]+\.[a-z0-9.]+ )' || true)
+if ! grep -q '^// BEGIN FUNCTION DEF: args_columns_forward\$_omp_fn' <<<"$ptx"; then
+  echo "test_omp_target_ptx: no OpenMP target regions' PTX in $bin/heat2d (not a GCC OpenMP offload build)"
+  exit 77
+fi
+# The stencil regions by name (the outlined functions' names cut at the
+# first $): the seed's step (omp-target-each's, and omp-target-resident's
+# seed schedule), collapse, rows, and the argument-free rows, blocks,
+# columns and columns2 in both directions of the ping-pong; f32's end in
+# _f32. Float's constants: 4 is 0f40800000, -0 0f80000000.
+stencils="args_blocks_backward args_blocks_forward args_columns2_backward args_columns2_forward args_columns_backward args_columns_forward args_rows_backward args_rows_forward heat2d_omp_target_step interior_collapse interior_rows"
+for p in f64 f32; do
+  if [ "$p" = f64 ]; then four=0d4010000000000000 zero=0d8000000000000000 suffix=""
+  else four=0f40800000 zero=0f80000000 suffix=_f32; fi
+  expect_eq "$(grep -E "^mul(\.rn)?\.$p" <<<"$ptx" | grep -vc ",$four;\$" || true)" 0 \
+    "every $p multiply in the regions is the exact 4*u"
+  expect_eq "$(awk -v fma="^fma[.]rn[.]$p .*,$zero;\$" '
+    /^\/\/ BEGIN FUNCTION DEF: / { f = $5; sub(/\$.*/, "", f) } $0 ~ fma { seen[f] = 1 }
+    END { for (f in seen) print f }' <<<"$ptx" | sort | paste -sd' ')" \
+    "$(for s in $stencils; do echo "$s$suffix"; done | sort | paste -sd' ')" \
+    "$p: alpha's product is an fma.rn with a -0 addend in every stencil region"
+done
+finish
