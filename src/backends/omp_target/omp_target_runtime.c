@@ -8,9 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#ifdef HEAT2D_HAVE_CUPTI
 #include "transfer_trace.h"
-#endif
 #ifdef HEAT2D_HAVE_CUDA
 #include "cuda_device.h"
 #endif
@@ -18,10 +16,8 @@
 /* Set by heat2d_omp_target_prepare: whether target regions run on a
  * device. */
 static bool on_device;
-#ifdef HEAT2D_HAVE_CUPTI
-/* Whether this run reads the driver's copies (heat2d_trace_wanted). */
+/* Whether this run reads the driver's copies (heat2d_trace_begin). */
 static bool tracing;
-#endif
 
 /* How to ask for the host, said wherever no GPU takes the regions. */
 #define HOST_HINT "; set OMP_TARGET_OFFLOAD=DISABLED to run the OpenMP target methods on the host"
@@ -45,17 +41,8 @@ bool heat2d_omp_target_on_host_here(void)
 
 int heat2d_omp_target_transfers_start(size_t array_bytes, heat2d_error *err)
 {
-#ifdef HEAT2D_HAVE_CUPTI
-    if (on_device) {
-        if (heat2d_trace_wanted(&tracing, err) != 0)
-            return -1;
-        return tracing ? heat2d_trace_start(array_bytes, err) : 0;
-    }
-#else
-    (void)err;
-#endif
-    (void)array_bytes;
-    return 0;
+    tracing = false;
+    return on_device ? heat2d_trace_begin(array_bytes, &tracing, err) : 0;
 }
 
 int heat2d_omp_target_transfers_stop(heat2d_report *rep, heat2d_error *err)
@@ -68,17 +55,7 @@ int heat2d_omp_target_transfers_stop(heat2d_report *rep, heat2d_error *err)
         rep->h2d_count = rep->h2d_bytes = rep->d2h_count = rep->d2h_bytes = 0;
         return 0;
     }
-#ifdef HEAT2D_HAVE_CUPTI
-    if (!tracing) {
-        rep->transfers_measured = false;
-        return 0;
-    }
-    return heat2d_trace_stop(rep, err);
-#else
-    (void)err;
-    rep->transfers_measured = false;
-    return 0;
-#endif
+    return heat2d_trace_end(tracing, rep, err);
 }
 
 /* Open the GPU, untimed: with CUDA, the CUDA runtime's primary context made

@@ -10,9 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#ifdef HEAT2D_HAVE_CUPTI
 #include "transfer_trace.h"
-#endif
 #ifdef HEAT2D_HAVE_CUDA
 #include "cuda_device.h"
 #endif
@@ -41,10 +39,8 @@ static void on_download(acc_prof_info *prof, acc_event_info *event, acc_api_info
     download_bytes += event->data_event.bytes;
 }
 
-#ifdef HEAT2D_HAVE_CUPTI
-/* Whether this run reads the driver's copies (heat2d_trace_wanted). */
+/* Whether this run reads the driver's copies (heat2d_trace_begin). */
 static bool tracing;
-#endif
 
 int heat2d_acc_transfers_start(size_t array_bytes, heat2d_error *err)
 {
@@ -54,17 +50,8 @@ int heat2d_acc_transfers_start(size_t array_bytes, heat2d_error *err)
         acc_prof_register(acc_ev_enqueue_download_start, on_download, acc_reg);
         listening = true;
     }
-#ifdef HEAT2D_HAVE_CUPTI
-    if (on_device) {
-        if (heat2d_trace_wanted(&tracing, err) != 0)
-            return -1;
-        return tracing ? heat2d_trace_start(array_bytes, err) : 0;
-    }
-#else
-    (void)array_bytes;
-    (void)err;
-#endif
-    return 0;
+    tracing = false;
+    return on_device ? heat2d_trace_begin(array_bytes, &tracing, err) : 0;
 }
 
 int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err)
@@ -88,19 +75,9 @@ int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err)
         rep->d2h_bytes = download_bytes;
         return 0;
     }
-#ifdef HEAT2D_HAVE_CUPTI
     /* GCC 12's libgomp reports only the kernel-argument uploads as events,
      * not the data-clause copies, so the counts come from the driver. */
-    if (!tracing) {
-        rep->transfers_measured = false;
-        return 0;
-    }
-    return heat2d_trace_stop(rep, err);
-#else
-    (void)err;
-    rep->transfers_measured = false;
-    return 0;
-#endif
+    return heat2d_trace_end(tracing, rep, err);
 }
 
 /* How to ask for the host, said wherever an offload build finds no GPU. */
