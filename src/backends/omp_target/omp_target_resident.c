@@ -207,8 +207,8 @@ static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *
             snprintf(threads, sizeof threads, "%d", threads_for());
         const size_t used = strlen(rep->device);
         snprintf(rep->device + used, sizeof rep->device - used,
-                 " (OMP_TARGET_SCHEDULE=%s, num_teams=%s, thread_limit=%s)", schedule_names[schedule],
-                 teams, threads);
+                 " (OMP_TARGET_SCHEDULE=%s, num_teams=%s, thread_limit=%s)",
+                 schedule_names[schedule], teams, threads);
     }
     return 0;
 }
