@@ -79,17 +79,24 @@ stage_check() {
 }
 
 # memcheck RUN-ARGS...: one compute-sanitizer memcheck run (the CUPTI trace
-# off: the sanitizer holds the driver's callbacks), appended to the log.
+# off: the sanitizer holds the driver's callbacks), appended to the log; a
+# run with errors is named and counted in $failed, and the stage goes on.
+# --report-api-errors no: libgomp's nvptx plugin asks the driver for
+# optional symbols of each image (cuModuleGetGlobal), and a missing one is a
+# CUDA_ERROR_NOT_FOUND it expects, not a memory error.
 memcheck() {
   echo "## memcheck $*" >>"$log"
-  HEAT2D_TRANSFER_TRACE=off with_build "$BUILD" compute-sanitizer --tool memcheck \
-    --error-exitcode 86 "$h" run "$@" >>"$log" 2>&1 || die "compute-sanitizer memcheck: errors in $* (see $log)"
+  if ! HEAT2D_TRANSFER_TRACE=off with_build "$BUILD" compute-sanitizer --tool memcheck \
+    --report-api-errors no --error-exitcode 86 "$h" run "$@" >>"$log" 2>&1; then
+    echo "MEMCHECK=FAIL $*" | tee -a "$log"
+    failed=$((failed + 1))
+  fi
   grep 'ERROR SUMMARY' "$log" | tail -n 1
 }
 
 stage_sanitize() {
   command -v compute-sanitizer >/dev/null || die "compute-sanitizer not found"
-  local log=$out/sanitizer.txt m p s
+  local log=$out/sanitizer.txt m p s failed=0
   : >"$log"
   for m in omp-target-each omp-target-resident; do
     for p in f64 f32; do
@@ -99,8 +106,10 @@ stage_sanitize() {
   done
   memcheck --method omp-target-resident --output-every 3 --nx 67 --ny 45 --steps 13
   for s in seed collapse rows args-rows blocks columns columns2; do
+    echo "## schedule $s" >>"$log"
     HEAT2D_OMP_TARGET_SCHEDULE=$s memcheck --method omp-target-resident --nx 131 --ny 19 --steps 5
   done
+  [ "$failed" -eq 0 ] || die "compute-sanitizer memcheck: $failed run(s) with errors (MEMCHECK=FAIL lines in $log)"
   echo "SANITIZE=PASS" | tee -a "$log"
 }
 
