@@ -478,7 +478,7 @@ if have_method "$h" omp-target-each "OpenMP target's refusal of the host" &&
     expect_eq "$(key DEVICE)" "host(OMP_TARGET_OFFLOAD=DISABLED)" "$m on the host: DEVICE=host, and why"
   done
   # Refused before the run, each in one line naming what is wrong.
-  expect_failure 1 "$(r "omp-target-resident: HEAT2D_OMP_TARGET_SCHEDULE=fast is not a schedule (seed, collapse, rows, args-rows, blocks, columns, columns2)")" \
+  expect_failure 1 "$(r "omp-target-resident: HEAT2D_OMP_TARGET_SCHEDULE=fast is not a schedule (seed, collapse, rows, args-rows, columns, columns2)")" \
     env OMP_TARGET_OFFLOAD=DISABLED HEAT2D_OMP_TARGET_SCHEDULE=fast "$h" run --method omp-target-resident --nx 8 --ny 8 --steps 1
   expect_failure 1 "$(r "omp-target-resident: HEAT2D_OMP_TARGET_TEAMS=many is not a positive integer")" \
     env OMP_TARGET_OFFLOAD=DISABLED HEAT2D_OMP_TARGET_TEAMS=many "$h" run --method omp-target-resident --nx 8 --ny 8 --steps 1

@@ -17,10 +17,11 @@ if ! grep -q '^// BEGIN FUNCTION DEF: args_columns_forward\$_omp_fn' <<<"$ptx"; 
 fi
 # The stencil regions by name (the outlined functions' names cut at the
 # first $): the seed's step (omp-target-each's, and omp-target-resident's
-# seed schedule), collapse, rows, and the argument-free rows, blocks,
-# columns and columns2 in both directions of the ping-pong; f32's end in
+# seed schedule), collapse, rows, and the argument-free rows, columns
+# and columns2 in both directions of the ping-pong; f32's end in
 # _f32. Float's constants: 4 is 0f40800000, -0 0f80000000.
-stencils="args_blocks_backward args_blocks_forward args_columns2_backward args_columns2_forward args_columns_backward args_columns_forward args_rows_backward args_rows_forward heat2d_omp_target_step interior_collapse interior_rows"
+stencils="args_columns2_backward args_columns2_forward args_columns_backward args_columns_forward args_rows_backward args_rows_forward heat2d_omp_target_step interior_collapse interior_rows"
+lanes="args_columns2_backward args_columns2_forward args_columns_backward args_columns_forward args_rows_backward args_rows_forward interior_rows"
 for p in f64 f32; do
   if [ "$p" = f64 ]; then four=0d4010000000000000 zero=0d8000000000000000 suffix=""
   else four=0f40800000 zero=0f80000000 suffix=_f32; fi
@@ -31,5 +32,13 @@ for p in f64 f32; do
     END { for (f in seen) print f }' <<<"$ptx" | sort | paste -sd' ')" \
     "$(for s in $stencils; do echo "$s$suffix"; done | sort | paste -sd' ')" \
     "$p: alpha's product is an fma.rn with a -0 addend in every stencil region"
+  # The schedules that spread a row's or a strip's cells over the lanes of
+  # a warp read %laneid (GCC's SIMT lowering of their simd loop): a
+  # collapse(2) simd loop reads none, and one lane of 32 does the work.
+  with_lanes=$(awk '/^\/\/ BEGIN FUNCTION DEF: / { f = $5; sub(/\$.*/, "", f) }
+    /%laneid/ { seen[f] = 1 } END { for (f in seen) print f }' <<<"$ptx")
+  expect_eq "$(for s in $lanes; do grep -qx "$s$suffix" <<<"$with_lanes" && echo "$s$suffix"; done | paste -sd' ')" \
+    "$(for s in $lanes; do echo "$s$suffix"; done | paste -sd' ')" \
+    "$p: the column and row schedules spread their cells over a warp's lanes"
 done
 finish

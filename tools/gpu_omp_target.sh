@@ -105,7 +105,7 @@ stage_sanitize() {
     done
   done
   memcheck --method omp-target-resident --output-every 3 --nx 67 --ny 45 --steps 13
-  for s in seed collapse rows args-rows blocks columns columns2; do
+  for s in seed collapse rows args-rows columns columns2; do
     echo "## schedule $s" >>"$log"
     HEAT2D_OMP_TARGET_SCHEDULE=$s memcheck --method omp-target-resident --nx 131 --ny 19 --steps 5
   done

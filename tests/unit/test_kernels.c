@@ -211,8 +211,8 @@ static void test_methods_against_cpu(void)
         "seed",    "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
         "columns", "columns-fitted", "worker-columns", "warp-columns", "columns2",
         NULL};
-    const char *const target_schedules[] = {"seed",   "collapse", "rows",     "args-rows",
-                                            "blocks", "columns",  "columns2", NULL};
+    const char *const target_schedules[] = {"seed",    "collapse", "rows", "args-rows",
+                                            "columns", "columns2", NULL};
     /* Fewer teams than strips and blocks, so that a team takes several;
      * thread_limit below a block's lanes, so that a thread takes several. */
     const char *const target_teams[] = {"1", "3", NULL};
@@ -306,7 +306,7 @@ static void test_bad_settings(void)
     } refusals[] = {
         {"HEAT2D_OMP_TARGET_SCHEDULE", "fastest",
          "omp-target-resident: HEAT2D_OMP_TARGET_SCHEDULE=fastest is not a schedule (seed, "
-         "collapse, rows, args-rows, blocks, columns, columns2)"},
+         "collapse, rows, args-rows, columns, columns2)"},
         {"HEAT2D_OMP_TARGET_TEAMS", "0",
          "omp-target-resident: HEAT2D_OMP_TARGET_TEAMS=0 is not a positive integer"},
         {"HEAT2D_OMP_TARGET_THREADS", "-4",

@@ -37,7 +37,7 @@ BUILD=${BUILD:-build-omp-target}
 REPEATS=${REPEATS:-3}
 SIZES=${SIZES:-8192x8192:200 2048x2048:500}
 PRECISIONS=${PRECISIONS:-f64 f32}
-SCHEDULES=${SCHEDULES:-seed collapse rows args-rows blocks columns columns2}
+SCHEDULES=${SCHEDULES:-seed collapse rows args-rows columns columns2}
 SHAPE_SCHEDULES=${SHAPE_SCHEDULES:-columns columns2}
 SHAPE_SIZES=${SHAPE_SIZES:-8192x8192:200}
 # The schedule's own, and multiples of the H200's 132 SMs.

@@ -27,41 +27,32 @@ static void PASS(args_rows)(int teams, int threads)
     }
 }
 
-/* acc-resident's columns shape: a block of OMP_TARGET_COLUMN_ROWS rows by
- * COLUMN_WIDTH columns a team iteration, a parallel loop over its lanes,
- * a column each. */
-static void PASS(args_blocks)(int teams, int threads)
-{
-#pragma omp target teams distribute collapse(2) num_teams(teams) thread_limit(threads)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t block = 0; block < FN(resident_args).blocks; ++block) {
-#pragma omp parallel for simd
-            for (size_t lane = 0; lane < COLUMN_WIDTH; ++lane)
-                LANE_COLUMN(strip, 1 + block * COLUMN_WIDTH + lane);
-        }
-    }
-}
-
-/* One combined loop over the strips and the interior's columns, a column
- * of a strip an iteration (a lane). */
+/* One loop over the lanes of every strip, a column of a strip a lane:
+ * iteration `it` is column 1 + it % columns_across of strip it /
+ * columns_across. One flat loop, not collapse(2) over strips and columns:
+ * GCC 12 spreads a collapsed simd loop over no lanes (one lane of each
+ * warp works; the PTX reads no %laneid) and gives its body 254 registers,
+ * which every region of the program then launches with (docs/
+ * performance.md, "omp-target"). 32-bit: prepare refuses grids of more
+ * lanes. */
 static void PASS(args_columns)(int teams, int threads)
 {
-#pragma omp target teams distribute parallel for simd collapse(2) num_teams(teams)                 \
-    thread_limit(threads)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t c = 0; c < FN(resident_args).nx - 2; ++c)
-            LANE_COLUMN(strip, 1 + c);
+#pragma omp target teams distribute parallel for simd num_teams(teams) thread_limit(threads)
+    for (unsigned it = 0; it < FN(resident_args).column_lanes; ++it) {
+        const unsigned across = FN(resident_args).columns_across;
+        const unsigned strip = it / across;
+        LANE_COLUMN((size_t)strip, 1 + (size_t)(it - strip * across));
     }
 }
 
-/* The same, two adjacent columns an iteration (columns2). */
+/* The same, two adjacent columns a lane (columns2). */
 static void PASS(args_columns2)(int teams, int threads)
 {
-#pragma omp target teams distribute parallel for simd collapse(2) num_teams(teams)                 \
-    thread_limit(threads)
-    for (size_t strip = 0; strip < FN(resident_args).strips; ++strip) {
-        for (size_t pair = 0; pair < FN(resident_args).pairs; ++pair)
-            LANE_CELLS(strip, 1 + 2 * pair, OMP_TARGET_COLUMN_ROWS, 2);
+#pragma omp target teams distribute parallel for simd num_teams(teams) thread_limit(threads)
+    for (unsigned it = 0; it < FN(resident_args).pair_lanes; ++it) {
+        const unsigned pairs = FN(resident_args).pairs;
+        const unsigned strip = it / pairs;
+        LANE_CELLS((size_t)strip, 1 + 2 * (size_t)(it - strip * pairs), OMP_TARGET_COLUMN_ROWS, 2);
     }
 }
 

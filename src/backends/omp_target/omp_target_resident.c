@@ -21,11 +21,13 @@
  *   own region (omp_target_pass.h).
  *
  * - The columns schedules are one combined construct (target teams
- *   distribute parallel for simd) over strips of rows and columns, each
- *   iteration a lane's column walked down COLUMN_ROWS rows with the rows
- *   it has read kept in registers; blocks is acc-resident's nested shape
- *   (teams over blocks, parallel for simd over a block's lanes), which GCC
- *   runs as a parallel region per block.
+ *   distribute parallel for simd) over one flat loop of lanes, each a
+ *   column of a strip walked down COLUMN_ROWS rows with the rows it has
+ *   read kept in registers. Not collapse(2) over strips and columns, and
+ *   not acc-resident's nested shape (teams over blocks, a parallel loop
+ *   over a block's lanes): with GCC 12 the first used one lane a warp and
+ *   both took 254 registers, and the nested one wrote outside its stack
+ *   on the H200 (docs/performance.md, "omp-target").
  *
  * - GCC 12 runs every target region to its end before the host goes on
  *   (its nvptx plugin has no asynchronous launch), so there is no queue to
@@ -57,15 +59,13 @@ typedef enum omp_target_schedule {
     SCHEDULE_COLLAPSE,  /* collapse(2) over the interior, arguments mapped */
     SCHEDULE_ROWS,      /* a row a team, its cells over the lanes; arguments mapped */
     SCHEDULE_ARGS_ROWS, /* rows, the arguments in device memory */
-    SCHEDULE_BLOCKS,    /* a block of rows by COLUMN_WIDTH columns a team, a column a
-                           lane: teams, then a parallel loop over the lanes */
-    SCHEDULE_COLUMNS,   /* one combined loop over strips and columns, a column a lane */
+    SCHEDULE_COLUMNS,   /* one loop over the lanes of every strip, a column a lane */
     SCHEDULE_COLUMNS2,  /* columns, two adjacent columns a lane */
     SCHEDULE_COUNT
 } omp_target_schedule;
 
-static const char *const schedule_names[SCHEDULE_COUNT] = {
-    "seed", "collapse", "rows", "args-rows", "blocks", "columns", "columns2"};
+static const char *const schedule_names[SCHEDULE_COUNT] = {"seed",      "collapse", "rows",
+                                                           "args-rows", "columns",  "columns2"};
 
 /* Not yet measured on a GPU (docs/performance.md, "omp-target"): columns2,
  * acc-resident's fastest shape, until the sweep (tools/tuning/
@@ -196,6 +196,13 @@ static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *
     schedule = asked != SCHEDULE_COUNT ? asked
                : host_run              ? HOST_DEFAULT_SCHEDULE
                                        : DEFAULT_SCHEDULE;
+    /* The columns schedules count their lanes in 32 bits (omp_target_pass.h). */
+    const size_t lanes = column_strips(cfg->ny) * lanes_across(cfg->nx, 1);
+    if ((schedule == SCHEDULE_COLUMNS || schedule == SCHEDULE_COLUMNS2) && lanes > UINT_MAX)
+        return heat2d_fail(err,
+                           "omp-target-resident: %zux%zu has %zu lanes, more than the %s schedule "
+                           "counts (%u); HEAT2D_OMP_TARGET_SCHEDULE=args-rows runs it",
+                           cfg->nx, cfg->ny, lanes, schedule_names[schedule], UINT_MAX);
     /* Say what ran, where it matters: on a GPU. */
     if (!host_run) {
         /* The seed's region names neither, collapse no num_teams: the

@@ -41,9 +41,10 @@ static void FN(interior_rows)(size_t nx, size_t ny, REAL alpha, const REAL *rest
 typedef struct FN(omp_target_args) {
     REAL *array[2]; /* the device addresses of u and v */
     size_t nx, ny;
-    size_t strips; /* strips of OMP_TARGET_COLUMN_ROWS rows */
-    size_t blocks; /* blocks of COLUMN_WIDTH columns across (blocks) */
-    size_t pairs;  /* pairs of columns across (columns2) */
+    unsigned columns_across; /* interior columns (columns) */
+    unsigned pairs;          /* pairs of columns across (columns2) */
+    unsigned column_lanes;   /* columns' lanes: strips x columns_across */
+    unsigned pair_lanes;     /* columns2's: strips x pairs */
     REAL alpha;
 } FN(omp_target_args);
 #pragma omp declare target
@@ -110,9 +111,6 @@ static void FN(omp_target_resident_step)(size_t step, size_t nx, size_t ny, REAL
         break;
     case SCHEDULE_ARGS_ROWS:
         BY_DIRECTION(args_rows, teams, threads);
-        break;
-    case SCHEDULE_BLOCKS:
-        BY_DIRECTION(args_blocks, teams, threads);
         break;
     case SCHEDULE_COLUMNS:
         BY_DIRECTION(args_columns, teams, threads);
@@ -196,9 +194,10 @@ static void FN(write_args)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *
     args = {
         .nx = cfg->nx,
         .ny = cfg->ny,
-        .strips = column_strips(cfg->ny),
-        .blocks = (cfg->nx - 2 + COLUMN_WIDTH - 1) / COLUMN_WIDTH,
-        .pairs = lanes_across(cfg->nx, 2),
+        .columns_across = (unsigned)lanes_across(cfg->nx, 1),
+        .pairs = (unsigned)lanes_across(cfg->nx, 2),
+        .column_lanes = (unsigned)(column_strips(cfg->ny) * lanes_across(cfg->nx, 1)),
+        .pair_lanes = (unsigned)(column_strips(cfg->ny) * lanes_across(cfg->nx, 2)),
         .alpha = alpha,
     };
 #pragma omp target data use_device_ptr(u, v)
