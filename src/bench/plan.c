@@ -206,6 +206,47 @@ static bool probe(const bench_target *t, char *device, size_t device_size, char 
     return true;
 }
 
+/* The GPU methods skipped for want of a GPU, grouped by how each asks for
+ * the host (a directive model's own setting, through on_host_here; CUDA's
+ * have none): a note for each group, quoting its first method's refusal,
+ * which names that setting. */
+#define MAX_SKIP_GROUPS 8
+typedef struct skip_group {
+    bool (*on_host_here)(void);
+    char labels[256];
+    char why[512];
+} skip_group;
+typedef struct skipped_gpu {
+    skip_group group[MAX_SKIP_GROUPS];
+    size_t n;
+} skipped_gpu;
+
+static void skipped_add(skipped_gpu *s, const bench_target *t, const char *why)
+{
+    size_t g = 0;
+    while (g < s->n && s->group[g].on_host_here != t->method->on_host_here)
+        ++g;
+    if (g == s->n) {
+        if (s->n == MAX_SKIP_GROUPS)
+            g = 0; /* more groups than models: cannot happen; joins the first */
+        else {
+            s->group[s->n].on_host_here = t->method->on_host_here;
+            snprintf(s->group[s->n].why, sizeof s->group[s->n].why, "%.60s: %.440s", t->label, why);
+            s->group[s->n++].labels[0] = '\0';
+        }
+    }
+    skip_group *group = &s->group[g];
+    size_t used = strlen(group->labels);
+    snprintf(group->labels + used, sizeof group->labels - used, "%s%s", used ? ", " : "", t->label);
+}
+
+static void skipped_notes(const skipped_gpu *s, bench_run_info *info)
+{
+    for (size_t g = 0; g < s->n; ++g)
+        bench_add_note(info, "Skipped %.200s: no usable GPU here (%.350s).", s->group[g].labels,
+                       s->group[g].why);
+}
+
 /* Which of the candidates can run here, and is there a GPU? A CUDA method
  * needs one; rather than guess from drivers and device files, a tiny run of
  * the method itself answers. Only the defaults drop a method that cannot
@@ -214,9 +255,8 @@ static bool probe(const bench_target *t, char *device, size_t device_size, char 
 void bench_choose_runnable(const target_list *candidates, bool asked, target_list *runnable,
                            bool *has_gpu, bench_run_info *info)
 {
-    char skipped[512] = "", skip_why[HEAT2D_MESSAGE_ROOM] = "", distributed[256] = "",
-         no_f32[256] = "";
-    size_t n_skipped = 0;
+    char distributed[256] = "", no_f32[256] = "";
+    skipped_gpu skipped = {.n = 0};
     *has_gpu = false;
     runnable->n = 0;
     for (size_t k = 0; k < candidates->n; ++k) {
@@ -251,11 +291,7 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
             *has_gpu = true;
         const bool stand_in = ok && t->method->gpu_only && strncmp(device, "host", 4) == 0;
         if (!ok && t->method->gpu_only && !asked) {
-            size_t used = strlen(skipped);
-            snprintf(skipped + used, sizeof skipped - used, "%s%s", n_skipped ? ", " : "",
-                     t->label);
-            if (n_skipped++ == 0)
-                snprintf(skip_why, sizeof skip_why, "%s: %.500s", t->label, why);
+            skipped_add(&skipped, t, why);
             continue;
         }
         runnable->items[runnable->n] = *t;
@@ -263,8 +299,7 @@ void bench_choose_runnable(const target_list *candidates, bool asked, target_lis
     }
     if (mpi_note[0] != '\0')
         bench_add_note(info, "%s.", mpi_note);
-    if (n_skipped > 0)
-        bench_add_note(info, "Skipped %.200s: no usable GPU here (%.350s).", skipped, skip_why);
+    skipped_notes(&skipped, info);
     if (distributed[0] != '\0')
         bench_add_note(info,
                        "Not run by default: %.200s (distributed: measure them over P ranks with "
