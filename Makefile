@@ -38,11 +38,11 @@ build: setup
 test: build
 	$(RUN_ENV) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-# CUDA and OpenACC offload stay off: neither's device code is instrumented
-# (and the nvptx image cannot link the sanitizers' runtime), and without a
-# GPU those methods cannot run anyway.
+# CUDA, OpenACC offload and OpenMP target stay off: none's device code is
+# instrumented (and the nvptx image cannot link the sanitizers' runtime),
+# and without a GPU those methods cannot run anyway.
 test-sanitize: setup
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DHEAT2D_SANITIZE=ON -DHEAT2D_CUDA=OFF -DHEAT2D_OPENACC_OFFLOAD=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DHEAT2D_SANITIZE=ON -DHEAT2D_CUDA=OFF -DHEAT2D_OPENACC_OFFLOAD=OFF -DHEAT2D_OMP_TARGET=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
@@ -52,7 +52,8 @@ test-sanitize: setup
 fuzz:
 	@tools/setup.sh fuzz
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DHEAT2D_FUZZ=ON \
-	  -DHEAT2D_OPENACC=OFF -DHEAT2D_OMP=OFF -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF -DHEAT2D_NETCDF=ON \
+	  -DHEAT2D_OPENACC=OFF -DHEAT2D_OMP=OFF -DHEAT2D_OMP_TARGET=OFF -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF \
+	  -DHEAT2D_NETCDF=ON \
 	  -DBUILD_TESTING=OFF
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_field fuzz_real fuzz_args fuzz_series fuzz_csv \
 	  fuzz_netcdf

@@ -4,17 +4,22 @@
 # model is used on the host alone.
 #
 # The rule, enforced here: GCC's nvptx offload link (mkoffload) refuses a
-# program whose offloaded code was compiled with both -fopenacc and
-# -fopenmp, in one object or across objects ("either '-fopenacc' or
-# '-fopenmp' must be set"). GCC 12 streams the offload code of every
-# compute region even under -foffload=disable, so a region built for the
-# host counts too (and a link that says -foffload=disable, as a host
-# build's does, turns the other model's offload off). So
-#   - a GCC build holds the compute regions (OpenACC's, or OpenMP `target`
-#     regions) of one directive model at most, offloaded or not:
-#     heat2d_directive_hold refuses a second model, naming the one held;
-#   - a build offloads one directive model at most: heat2d_directive_offload
-#     refuses a second model, naming the one that offloads;
+# link whose offloaded code was compiled with both -fopenacc and -fopenmp,
+# in one object or across objects ("either '-fopenacc' or '-fopenmp' must
+# be set"). GCC 12 streams the offload code of every compute region even
+# under -foffload=disable, so a region built for the host counts too (and a
+# link that says -foffload=disable, as a host build's does, turns the other
+# model's offload off). The rule is a link's, not a process's: each shared
+# object carries its own device image and registers it with the one
+# runtime (libgomp). So
+#   - a program's own objects hold the compute regions (OpenACC's, or
+#     OpenMP `target` regions) of one directive model at most, offloaded or
+#     not: OpenACC's; the OpenMP target methods are a shared library;
+#   - a program's link offloads one directive model at most:
+#     heat2d_directive_offload refuses a second model, naming the one that
+#     offloads, unless the second is asked for with OWN_LINK: a shared
+#     library of its own (the OpenMP target methods'), whose offload link
+#     is separate;
 #   - a model used on the host beside another's offload (OpenMP threads
 #     without target regions: the omp method, the host bandwidth probe) is
 #     compiled with offloading disabled and links only its runtime
@@ -67,25 +72,6 @@ function(heat2d_directive_host_flags out)
     set(flags -foffload=disable)
   endif()
   set(${out} ${flags} PARENT_SCOPE)
-endfunction()
-
-# heat2d_directive_hold(MODEL WHY_OUT): MODEL's compute regions go into this
-# build. With GCC, refused while another model's are in it (the rule
-# above): WHY_OUT then names that model; else WHY_OUT is empty and MODEL is
-# the build's directive model.
-function(heat2d_directive_hold model why_out)
-  set(${why_out} "" PARENT_SCOPE)
-  if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU")
-    return()
-  endif()
-  get_property(held GLOBAL PROPERTY HEAT2D_DIRECTIVE_MODEL)
-  if(held AND NOT held STREQUAL model)
-    set(${why_out}
-        "${held} is built, and GCC links the compute regions of one directive model a program (host-built ones too)"
-        PARENT_SCOPE)
-    return()
-  endif()
-  set_property(GLOBAL PROPERTY HEAT2D_DIRECTIVE_MODEL "${model}")
 endfunction()
 
 # heat2d_directive_host(PREFIX MODEL NAME FLAG FLAG SOURCE FILE): whether
@@ -190,19 +176,21 @@ function(heat2d_directive_archs out)
   set(${out} ${archs} PARENT_SCOPE)
 endfunction()
 
-# heat2d_directive_offload(PREFIX MODEL NAME FLAG FLAG SOURCE FILE): whether
-# the compiler offloads the model's test program to NVIDIA GPUs: compiles,
-# links and runs it (on a GPU, or on the host where there is none). Sets
-# PREFIX_OK; PREFIX_FLAGS, the offload flags (compile and link);
-# PREFIX_LINK_FLAGS, the link's own; PREFIX_WHY, what was found
-# ("-misa=sm_80, the test kernel ran on the host") or why not. Refused
-# without a try while another model offloads (the rule above); on success
-# MODEL becomes the build's offloading model.
+# heat2d_directive_offload(PREFIX MODEL NAME FLAG FLAG SOURCE FILE
+# [OWN_LINK]): whether the compiler offloads the model's test program to
+# NVIDIA GPUs: compiles, links and runs it (on a GPU, or on the host where
+# there is none). Sets PREFIX_OK; PREFIX_FLAGS, the offload flags (compile
+# and link); PREFIX_LINK_FLAGS, the link's own; PREFIX_WHY, what was found
+# ("-misa=sm_80, the test kernel ran on the host") or why not. Without
+# OWN_LINK the model's regions go into the programs' own link: refused
+# without a try while another model offloads there (the rule above), and
+# on success MODEL becomes the programs' offloading model. Every model that
+# offloads is added to the global property HEAT2D_OFFLOADED_MODELS.
 function(heat2d_directive_offload prefix)
-  cmake_parse_arguments(D "" "MODEL;FLAG;SOURCE" "" ${ARGN})
+  cmake_parse_arguments(D "OWN_LINK" "MODEL;FLAG;SOURCE" "" ${ARGN})
   set(${prefix}_OK OFF PARENT_SCOPE)
   get_property(offloading GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL)
-  if(offloading AND NOT offloading STREQUAL D_MODEL)
+  if(NOT D_OWN_LINK AND offloading AND NOT offloading STREQUAL D_MODEL)
     set(${prefix}_WHY
         "${offloading} offloads already, and GCC does not link a program that offloads both"
         PARENT_SCOPE)
@@ -214,7 +202,10 @@ function(heat2d_directive_offload prefix)
     heat2d_directive_offload_gcc(try ${D_FLAG} ${D_SOURCE})
   endif()
   if(try_OK)
-    set_property(GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL ${D_MODEL})
+    if(NOT D_OWN_LINK)
+      set_property(GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL ${D_MODEL})
+    endif()
+    set_property(GLOBAL APPEND PROPERTY HEAT2D_OFFLOADED_MODELS ${D_MODEL})
     set(${prefix}_OK ON PARENT_SCOPE)
     set(${prefix}_FLAGS "${try_FLAGS}" PARENT_SCOPE)
     set(${prefix}_LINK_FLAGS "${try_LINK_FLAGS}" PARENT_SCOPE)

@@ -96,14 +96,6 @@ endif()
 
 # ---- OpenACC: its methods, on the host or offloaded -------------------------
 heat2d_part_mode(HEAT2D_OPENACC)
-heat2d_part_mode(HEAT2D_OMP_TARGET)
-if(HEAT2D_OMP_TARGET_MODE STREQUAL "ON")
-  # OpenMP target asked for by name holds the build's compute regions
-  # first: with GCC, the OpenACC methods then cannot be built beside them
-  # (the rule in DirectiveOffload.cmake). Otherwise OpenACC, the article's
-  # model, comes first.
-  heat2d_directive_hold("OpenMP target" unused)
-endif()
 set(HEAT2D_WITH_OPENACC OFF)
 if(HEAT2D_OPENACC_MODE STREQUAL "OFF")
   heat2d_part_off("OpenACC" "${HEAT2D_OPENACC_METHODS}" HEAT2D_OPENACC)
@@ -117,13 +109,7 @@ else()
   else()
     heat2d_directive_host(acc_host MODEL OpenACC FLAG -fopenacc SOURCE ${acc_test})
     if(acc_host_OK)
-      heat2d_directive_hold(OpenACC acc_held_why)
-    endif()
-    if(acc_host_OK AND NOT acc_held_why)
       set(HEAT2D_WITH_OPENACC ON)
-    elseif(acc_host_OK)
-      heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" "${acc_held_why}"
-                          "configure with -DHEAT2D_OMP_TARGET=AUTO (OpenACC's methods instead of OpenMP target's)")
     else()
       heat2d_directive_other_gcc(fix FLAG -fopenacc SOURCE ${acc_test})
       heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" "${acc_host_WHY}"
@@ -137,34 +123,29 @@ endif()
 # decide the ISA). The methods run on a GPU, or are skipped with a note
 # where none is (OMP_TARGET_OFFLOAD=DISABLED puts them on the host, as asked
 # for); a build that cannot offload leaves them out, never builds them for
-# the host. With GCC, a build that holds OpenACC's methods leaves them out
-# (DirectiveOffload.cmake's rule) unless HEAT2D_OMP_TARGET=ON.
+# the host. They are a shared library of their own, with its own offload
+# link (src/backends/omp_target), so that a GCC build offloads them beside
+# OpenACC's methods (DirectiveOffload.cmake's rule is a link's).
 macro(heat2d_omp_target_part)
+  heat2d_part_mode(HEAT2D_OMP_TARGET)
   set(HEAT2D_WITH_OMP_TARGET OFF)
   set(omp_target_test ${PROJECT_SOURCE_DIR}/cmake/omp_target_offload_test.c)
   if(HEAT2D_OMP_TARGET_MODE STREQUAL "OFF")
     heat2d_part_off("OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}" HEAT2D_OMP_TARGET)
   else()
-    heat2d_directive_hold("OpenMP target" omp_target_held_why)
-    if(omp_target_held_why)
-      heat2d_part_missing(HEAT2D_OMP_TARGET "OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}"
-                          "${omp_target_held_why}"
-                          "configure with -DHEAT2D_OMP_TARGET=ON (OpenMP target's methods, offloaded, instead of OpenACC's)")
+    heat2d_directive_offload(omp_target MODEL "OpenMP target" FLAG -fopenmp
+                             SOURCE ${omp_target_test} OWN_LINK)
+    if(omp_target_OK)
+      set(HEAT2D_WITH_OMP_TARGET ON)
+      set(HEAT2D_OMP_TARGET_FLAGS ${omp_target_FLAGS})
+      set(HEAT2D_OMP_TARGET_LINK_FLAGS ${omp_target_LINK_FLAGS})
+      set(HEAT2D_OMP_TARGET_TEXT "nvptx offload")
+      message(STATUS "heat2d: OpenMP target offloaded to NVIDIA GPUs (${omp_target_WHY})")
     else()
-      heat2d_directive_offload(omp_target MODEL "OpenMP target" FLAG -fopenmp
-                               SOURCE ${omp_target_test})
-      if(omp_target_OK)
-        set(HEAT2D_WITH_OMP_TARGET ON)
-        set(HEAT2D_OMP_TARGET_FLAGS ${omp_target_FLAGS})
-        set(HEAT2D_OMP_TARGET_LINK_FLAGS ${omp_target_LINK_FLAGS})
-        set(HEAT2D_OMP_TARGET_TEXT "nvptx offload")
-        message(STATUS "heat2d: OpenMP target offloaded to NVIDIA GPUs (${omp_target_WHY})")
-      else()
-        heat2d_omp_target_fix(omp_target_fix)
-        heat2d_part_missing(HEAT2D_OMP_TARGET "OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}"
-                            "${CMAKE_C_COMPILER} does not offload an OpenMP target program (${omp_target_WHY})"
-                            "${omp_target_fix}")
-      endif()
+      heat2d_omp_target_fix(omp_target_fix)
+      heat2d_part_missing(HEAT2D_OMP_TARGET "OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}"
+                          "${CMAKE_C_COMPILER} does not offload an OpenMP target program (${omp_target_WHY})"
+                          "${omp_target_fix}")
     endif()
   endif()
 endmacro()

@@ -1,8 +1,9 @@
 # cmake/DirectiveOffload.cmake's decisions that need no compiler: a second
-# directive model's offload is refused while one offloads (GCC does not
-# link a program that offloads both), and a second model's regions while
-# one's are built (GCC streams host-built regions' offload code too); the
-# oldest targeted GPU, and the GPU families Clang builds a cubin for.
+# directive model's offload is refused in the programs' own link while one
+# offloads there (GCC does not link a program that offloads both), and
+# taken in a link of its own (OWN_LINK: the OpenMP target methods' shared
+# library); the oldest targeted GPU, and the GPU families Clang builds a
+# cubin for.
 # usage: cmake -DSOURCE_DIR=... -P test_directive_offload.cmake
 cmake_minimum_required(VERSION 3.20) # the project's policies (IN_LIST)
 include(${SOURCE_DIR}/cmake/DirectiveOffload.cmake)
@@ -17,27 +18,29 @@ macro(expect got want what)
   endif()
 endmacro()
 
-set_property(GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL OpenACC)
-heat2d_directive_offload(omp MODEL OpenMP FLAG -fopenmp SOURCE none.c)
-expect("${omp_OK}" OFF "OpenMP offload beside OpenACC's")
-expect("${omp_WHY}" "OpenACC offloads already, and GCC does not link a program that offloads both"
-       "the refusal names the model that offloads")
-get_property(model GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL)
-expect("${model}" OpenACC "the offloading model stays")
+# The compiler's own try, stood in for: it offloads, and says it was tried.
+function(heat2d_directive_offload_gcc prefix flag source)
+  set(${prefix}_OK ON PARENT_SCOPE)
+  set(${prefix}_FLAGS ${flag} -foffload=nvptx-none PARENT_SCOPE)
+  set(${prefix}_WHY "tried ${flag}" PARENT_SCOPE)
+endfunction()
 
 set(CMAKE_C_COMPILER_ID GNU)
-heat2d_directive_hold(OpenACC why)
-expect("${why}" "" "the first model's regions are held")
-heat2d_directive_hold("OpenMP target" why)
-expect("${why}"
-       "OpenACC is built, and GCC links the compute regions of one directive model a program (host-built ones too)"
-       "a second model's regions refused, naming the model held")
-heat2d_directive_hold(OpenACC why)
-expect("${why}" "" "the held model again")
-set(CMAKE_C_COMPILER_ID Clang)
-heat2d_directive_hold("OpenMP target" why)
-expect("${why}" "" "Clang has no such rule")
-set(CMAKE_C_COMPILER_ID GNU)
+heat2d_directive_offload(acc MODEL OpenACC FLAG -fopenacc SOURCE none.c)
+expect("${acc_OK}/${acc_WHY}" "ON/tried -fopenacc" "the programs' first model offloads")
+get_property(model GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL)
+expect("${model}" OpenACC "it becomes the programs' offloading model")
+heat2d_directive_offload(omp MODEL OpenMP FLAG -fopenmp SOURCE none.c)
+expect("${omp_OK}" OFF "OpenMP offload beside OpenACC's, in the programs' link")
+expect("${omp_WHY}" "OpenACC offloads already, and GCC does not link a program that offloads both"
+       "the refusal names the model that offloads")
+heat2d_directive_offload(own MODEL "OpenMP target" FLAG -fopenmp SOURCE none.c OWN_LINK)
+expect("${own_OK}/${own_WHY}/${own_FLAGS}" "ON/tried -fopenmp/-fopenmp;-foffload=nvptx-none"
+       "OpenMP target beside OpenACC, in a link of its own")
+get_property(model GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL)
+expect("${model}" OpenACC "the programs' offloading model stays")
+get_property(offloaded GLOBAL PROPERTY HEAT2D_OFFLOADED_MODELS)
+expect("${offloaded}" "OpenACC;OpenMP target" "both models offload, each in its own link")
 
 set(HEAT2D_WITH_CUDA ON)
 set(CMAKE_CUDA_ARCHITECTURES 90 80-real 86)

@@ -15,6 +15,13 @@ expect_rc 0 "cmake --install"
 for f in bin/heat2d bin/cpu_reference share/heat2d/plot_bench.py share/heat2d/run_options.json; do
   expect_eq "$(test -e "$w/prefix/$f" && echo there)" there "installed: $f"
 done
+# The OpenMP target methods' library, where the build has them: installed
+# in PREFIX/lib, and the one the installed heat2d loads, even with the
+# build's lib folder on LD_LIBRARY_PATH (as make test has it).
+if "$build/bin/heat2d" info | grep -q '^OMP_TARGET=nvptx offload$'; then
+  expect_eq "$(env LD_LIBRARY_PATH="$build/lib" ldd "$w/prefix/bin/heat2d" | awk '$1 == "libheat2d_omp_target.so" {print $3}' | xargs -r realpath)" \
+    "$w/prefix/lib/libheat2d_omp_target.so" "installed: heat2d loads the installed OpenMP target library"
+fi
 # The plotting script's package, every module of it.
 src=$(cd "$(dirname "$0")/.." && pwd)
 expect_eq "$(cd "$w/prefix/share/heat2d/plots" 2>/dev/null && ls ./*.py | sort)" \

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# The OpenMP target regions' PTX, as a GCC offload build embeds it in heat2d:
+# The OpenMP target regions' PTX, as a GCC offload build embeds it in the
+# methods' library (libheat2d_omp_target.so, their own offload link):
 # in f64 and in f32, no multiply that the driver's ptxas could fuse with an
 # add into an fma, apart from the exact 4.0*u (GCC's nvptx back end writes
 # mul and add without a rounding modifier, which PTX lets ptxas fuse);
 # alpha's product is an fma.rn with a -0 addend instead, in every stencil
 # region (omp_target_stencil.h), which keeps the field bit-identical to
 # cpu's.
-# usage: test_omp_target_ptx.sh BIN_DIR
+# usage: test_omp_target_ptx.sh LIBRARY
 set -e
 . "$(dirname "$0")/lib.sh"
-bin=$1
-ptx=$(strings -n 4 "$bin/heat2d" | grep -E '^(// BEGIN FUNCTION DEF: |\.visible \.entry |[a-z]+\.[a-z0-9.]+ )' || true)
+library=$1
+ptx=$(strings -n 4 "$library" | grep -E '^(// BEGIN FUNCTION DEF: |\.visible \.entry |[a-z]+\.[a-z0-9.]+ )' || true)
 if ! grep -q '^// BEGIN FUNCTION DEF: args_columns_forward\$_omp_fn' <<<"$ptx"; then
-  echo "test_omp_target_ptx: no OpenMP target regions' PTX in $bin/heat2d (not a GCC OpenMP offload build)"
+  echo "test_omp_target_ptx: no OpenMP target regions' PTX in $library (not a GCC OpenMP offload build)"
   exit 77
 fi
 # The stencil regions by name (the outlined functions' names cut at the

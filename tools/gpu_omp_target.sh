@@ -6,17 +6,14 @@
 #
 #   tools/gpu_omp_target.sh                        # every stage
 #   tools/gpu_omp_target.sh check sanitize         # some stages, in order
-#   BUILD=build-omp-target ACC_BUILD=build-gpu OUT=results/NVIDIA-H200/omp_target tools/gpu_omp_target.sh bench
+#   BUILD=build-gpu OUT=results/NVIDIA-H200/omp_target tools/gpu_omp_target.sh bench
 #
-# GCC links one directive model's regions a program, so the methods come
-# from two builds: BUILD, configured with -DHEAT2D_OMP_TARGET=ON (the
-# OpenMP target methods offloaded, and CUDA), and ACC_BUILD, the default
-# build (OpenACC offloaded, and CUDA), for acc-resident and acc-each; each
-# method is benchmarked from the build that holds it, each build into a
-# folder of its own under OUT. docs/building.md ("OpenMP target") gives
-# both configure lines; builds made on another machine can be carried along
-# (their lib/ holds GCC's OpenMP runtime and nvptx plugin, put on
-# LD_LIBRARY_PATH here).
+# BUILD holds both directive models' methods (a GCC build with its nvptx
+# offload compiler: the OpenMP target methods are their own library, so
+# they offload beside OpenACC's; docs/building.md, "Both directive models
+# in one GCC build"), and CUDA's. A build made on another machine can be
+# carried along (its lib/ holds GCC's OpenMP runtime and nvptx plugin, put
+# on LD_LIBRARY_PATH here).
 #
 # Stages:
 #   check     heat2d check --gpu, in f64 and f32 (BUILD): both methods on
@@ -26,15 +23,13 @@
 #             each schedule
 #   sweep     tools/tuning/omp_target_sweep.sh (every stage) into sweep.txt
 #   bench     heat2d bench --methods METHODS --sizes SIZES --precision
-#             PRECISIONS: the methods BUILD holds into OUT/bench, the rest
-#             (acc-*) from ACC_BUILD into OUT/bench_acc
+#             PRECISIONS into OUT/bench: one table
 # The per-step methods move 2 x 512 MiB a step at 8192^2 (about 0.1 s a step
 # at the pageable rates): the bench's budget (BENCH_BUDGET seconds a method
 # at a size) gives them one trial.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build-omp-target}
-ACC_BUILD=${ACC_BUILD:-}
+BUILD=${BUILD:-build}
 METHODS=${METHODS:-omp-target-resident,acc-resident,cuda-resident,omp-target-each,acc-each}
 SIZES=${SIZES:-8192x8192:1000,2048x2048:500}
 PRECISIONS=${PRECISIONS:-f64,f32}
@@ -48,7 +43,7 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr -c 'A-Z
 h=$BUILD/bin/heat2d
 [ -x "$h" ] || die "no $h: configure and build it as docs/building.md (\"OpenMP target\") says"
 "$h" methods | grep -q '^omp-target-resident ' ||
-  die "$h has no OpenMP target methods (configure with -DHEAT2D_OMP_TARGET=ON)"
+  die "$h has no OpenMP target methods (configure with -DHEAT2D_OMP_TARGET=ON to be told why)"
 out=${OUT:-results/$gpu/omp_target}
 mkdir -p "$out"
 # A missing device is an error, never a silent fall-back to the host.
@@ -117,30 +112,14 @@ stage_sweep() {
   BUILD=$BUILD tools/tuning/omp_target_sweep.sh 2>&1 | tee "$out/sweep.txt"
 }
 
-# bench_from BUILD DIR METHODS: the bench of METHODS (those BUILD holds).
-bench_from() {
-  local b=$1 dir=$2 methods=$3
-  [ -n "$methods" ] || return 0
-  with_build "$b" "$b/bin/heat2d" bench --out "$dir" --methods "$methods" --sizes "$SIZES" \
-    --precision "$PRECISIONS" --budget "$BENCH_BUDGET"
-}
-
 stage_bench() {
-  local held=() rest=() m
+  local m
   IFS=, read -ra wanted <<<"$METHODS"
   for m in "${wanted[@]}"; do
-    if "$h" methods | grep -q "^$m "; then held+=("$m"); else rest+=("$m"); fi
+    "$h" methods | grep -q "^$m " || die "$h has no $m"
   done
-  bench_from "$BUILD" "$out/bench" "$(IFS=,; echo "${held[*]}")"
-  [ "${#rest[@]}" -gt 0 ] || return 0
-  if [ -z "$ACC_BUILD" ]; then
-    echo "gpu_omp_target: ${rest[*]}: not in $BUILD; set ACC_BUILD to the default build for them"
-    return 0
-  fi
-  for m in "${rest[@]}"; do
-    "$ACC_BUILD/bin/heat2d" methods | grep -q "^$m " || die "neither $BUILD nor $ACC_BUILD has $m"
-  done
-  bench_from "$ACC_BUILD" "$out/bench_acc" "$(IFS=,; echo "${rest[*]}")"
+  with_build "$BUILD" "$h" bench --out "$out/bench" --methods "$METHODS" --sizes "$SIZES" \
+    --precision "$PRECISIONS" --budget "$BENCH_BUDGET"
 }
 
 stages=${*:-check sanitize sweep bench}

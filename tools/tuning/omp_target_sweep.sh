@@ -7,11 +7,11 @@
 #
 #   tools/tuning/omp_target_sweep.sh                       # every stage
 #   tools/tuning/omp_target_sweep.sh check timing          # some stages, in order
-#   BUILD=build-omp-target REPEATS=3 SCHEDULES="columns columns2" tools/tuning/omp_target_sweep.sh
+#   BUILD=build-gpu REPEATS=3 SCHEDULES="columns columns2" tools/tuning/omp_target_sweep.sh
 #
-# Needs an OpenMP target offload build (docs/building.md, "OpenMP target":
-# -DHEAT2D_OMP_TARGET=ON); cuda-resident comes from the same build when it
-# has CUDA. A build made on another machine can be carried along: its lib/
+# Needs a build with the OpenMP target methods offloaded (the default build
+# where GCC's nvptx offload compiler is installed; docs/building.md);
+# cuda-resident comes from the same build when it has CUDA. A build made on another machine can be carried along: its lib/
 # holds GCC's OpenMP runtime and nvptx plugin, which this script puts on
 # LD_LIBRARY_PATH. Each run is one `heat2d run` process of a second or so
 # at 8192² (allocation, one upload, the loop, one download).
@@ -33,7 +33,7 @@
 #           schedule's own) times thread_limit in THREADS
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build-omp-target}
+BUILD=${BUILD:-build}
 REPEATS=${REPEATS:-3}
 SIZES=${SIZES:-8192x8192:200 2048x2048:500}
 PRECISIONS=${PRECISIONS:-f64 f32}
@@ -45,7 +45,7 @@ TEAMS=${TEAMS:-0 264 1056}
 h=$BUILD/bin/heat2d
 [ -x "$h" ] || { echo "omp_target_sweep: no $h (carry the OpenMP target offload build)" >&2; exit 1; }
 "$h" methods | grep -q '^omp-target-resident ' ||
-  { echo "omp_target_sweep: $h has no omp-target-resident (configure with -DHEAT2D_OMP_TARGET=ON)" >&2; exit 1; }
+  { echo "omp_target_sweep: $h has no omp-target-resident (configure with -DHEAT2D_OMP_TARGET=ON to be told why)" >&2; exit 1; }
 # thread_limit counts warps with GCC (an OpenMP thread is a warp, simd its
 # lanes) and lanes with Clang: 64 to 256 lanes either way.
 if "$h" info | grep -q '^C_COMPILER=GNU'; then
