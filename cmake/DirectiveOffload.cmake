@@ -30,17 +30,21 @@
 # either model's offload. Clang has no such rule (and no OpenACC).
 
 # heat2d_directive_probe(PREFIX SOURCE FILE FLAGS FLAG... [LINK_FLAGS FLAG...]):
-# compiles, links and runs FILE with FLAGS (to the compile as one line of
-# definitions, to the link as given) and LINK_FLAGS (the link alone), afresh
-# each configure (a compiler installed since is seen). Sets PREFIX_OK (ON
-# when it ran and exited 0), PREFIX_BUILT, PREFIX_EXIT, PREFIX_OUTPUT (what
-# it printed, stripped) and PREFIX_ERROR (a failed build's first error).
+# compiles, links and runs FILE with FLAGS (to the compile and the link)
+# and LINK_FLAGS (the link alone), afresh each configure (a compiler
+# installed since is seen). Sets PREFIX_OK (ON when it ran and exited 0),
+# PREFIX_BUILT, PREFIX_EXIT, PREFIX_OUTPUT (what it printed, stripped) and
+# PREFIX_ERROR (a failed build's first error).
 function(heat2d_directive_probe prefix)
   cmake_parse_arguments(P "" "SOURCE" "FLAGS;LINK_FLAGS" ${ARGN})
-  string(REPLACE ";" " " defs "${P_FLAGS}")
+  # try_run splits a compile flag at its spaces, and an -foffload-options=
+  # flag holds some: it goes to the link alone, where GCC's offload
+  # compiler runs (the compile only streams the regions).
+  set(compile_flags ${P_FLAGS})
+  list(FILTER compile_flags EXCLUDE REGEX "^-foffload-options=")
   string(MAKE_C_IDENTIFIER "HEAT2D_DIRECTIVE_${prefix}" id)
   try_run(${id}_RUN ${id}_BUILT ${CMAKE_BINARY_DIR}/directive_probes/${id} ${P_SOURCE}
-          COMPILE_DEFINITIONS ${defs}
+          COMPILE_DEFINITIONS ${compile_flags}
           LINK_OPTIONS ${P_FLAGS} ${P_LINK_FLAGS}
           COMPILE_OUTPUT_VARIABLE compile_out RUN_OUTPUT_VARIABLE run_out)
   set(built "${${id}_BUILT}")
@@ -222,12 +226,22 @@ function(heat2d_directive_offload_gcc prefix flag source)
   heat2d_directive_oldest_arch(oldest)
   # GCC's -misa values, newest first; CUDA 13's ptxas takes sm_75 and later.
   set(why "")
+  set(reserve "")
+  if(flag STREQUAL "-fopenmp")
+    # A simd loop's private arrays (a lane's window of rows in the column
+    # schedules) live in a .local array of each lane, which GCC 12 sizes at
+    # -msoft-stack-reserve-local (128 bytes unless told) in every region
+    # that calls the runtime, whatever the arrays need: f64 columns2's
+    # window is 320 bytes, and compute-sanitizer saw its lanes write past
+    # the array on the H200. 1024: CUDA's default stack a thread.
+    set(reserve " -msoft-stack-reserve-local=1024")
+  endif()
   foreach(isa 89 80 75)
     if(isa GREATER oldest)
       continue()
     endif()
     set(flags ${flag} -foffload=nvptx-none
-              "-foffload-options=nvptx-none=-misa=sm_${isa} -O3 -ffp-contract=off")
+              "-foffload-options=nvptx-none=-misa=sm_${isa} -O3 -ffp-contract=off${reserve}")
     heat2d_directive_probe(probe SOURCE ${source} FLAGS ${flags} LINK_FLAGS -no-pie)
     if(probe_OK)
       set(${prefix}_OK ON PARENT_SCOPE)

@@ -42,4 +42,23 @@ for p in f64 f32; do
     "$(for s in $lanes; do echo "$s$suffix"; done | paste -sd' ')" \
     "$p: the column and row schedules spread their cells over a warp's lanes"
 done
+# A lane's private arrays in a simd loop (the column schedules' windows of
+# rows) are taken from the top of its region's per-lane .local array,
+# %simtstack_ar, above the 8 bytes that save the soft-stack pointer: every
+# region's array holds what its lanes take (GCC 12 sizes it at
+# -msoft-stack-reserve-local, not at what they take; cmake/
+# DirectiveOffload.cmake).
+simt=$(strings -n 2 "$library" | awk '
+  /^\/\/ BEGIN FUNCTION DEF: / { f = $5; sub(/\$.*/, "", f) }
+  /%simtstack_ar\[/ { match($0, /\[[0-9]+\]/); size = substr($0, RSTART + 1, RLENGTH - 2) + 0 }
+  /^cvta\.local\.u64 .*%simtstack_ar/ { taking = 1; next }
+  taking && /^sub\.u64 / { n = $0; sub(/.*,/, "", n); sub(/;.*/, "", n); n += 0
+    if (n > 0) print f, n, size }
+  { taking = 0 }')
+expect_eq "$(awk '{ print $1 }' <<<"$simt" | sort -u | paste -sd' ')" \
+  "$(for s in args_columns2_backward args_columns2_forward args_columns_backward args_columns_forward; do
+    echo "$s"; echo "${s}_f32"; done | sort | paste -sd' ')" \
+  "the column schedules' regions take their lanes' windows from the SIMT stack"
+expect_eq "$(awk '$2 + 8 > $3 { print $1 ": takes " $2 " + 8 of " $3 " bytes" }' <<<"$simt" | sort -u | paste -sd' ')" "" \
+  "every region's SIMT stack holds what its lanes take"
 finish
