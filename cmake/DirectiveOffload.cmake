@@ -233,8 +233,10 @@ function(heat2d_directive_offload_gcc prefix flag source)
     # -msoft-stack-reserve-local (128 bytes unless told) in every region
     # that calls the runtime, whatever the arrays need: f64 columns2's
     # window is 320 bytes, and compute-sanitizer saw its lanes write past
-    # the array on the H200. 1024: CUDA's default stack a thread.
-    set(reserve " -msoft-stack-reserve-local=1024")
+    # the array on the H200. The array sits on the thread's stack, which
+    # libgomp leaves at CUDA's default of 1 KiB: a reserve of 1024
+    # overflowed it. 384 holds the window; test_omp_target_ptx checks.
+    set(reserve " -msoft-stack-reserve-local=384")
   endif()
   foreach(isa 89 80 75)
     if(isa GREATER oldest)
