@@ -113,6 +113,12 @@ int heat2d_cuda_free_memory(size_t *free_bytes, heat2d_error *err)
     return 0;
 }
 
+int heat2d_cuda_multiprocessors(int device, int *count, heat2d_error *err)
+{
+    HEAT2D_CUDA_CHECK(err, cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, device));
+    return 0;
+}
+
 int heat2d_cuda_capability(int device, int *major, int *minor, heat2d_error *err)
 {
     HEAT2D_CUDA_CHECK(err,

@@ -24,6 +24,9 @@ int heat2d_cuda_open_device(const char *who, char *name, size_t name_size, int *
  * cannot say (OpenMP). */
 int heat2d_cuda_free_memory(size_t *free_bytes, heat2d_error *err);
 
+/* The device's multiprocessors (SMs), into *count. */
+int heat2d_cuda_multiprocessors(int device, int *count, heat2d_error *err);
+
 /* The device's compute capability, major.minor. */
 int heat2d_cuda_capability(int device, int *major, int *minor, heat2d_error *err);
 

@@ -38,9 +38,9 @@
  *   writes them again.
  *
  * Selectable for tuning: HEAT2D_OMP_TARGET_SCHEDULE (a schedule),
- * HEAT2D_OMP_TARGET_TEAMS (num_teams; default the schedule's: a team a
- * row, a block, or COLUMN_WIDTH columns) and HEAT2D_OMP_TARGET_THREADS
- * (thread_limit; default COLUMN_WIDTH lanes). Measurements:
+ * HEAT2D_OMP_TARGET_TEAMS (num_teams; default the schedule's: teams_for)
+ * and HEAT2D_OMP_TARGET_THREADS (thread_limit; default threads_for's).
+ * Measurements:
  * docs/performance.md, "omp-target". */
 #include "omp_target_runtime.h"
 #include "omp_target_stencil.h"
@@ -67,10 +67,10 @@ typedef enum omp_target_schedule {
 static const char *const schedule_names[SCHEDULE_COUNT] = {"seed",      "collapse", "rows",
                                                            "args-rows", "columns",  "columns2"};
 
-/* Not yet measured on a GPU (docs/performance.md, "omp-target"): columns2,
- * acc-resident's fastest shape, until the sweep (tools/tuning/
- * omp_target_sweep.sh) says which is. On the host (OMP_TARGET_OFFLOAD=
- * DISABLED), collapse: one parallel loop over the interior. */
+/* On a GPU columns2, the fastest schedule on the H200 with GCC 12, as it is
+ * acc-resident's (docs/performance.md, "omp-target"). On the host
+ * (OMP_TARGET_OFFLOAD=DISABLED), collapse: one parallel loop over the
+ * interior. */
 #define DEFAULT_SCHEDULE      SCHEDULE_COLUMNS2
 #define HOST_DEFAULT_SCHEDULE SCHEDULE_COLLAPSE
 
@@ -83,7 +83,15 @@ static const char *const schedule_names[SCHEDULE_COUNT] = {"seed",      "collaps
 #if defined(__clang__)
 #define LANES_PER_THREAD 1 /* an OpenMP thread is a CUDA thread */
 #else
-#define LANES_PER_THREAD 32 /* GCC: an OpenMP thread is a warp, simd its lanes */
+#define LANES_PER_THREAD   32 /* GCC: an OpenMP thread is a warp, simd its lanes */
+/* GCC 12's libgomp starts each team's threads at every launch (gomp_nvptx_
+ * main, GOMP_parallel), at a cost that grows with the teams: about 0.9 ms
+ * a launch for 132 teams on the H200, 2 ms for 396 of 4 warps. The column
+ * schedules therefore launch one team of 8 warps a multiprocessor (the
+ * most that their 150 registers a lane let one hold), each lane taking
+ * many iterations: the fastest shape measured (docs/performance.md,
+ * "omp-target"). */
+#define GCC_COLUMN_THREADS 8
 #endif
 
 /* Chosen by omp_target_resident_prepare, read by the loop: the schedule,
@@ -110,10 +118,16 @@ static size_t lanes_across(size_t nx, size_t columns)
     return (nx - 2 + columns - 1) / columns;
 }
 
+static bool is_column_schedule(omp_target_schedule s)
+{
+    return s == SCHEDULE_COLUMNS || s == SCHEDULE_COLUMNS2;
+}
+
 /* The teams a schedule launches for nx x ny: HEAT2D_OMP_TARGET_TEAMS, else
- * on a GPU a row a team (the row schedules) or COLUMN_WIDTH lanes a team,
- * else one: the host runs teams one after another, each a parallel region
- * of its own, whose start costs more than a small team's work. */
+ * on a GPU a row a team (the row schedules) or COLUMN_WIDTH lanes a team
+ * (the column schedules; with GCC, a team a multiprocessor where CUDA says
+ * how many: GCC_COLUMN_THREADS above), else one: the host runs teams one after another, each a
+ * parallel region of its own, whose start costs more than a small team's work. */
 static int teams_for(size_t nx, size_t ny)
 {
     if (asked_teams > 0)
@@ -124,12 +138,24 @@ static int teams_for(size_t nx, size_t ny)
         return clamp_int(ny - 2);
     const size_t columns = schedule == SCHEDULE_COLUMNS2 ? 2 : 1;
     const size_t blocks = (lanes_across(nx, columns) + COLUMN_WIDTH - 1) / COLUMN_WIDTH;
-    return clamp_int(column_strips(ny) * blocks);
+    const size_t teams = column_strips(ny) * blocks;
+#ifdef GCC_COLUMN_THREADS
+    const size_t per_multiprocessor = (size_t)heat2d_omp_target_multiprocessors();
+    if (is_column_schedule(schedule) && per_multiprocessor > 0 && per_multiprocessor < teams)
+        return clamp_int(per_multiprocessor);
+#endif
+    return clamp_int(teams);
 }
 
 static int threads_for(void)
 {
-    return asked_threads > 0 ? asked_threads : COLUMN_WIDTH / LANES_PER_THREAD;
+    if (asked_threads > 0)
+        return asked_threads;
+#ifdef GCC_COLUMN_THREADS
+    if (!host_run && is_column_schedule(schedule))
+        return GCC_COLUMN_THREADS;
+#endif
+    return COLUMN_WIDTH / LANES_PER_THREAD;
 }
 
 /* The choices, from the table, for a refusal's message. */
@@ -198,7 +224,7 @@ static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *
                                        : DEFAULT_SCHEDULE;
     /* The columns schedules count their lanes in 32 bits (omp_target_pass.h). */
     const size_t lanes = column_strips(cfg->ny) * lanes_across(cfg->nx, 1);
-    if ((schedule == SCHEDULE_COLUMNS || schedule == SCHEDULE_COLUMNS2) && lanes > UINT_MAX)
+    if (is_column_schedule(schedule) && lanes > UINT_MAX)
         return heat2d_fail(err,
                            "omp-target-resident: %zux%zu has %zu lanes, more than the %s schedule "
                            "counts (%u); HEAT2D_OMP_TARGET_SCHEDULE=args-rows runs it",

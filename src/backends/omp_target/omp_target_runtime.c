@@ -58,6 +58,14 @@ int heat2d_omp_target_transfers_stop(heat2d_report *rep, heat2d_error *err)
     return heat2d_trace_end(tracing, rep, err);
 }
 
+/* The GPU's multiprocessors, where CUDA says (0: not known). */
+static int multiprocessors;
+
+int heat2d_omp_target_multiprocessors(void)
+{
+    return multiprocessors;
+}
+
 /* Open the GPU, untimed: with CUDA, the CUDA runtime's primary context made
  * current first, so that the OpenMP and CUDA methods of one process share
  * it (libgomp adopts the context that is current when it starts, and
@@ -69,7 +77,8 @@ static int open_device(const char *method, char *name, size_t size, heat2d_error
     if (opened[0] == '\0') {
         int device = 0;
         double ignored;
-        if (heat2d_cuda_open_device(method, opened, sizeof opened, &device, &ignored, err) != 0) {
+        if (heat2d_cuda_open_device(method, opened, sizeof opened, &device, &ignored, err) != 0 ||
+            heat2d_cuda_multiprocessors(device, &multiprocessors, err) != 0) {
             size_t used = strlen(err->message);
             snprintf(err->message + used, sizeof err->message - used, "%s", HOST_HINT);
             opened[0] = '\0';

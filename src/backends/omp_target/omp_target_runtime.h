@@ -19,6 +19,10 @@ bool heat2d_omp_target_on_host_here(void);
 int heat2d_omp_target_prepare(const char *method, const heat2d_config *cfg, heat2d_report *rep,
                               heat2d_error *err);
 
+/* The GPU's multiprocessors once prepared, where CUDA is built in to say;
+ * 0 where not known. */
+int heat2d_omp_target_multiprocessors(void);
+
 /* Zero the counters and start listening to the driver's copy records
  * (CUPTI) when the regions run on a GPU. Copies of array_bytes are the
  * arrays; other copies (libgomp's table of each launch's arguments) are
