@@ -64,7 +64,7 @@ stage_check() {
     file=$out/gpu_check_$p.txt
     with_build "$BUILD" "$h" check --gpu --precision "$p" >"$file" 2>&1 || true
     grep -E '^(GPU_CHECK|CPU_CHECK)=' "$file" | sed "s/^/$p: /"
-    grep -E '^(FILE|TRANSFERS) .*omp-target-|^FILE=.*/omp-target-' "$file" | head -n 4
+    grep -E '^(FILE|TRANSFERS) .*omp-target-|^FILE=.*/omp-target-' "$file" | awk 'NR <= 4'
     grep -q '^GPU_CHECK=PASS$' "$file" || die "GPU_CHECK ($p) failed (see $file)"
     # Both methods on the GPU, not the host, in every case.
     if grep -E '^FILE=.*/omp-target-[^ ]* DEVICE=host' "$file" >/dev/null; then

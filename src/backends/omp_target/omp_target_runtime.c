@@ -22,11 +22,18 @@ static bool tracing;
 /* How to ask for the host, said wherever no GPU takes the regions. */
 #define HOST_HINT "; set OMP_TARGET_OFFLOAD=DISABLED to run the OpenMP target methods on the host"
 
-/* What the runtime needs to reach a GPU, named when it did not. */
+/* Why the runtime may not have reached a GPU, named when it did not.
+ * Clang's libomptarget opens the driver as libcuda.so, and the one of Clang
+ * 19 refuses every cubin of CUDA 13's ptxas ("No images found compatible
+ * with the installed hardware" under OMP_TARGET_OFFLOAD=MANDATORY): it
+ * reads the GPU from a byte of the ELF header that CUDA 13 moved
+ * (docs/building.md, "OpenMP target"). */
 #if defined(__clang__)
-#define OFFLOAD_RUNTIME "libomptarget's CUDA plugin / libcuda.so.1"
+#define OFFLOAD_RUNTIME                                                                            \
+    "no device, libomptarget's CUDA plugin or libcuda.so not found, or no device image that "      \
+    "libomptarget accepts: OMP_TARGET_OFFLOAD=MANDATORY says which"
 #else
-#define OFFLOAD_RUNTIME "libgomp-plugin-nvptx.so.1 / libcuda.so.1"
+#define OFFLOAD_RUNTIME "no device, or libgomp-plugin-nvptx.so.1 / libcuda.so.1 not found"
 #endif
 
 /* The host, asked for by name (OpenMP's OMP_TARGET_OFFLOAD=DISABLED): the
@@ -152,8 +159,7 @@ int heat2d_omp_target_prepare(const char *method, const heat2d_config *cfg, heat
         }
         snprintf(rep->device, sizeof rep->device, "host");
         return heat2d_fail(err,
-                           "%s: OpenMP target regions ran on the host, not a GPU (no device, or "
-                           "%s not found)" HOST_HINT,
+                           "%s: OpenMP target regions ran on the host, not a GPU (%s)" HOST_HINT,
                            method, OFFLOAD_RUNTIME);
     }
     /* The seed's arithmetic, alpha's product an fma with a -0 addend. */
