@@ -1,16 +1,11 @@
 #!/bin/bash
-# The OpenMP target methods (branch omp-target, REV in gpu-carry/ot) on the
-# H200: tools/gpu_omp_target.sh's stages with the carried GCC 12 nvptx build
-# (build-omp-target) and the OpenACC build of main (build-acc).
-#   gpu-carry/ot.sh STAGE... ; SIZES=, METHODS=, PRECISIONS= as the script takes
 set -u
-R=$PWD
-export PATH=$PATH:/usr/local/cuda/bin:/opt/torch/.venv/bin
-export LD_LIBRARY_PATH=$R/gpu-carry/ot/build-omp-target/lib:/usr/local/cuda/lib64
-export HEAT2D_PLOT_SCRIPT=$R/tools/plot_bench.py HEAT2D_RUN_OPTIONS=$R/gpu-carry/ot/build-omp-target/share/heat2d/run_options.json
-W=$OUT/ot; mkdir -p $W; cp gpu-carry/ot/REV $W/revision.txt; cp $0 $W/run.sh
-cd gpu-carry/ot
-t0=$(date +%s)
-OUT=$W BUILD=build-omp-target ACC_BUILD=build-acc tools/gpu_omp_target.sh "$@" 2>&1 | tee -a $W/log.txt
-echo "ot $* rc=${PIPESTATUS[0]} $(( $(date +%s) - t0 )) s" | tee -a $W/log.txt
-cd $OUT && tar czf ot_$(echo "$*" | tr ' ' _).tgz ot && rm -rf ot
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 60 bash gpu-carry/both.sh check 2>&1 | grep -E "CHECK|rc="
+timeout 80 bash gpu-carry/both.sh sanitize 2>&1 | tail -2
+METHODS=omp-target-resident,acc-resident,cuda-resident SIZES=8192x8192:1000,2048x2048:500 BENCH_BUDGET=8 TAG=bench_resident timeout 170 bash gpu-carry/both.sh bench 2>&1 | grep -E "^\| (omp|acc|cuda)|rc="
+METHODS=omp-target-each,acc-each SIZES=2048x2048:500 BENCH_BUDGET=6 TAG=bench_each timeout 70 bash gpu-carry/both.sh bench 2>&1 | grep -E "^\| (omp|acc)|rc="
+timeout 60 bash gpu-carry/clang.sh check 2>&1 | grep -E "CHECK|rc=|clang|error" | head
+timeout 60 bash gpu-carry/clang.sh sanitize 2>&1 | tail -3
+timeout 60 bash gpu-carry/clang.sh timing 2>&1 | grep -E "^(cuda|col|args|coll)|rc="
+METHODS=omp-target-resident,cuda-resident SIZES=8192x8192:1000,2048x2048:500 BENCH_BUDGET=6 TAG=bench timeout 100 bash gpu-carry/clang.sh bench 2>&1 | grep -E "^\| (omp|cuda)|rc="
