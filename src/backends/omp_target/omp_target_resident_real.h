@@ -147,35 +147,13 @@ static heat2d_field_stats FN(snapshot_stats)(const REAL *field, size_t n)
                                 .first_nonfinite = nonfinite > 0 ? (size_t)first : SIZE_MAX};
 }
 
-/* The loop's state: the host pointers name the mapped arrays, from the
- * field after `done` steps and to the next; swapping them swaps which
- * device array is read and which is written, without moving data. */
-typedef struct FN(omp_target_resident_run) {
-    const heat2d_config *cfg;
-    heat2d_report *rep;
-    REAL alpha;
-    REAL *from, *to;
-    size_t done;
-} FN(omp_target_resident_run);
-
-static int FN(omp_target_resident_advance)(void *run, size_t count, heat2d_error *err)
-{
-    (void)err;
-    FN(omp_target_resident_run) *r = run;
-    for (size_t end = r->done + count; r->done < end; ++r->done) {
-        FN(omp_target_resident_step)(r->done, r->cfg->nx, r->cfg->ny, r->alpha, r->from, r->to);
-        REAL *swap = r->from;
-        r->from = r->to;
-        r->to = swap;
-    }
-    return 0;
-}
+#include "ping_pong_run.h"
 
 /* A snapshot before the last step's read-back: the field comes down into
  * its host array, the loop goes on. */
 static int FN(omp_target_resident_snapshot)(void *run, size_t done, heat2d_error *err)
 {
-    FN(omp_target_resident_run) *r = run;
+    FN(heat2d_ping_pong_run) *r = run;
     const size_t n = r->cfg->nx * r->cfg->ny;
     REAL *from = r->from;
     const double t_wait = heat2d_now();
@@ -221,8 +199,14 @@ static REAL *FN(omp_target_resident_loop)(const heat2d_config *cfg, REAL alpha, 
     FN(write_args)(cfg, alpha, u, v);
     const double t_enter = heat2d_now();
 
-    FN(omp_target_resident_run) run = {.cfg = cfg, .rep = rep, .alpha = alpha, .from = u, .to = v};
-    if (heat2d_run_segments(cfg, FN(omp_target_resident_advance), FN(omp_target_resident_snapshot),
+    FN(heat2d_ping_pong_run)
+    run = {.cfg = cfg,
+           .rep = rep,
+           .alpha = alpha,
+           .from = u,
+           .to = v,
+           .step = FN(omp_target_resident_step)};
+    if (heat2d_run_segments(cfg, FN(heat2d_ping_pong_advance), FN(omp_target_resident_snapshot),
                             &run, err) != 0) {
 #pragma omp target exit data map(delete : u [0:n], v [0:n])
         return NULL;

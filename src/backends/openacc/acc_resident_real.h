@@ -176,36 +176,15 @@ static heat2d_field_stats FN(snapshot_stats)(const REAL *field, size_t n)
                                 .first_nonfinite = nonfinite > 0 ? (size_t)first : SIZE_MAX};
 }
 
-/* The loop's state: the host pointers name the device copies, from the
- * field after `done` steps and to the next; swapping them swaps which
- * device array is read and which is written, without moving data. The
- * kernels already queued keep the device addresses they were given. */
-typedef struct FN(acc_resident_run) {
-    const heat2d_config *cfg;
-    heat2d_report *rep;
-    REAL alpha;
-    REAL *from, *to;
-    size_t done;
-} FN(acc_resident_run);
-
-static int FN(acc_resident_advance)(void *run, size_t count, heat2d_error *err)
-{
-    (void)err;
-    FN(acc_resident_run) *r = run;
-    for (size_t end = r->done + count; r->done < end; ++r->done) {
-        FN(acc_resident_step)(r->done, r->cfg->nx, r->cfg->ny, r->alpha, r->from, r->to);
-        REAL *swap = r->from;
-        r->from = r->to;
-        r->to = swap;
-    }
-    return 0;
-}
+/* The loop's state (ping_pong_run.h). The kernels already queued keep the
+ * device addresses they were given when the pointers swap. */
+#include "ping_pong_run.h"
 
 /* A snapshot before the last step's read-back: the loop stops, the field
  * comes down into its host array, the loop goes on. */
 static int FN(acc_resident_snapshot)(void *run, size_t done, heat2d_error *err)
 {
-    FN(acc_resident_run) *r = run;
+    FN(heat2d_ping_pong_run) *r = run;
     const size_t n = r->cfg->nx * r->cfg->ny;
     REAL *from = r->from;
     const double t_wait = heat2d_now();
@@ -239,9 +218,11 @@ static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u
     FN(resident_args) = args;
     double t_enter = heat2d_now();
 
-    FN(acc_resident_run) run = {.cfg = cfg, .rep = rep, .alpha = alpha, .from = u, .to = v};
-    if (heat2d_run_segments(cfg, FN(acc_resident_advance), FN(acc_resident_snapshot), &run, err) !=
-        0) {
+    FN(heat2d_ping_pong_run)
+    run = {
+        .cfg = cfg, .rep = rep, .alpha = alpha, .from = u, .to = v, .step = FN(acc_resident_step)};
+    if (heat2d_run_segments(cfg, FN(heat2d_ping_pong_advance), FN(acc_resident_snapshot), &run,
+                            err) != 0) {
 #pragma acc exit data delete (u [0:n], v [0:n])
         return NULL;
     }
