@@ -181,9 +181,10 @@ function(heat2d_directive_archs out)
 endfunction()
 
 # heat2d_directive_offload(PREFIX MODEL NAME FLAG FLAG SOURCE FILE
-# [OWN_LINK]): whether the compiler offloads the model's test program to
-# NVIDIA GPUs: compiles, links and runs it (on a GPU, or on the host where
-# there is none). Sets PREFIX_OK; PREFIX_FLAGS, the offload flags (compile
+# [OWN_LINK] [GCC_DEVICE_OPTIONS OPTION...]): whether the compiler offloads
+# the model's test program to NVIDIA GPUs: compiles, links and runs it (on
+# a GPU, or on the host where there is none). GCC_DEVICE_OPTIONS go to
+# GCC's nvptx compiler (-foffload-options) after the ISA; Clang has none. Sets PREFIX_OK; PREFIX_FLAGS, the offload flags (compile
 # and link); PREFIX_LINK_FLAGS, the link's own; PREFIX_WHY, what was found
 # ("-misa=sm_80, the test kernel ran on the host") or why not. Without
 # OWN_LINK the model's regions go into the programs' own link: refused
@@ -191,7 +192,7 @@ endfunction()
 # on success MODEL becomes the programs' offloading model. Every model that
 # offloads is added to the global property HEAT2D_OFFLOADED_MODELS.
 function(heat2d_directive_offload prefix)
-  cmake_parse_arguments(D "OWN_LINK" "MODEL;FLAG;SOURCE" "" ${ARGN})
+  cmake_parse_arguments(D "OWN_LINK" "MODEL;FLAG;SOURCE" "GCC_DEVICE_OPTIONS" ${ARGN})
   set(${prefix}_OK OFF PARENT_SCOPE)
   get_property(offloading GLOBAL PROPERTY HEAT2D_OFFLOAD_MODEL)
   if(NOT D_OWN_LINK AND offloading AND NOT offloading STREQUAL D_MODEL)
@@ -203,7 +204,7 @@ function(heat2d_directive_offload prefix)
   if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     heat2d_directive_offload_clang(try ${D_FLAG} ${D_SOURCE})
   else()
-    heat2d_directive_offload_gcc(try ${D_FLAG} ${D_SOURCE})
+    heat2d_directive_offload_gcc(try ${D_FLAG} ${D_SOURCE} "${D_GCC_DEVICE_OPTIONS}")
   endif()
   if(try_OK)
     if(NOT D_OWN_LINK)
@@ -220,30 +221,23 @@ endfunction()
 # GCC: its nvptx offload compiler, with the newest -misa of this GCC that
 # the oldest targeted GPU can run (the driver JIT-compiles the PTX for
 # newer ones); the link also needs -no-pie (GCC 12's offload table is not
-# position-independent). PREFIX_OK, PREFIX_FLAGS, PREFIX_LINK_FLAGS,
-# PREFIX_WHY as heat2d_directive_offload's.
-function(heat2d_directive_offload_gcc prefix flag source)
+# position-independent). DEVICE_OPTIONS: the caller's options for the
+# nvptx compiler. PREFIX_OK, PREFIX_FLAGS, PREFIX_LINK_FLAGS, PREFIX_WHY as
+# heat2d_directive_offload's.
+function(heat2d_directive_offload_gcc prefix flag source device_options)
   heat2d_directive_oldest_arch(oldest)
   # GCC's -misa values, newest first; CUDA 13's ptxas takes sm_75 and later.
   set(why "")
-  set(reserve "")
-  if(flag STREQUAL "-fopenmp")
-    # A simd loop's private arrays (a lane's window of rows in the column
-    # schedules) live in a .local array of each lane, which GCC 12 sizes at
-    # -msoft-stack-reserve-local (128 bytes unless told) in every region
-    # that calls the runtime, whatever the arrays need: f64 columns2's
-    # window is 320 bytes, and compute-sanitizer saw its lanes write past
-    # the array on the H200. The array sits on the thread's stack, which
-    # libgomp leaves at CUDA's default of 1 KiB: a reserve of 1024
-    # overflowed it. 384 holds the window; test_omp_target_ptx checks.
-    set(reserve " -msoft-stack-reserve-local=384")
-  endif()
+  set(extra "")
+  foreach(option ${device_options})
+    string(APPEND extra " ${option}")
+  endforeach()
   foreach(isa 89 80 75)
     if(isa GREATER oldest)
       continue()
     endif()
     set(flags ${flag} -foffload=nvptx-none
-              "-foffload-options=nvptx-none=-misa=sm_${isa} -O3 -ffp-contract=off${reserve}")
+              "-foffload-options=nvptx-none=-misa=sm_${isa} -O3 -ffp-contract=off${extra}")
     heat2d_directive_probe(probe SOURCE ${source} FLAGS ${flags} LINK_FLAGS -no-pie)
     if(probe_OK)
       set(${prefix}_OK ON PARENT_SCOPE)

@@ -133,8 +133,17 @@ macro(heat2d_omp_target_part)
   if(HEAT2D_OMP_TARGET_MODE STREQUAL "OFF")
     heat2d_part_off("OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}" HEAT2D_OMP_TARGET)
   else()
+    # With GCC 12, a simd loop's private arrays (a lane's window of rows in
+    # the column schedules) live in a .local array of each lane, which GCC
+    # sizes at -msoft-stack-reserve-local (128 bytes unless told) in every
+    # region that calls the runtime, whatever the arrays need: f64
+    # columns2's window is 320 bytes, and compute-sanitizer saw its lanes
+    # write past the array on the H200. The array sits on the thread's
+    # stack, which libgomp leaves at CUDA's default of 1 KiB: a reserve of
+    # 1024 overflowed it. 384 holds the window; test_omp_target_ptx checks.
     heat2d_directive_offload(omp_target MODEL "OpenMP target" FLAG -fopenmp
-                             SOURCE ${omp_target_test} OWN_LINK)
+                             SOURCE ${omp_target_test} OWN_LINK
+                             GCC_DEVICE_OPTIONS -msoft-stack-reserve-local=384)
     if(omp_target_OK)
       set(HEAT2D_WITH_OMP_TARGET ON)
       set(HEAT2D_OMP_TARGET_FLAGS ${omp_target_FLAGS})

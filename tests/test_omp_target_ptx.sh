@@ -47,7 +47,7 @@ done
 # %simtstack_ar, above the 8 bytes that save the soft-stack pointer: every
 # region's array holds what its lanes take (GCC 12 sizes it at
 # -msoft-stack-reserve-local, not at what they take; cmake/
-# DirectiveOffload.cmake).
+# OptionalParts.cmake).
 simt=$(strings -n 2 "$library" | awk '
   /^\/\/ BEGIN FUNCTION DEF: / { f = $5; sub(/\$.*/, "", f) }
   /%simtstack_ar\[/ { match($0, /\[[0-9]+\]/); size = substr($0, RSTART + 1, RLENGTH - 2) + 0 }
