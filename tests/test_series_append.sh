@@ -5,7 +5,10 @@
 # FIRST_STEP printed, a --save field's steps); with --append it adds its
 # records to that series: 400 steps then 400 more from series.nc:400 make
 # one series, steps 0 to 800, equal record for record, bit for bit, to one
-# run of 800 (also in physical units, and in f32). The refusals, each
+# run of 800 (also in physical units, and in f32). A run from a record
+# takes alpha, dx, dt, D, the precision and the clock from the file (a
+# value the command line gives that differs is refused naming both,
+# unless --change-physics), and --append needs none typed. The refusals, each
 # before the series is touched: no --initial record, another --save-every,
 # not the last record, another dt, precision or alpha, an incomplete
 # series. A run that fails part-way, or is killed by SIGKILL
@@ -96,6 +99,44 @@ expect_rc 0 "--append in physical units, f32 ($err)"
 expect_eq "$(times phalf.nc)" "0 2.5 5 7.5 10" "times step*dt"
 same_records pfull.nc phalf.nc 0 5 10 15 20
 
+# ---- the physics travels with the field --------------------------------------------------------
+# A series made with D = 1 (alpha 0.05): a run from its record takes alpha,
+# dx, dt, D, the precision and the clock from it, typed nowhere again.
+made=(--method cpu --nx 30 --ny 20 --output-every 5)
+run "$h" run "${made[@]}" --steps 20 --dx 10 --dt 5 --diffusivity 1 --precision f32 --save-every d1full.nc
+made_alpha=$(key ALPHA)
+run "$h" run "${made[@]}" --steps 20 --dx 10 --dt 2.5 --diffusivity 1 --save-every d1half.nc
+half_alpha=$(key ALPHA)
+"$h" run "${made[@]}" --steps 10 --dx 10 --dt 5 --diffusivity 1 --precision f32 --save-every d1.nc >/dev/null
+run "$h" run "${made[@]}" --steps 10 --initial d1.nc:10 --save-every d1more.nc
+expect_rc 0 "a run from d1.nc:10 with no physics given ($err)"
+expect_eq "$(key ALPHA)/$(key DX)/$(key DT)/$(key DIFFUSIVITY)/$(key PRECISION)" \
+  "$made_alpha/1.0000000000000000E+01/5.0000000000000000E+00/1.0000000000000000E+00/f32" \
+  "alpha, dx, dt, D and the precision from the file"
+expect_eq "$(times d1more.nc)" "50 75 100" "its clock goes on in the file's dt (50 s, not 10)"
+same_records d1full.nc d1more.nc 10 15 20
+# What the command line gives that differs is refused naming both.
+for given in "--alpha 0.1/alpha = 0.05/alpha = 0.1 (--alpha)" "--dx 5/dx = 10/dx = 5 (--dx)" \
+  "--dt 2/dt = 5/dt = 2 (--dt)" "--precision f64/precision = f32/precision = f64 (--precision)"; do
+  IFS=/ read -r opt theirs mine <<<"$given"
+  # shellcheck disable=SC2086
+  expect_failure 2 "$(r "--initial d1.nc:10 holds $theirs, the command line gives $mine: leave it out to continue with the file's, or give --change-physics to run with the command line's")" \
+    "$h" run "${made[@]}" --steps 10 --initial d1.nc:10 $opt
+done
+# The same value again is no change; --change-physics runs with the command line's.
+run "$h" run "${made[@]}" --steps 10 --initial d1.nc:10 --dx 10 --dt 5 --diffusivity 1
+expect_eq "$rc/$(key ALPHA)" "0/$made_alpha" "the file's own values given again"
+run "$h" run "${made[@]}" --steps 10 --initial d1.nc:10 --dt 2.5 --precision f64 --change-physics
+expect_eq "$rc/$(key ALPHA)/$(key DT)/$(key PRECISION)" "0/$half_alpha/2.5000000000000000E+00/f64" \
+  "--change-physics: the file's D and dx with the new dt"
+expect_failure 2 "$(r "--change-physics needs --initial (it replaces the physics of the file's run)")" \
+  "$h" run "${made[@]}" --steps 10 --change-physics
+# --append needs nothing typed again.
+run "$h" run "${made[@]}" --steps 10 --initial d1.nc:10 --save-every d1.nc --append
+expect_rc 0 "--append with no physics typed ($err)"
+expect_eq "$(steps d1.nc)/$(times d1.nc)" "0 5 10 15 20/0 25 50 75 100" "the appended series' steps and times"
+same_records d1full.nc d1.nc 0 5 10 15 20
+
 # ---- refusals, the series untouched -------------------------------------------------------------
 "$h" run "${long[@]}" --steps 400 --save-every r.nc >/dev/null
 cp r.nc r_before.nc
@@ -115,10 +156,12 @@ refused 1 "$(r "--append r.nc: the series ends at step 400, the run starts at st
   --steps 100 --initial r.nc:300 --save-every r.nc --append
 refused 1 "$(r "--append r.nc: the series has dt = none, the run 0.5: give the same --dt")" \
   --steps 100 --initial r.nc:400 --save-every r.nc --append --dt 0.5
-refused 1 "$(r "--append r.nc: the series has alpha = 0.10000000000000001, the run 0.050000000000000003: give the same --alpha")" \
+refused 2 "$(r "--initial r.nc:400 holds alpha = 0.1, the command line gives alpha = 0.05 (--alpha): leave it out to continue with the file's, or give --change-physics to run with the command line's")" \
   --steps 100 --initial r.nc:400 --save-every r.nc --append --alpha 0.05
-refused 1 "$(r "--append r.nc: the series holds f64, the run computes in f32")" \
+refused 2 "$(r "--initial r.nc:400 holds precision = f64, the command line gives precision = f32 (--precision): leave it out to continue with the file's, or give --change-physics to run with the command line's")" \
   --steps 100 --initial r.nc:400 --save-every r.nc --append --precision f32
+refused 2 "$(r "--change-physics cannot go with --append (a series continues with its own physics)")" \
+  --steps 100 --initial r.nc:400 --save-every r.nc --append --alpha 0.05 --change-physics
 
 # ---- a run that fails part-way: the records before it, the old ones untouched --------------------
 run env HEAT2D_FAULT_NAN_AT_STEP=250 "$h" run "${long[@]}" --steps 400 --initial r.nc:400 --save-every r.nc --append

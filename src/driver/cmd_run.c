@@ -29,6 +29,7 @@ typedef struct run_request {
     bool shape_given;
     bool force;
     bool append;
+    bool change_physics; /* --change-physics: the command line's over --initial's file's */
     heat2d_physical physical;
     /* Before getopt permutes argv: the history of a .nc file. */
     char command_line[2048];
@@ -70,6 +71,7 @@ static const struct option options_after[] = {
     {"dt", required_argument, NULL, 'T'},
     {"diffusivity", required_argument, NULL, 'D'},
     {"force", no_argument, NULL, 'f'},
+    {"change-physics", no_argument, NULL, 'P'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -158,6 +160,9 @@ static int take_option(int opt, const char *arg, run_request *r)
     case 'f':
         r->force = true;
         return 0;
+    case 'P':
+        r->change_physics = true;
+        return 0;
     default:
         if (opt < kTableBase || opt >= kTableBase + HEAT2D_N_OPTIONS)
             return -1;
@@ -236,6 +241,34 @@ static int check_request(run_request *r, const heat2d_method **method)
     return 0;
 }
 
+/* What --initial's file says of the run that wrote it, made the run's:
+ * its physics and precision where the command line gives none, refused
+ * where it gives others, unless --change-physics. Returns 0, else the exit
+ * status. */
+static int take_file_physics(run_request *r, const heat2d_netcdf_facts *facts)
+{
+    heat2d_error err = {{0}};
+    heat2d_config *cfg = &r->cfg;
+    const heat2d_physics file = {facts->alpha, facts->dx, facts->dt, facts->diffusivity};
+    if (heat2d_physical_continue(&r->physical, &file, r->change_physics, r->initial_path, cfg,
+                                 &err) != 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
+    if (!facts->has_precision || facts->precision == cfg->precision)
+        return 0;
+    if (!r->given[HEAT2D_OPTION_PRECISION]) {
+        cfg->precision = facts->precision;
+        return 0;
+    }
+    if (r->change_physics)
+        return 0;
+    return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                               "run: --initial %s holds precision = %s, the command line gives "
+                               "precision = %s (--precision): leave it out to continue with the "
+                               "file's, or give --change-physics to run with the command line's",
+                               r->initial_path, heat2d_precision_name(facts->precision),
+                               heat2d_precision_name(cfg->precision));
+}
+
 /* --initial FILE: the run starts from that field, of the run's shape (the
  * file's, when --nx and --ny are not given), refused up front. Returns 0,
  * else the exit status. */
@@ -247,6 +280,12 @@ static int load_initial(run_request *r, run_state *s)
     if (checked != 0)
         return heat2d_report_error(checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                    "run: %s", err.message);
+    if (r->change_physics && (r->initial_path == NULL || r->append))
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   r->append ? "run: --change-physics cannot go with --append (a "
+                                               "series continues with its own physics)"
+                                             : "run: --change-physics needs --initial (it "
+                                               "replaces the physics of the file's run)");
     if (r->initial_path == NULL)
         return 0;
     if (s->method->distributed)
@@ -255,8 +294,12 @@ static int load_initial(run_request *r, run_state *s)
                                    "applies to the methods of one process)",
                                    s->method->name);
     heat2d_field *field = &s->initial_field;
-    if (heat2d_field_load(r->initial_path, field, &err) != 0)
+    heat2d_netcdf_facts facts;
+    if (heat2d_field_load_facts(r->initial_path, field, &facts, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: --initial: %s", err.message);
+    const int physics = take_file_physics(r, &facts);
+    if (physics != 0)
+        return physics;
     if (!r->shape_given) {
         r->cfg.nx = field->nx;
         r->cfg.ny = field->ny;

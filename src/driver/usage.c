@@ -73,7 +73,8 @@ static void run_usage(FILE *stream)
 {
     static const char lead[] =
         "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "                  [--dx M --dt S [--diffusivity D]] [--initial FILE [--append]]\n"
+        "                  [--dx M --dt S [--diffusivity D]]\n"
+        "                  [--initial FILE [--append|--change-physics]]\n"
         "                  [--save FILE] [--save-every DIR|FILE.nc] [--force]";
     fputs(lead, stream);
     heat2d_options_synopsis(stream, false, strlen(strrchr(lead, '\n') + 1), 18);
@@ -97,6 +98,9 @@ static void run_usage(FILE *stream)
           "                  shape unless --nx/--ny are given; 0 on the boundary\n"
           "  --append        with --initial FILE.nc:STEP and --save-every FILE.nc: add the\n"
           "                  run's records to that series, which must end at STEP\n"
+          "  --change-physics  with --initial: run with the command line's alpha, dx, dt,\n"
+          "                  D or precision where they differ from the file's run (else\n"
+          "                  refused; what the command line leaves out is the file's)\n"
           "  --save FILE     write the final field in the original's format, or as\n"
           "                  NetCDF when FILE ends in .nc\n"
           "  --save-every DIR  with --output-every: write each snapshot as\n"
@@ -128,10 +132,10 @@ int heat2d_usage(const char *command, FILE *stream)
 
 void heat2d_usage_main(FILE *stream)
 {
-    static const char run[] =
-        "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "           [--dx M --dt S [--diffusivity D]] [--initial FILE [--append]]\n"
-        "           [--save FILE] [--save-every DIR|FILE.nc] [--force]";
+    static const char run[] = "  run      --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
+                              "           [--dx M --dt S [--diffusivity D]]\n"
+                              "           [--initial FILE [--append|--change-physics]]\n"
+                              "           [--save FILE] [--save-every DIR|FILE.nc] [--force]";
     static const char bench[] =
         "  bench    [--methods LIST] [--sizes NXxNY:STEPS,...] [--warmups K] [--repeats K]\n"
         "           [--out DIR] [--pinned-too] [--weak NXxNY:STEPS] [--budget S | --full]\n"

@@ -113,10 +113,18 @@ bool heat2d_field_is_netcdf(const char *spec)
 
 int heat2d_field_load(const char *spec, heat2d_field *field, heat2d_error *err)
 {
+    return heat2d_field_load_facts(spec, field, NULL, err);
+}
+
+int heat2d_field_load_facts(const char *spec, heat2d_field *field, heat2d_netcdf_facts *facts,
+                            heat2d_error *err)
+{
+    if (facts != NULL)
+        memset(facts, 0, sizeof *facts);
     heat2d_netcdf_spec parsed;
     const int kind = heat2d_netcdf_spec_parse(spec, &parsed, err);
     if (kind == 1)
-        return heat2d_netcdf_read(spec, field, err);
+        return heat2d_netcdf_read_facts(spec, field, facts, err);
     if (kind < 0) {
         field->nx = field->ny = 0;
         field->values = NULL;

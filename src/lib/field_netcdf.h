@@ -98,6 +98,29 @@ int heat2d_netcdf_series_append(heat2d_netcdf_series *series, size_t step, const
  * failure to close is an error only when complete was asked for. */
 int heat2d_netcdf_series_close(heat2d_netcdf_series *series, bool complete, heat2d_error *err);
 
+/* What a NetCDF input says beyond its values: the physics of the run that
+ * wrote it (heat2d's own files: global attributes alpha, dx, dt,
+ * diffusivity, each 0 where absent, and the precision its field is stored
+ * in) and the grid its coordinate variables give (a side stored in
+ * descending order is put in heat2d's ascending order by the reader). */
+typedef struct heat2d_netcdf_facts {
+    bool heat2d; /* its source attribute begins "heat2d " */
+    double alpha, dx, dt, diffusivity;
+    bool has_precision; /* heat2d's field stored as float (f32) or double (f64) */
+    heat2d_precision precision;
+    /* The cells' spacing in metres from coordinate variables in metres
+     * (or km), 0 where they are cell indices or absent. */
+    double spacing;
+    bool flip_x, flip_y; /* stored in descending order: reversed on reading */
+    /* A series' time units ("seconds since ..."), "" when it has none. */
+    char time_units[96];
+} heat2d_netcdf_facts;
+
+/* heat2d_netcdf_read, and what the file says of the run and its grid into
+ * *facts (zeroed for a text field file). */
+int heat2d_field_load_facts(const char *spec, heat2d_field *field, heat2d_netcdf_facts *facts,
+                            heat2d_error *err);
+
 /* Reads a field "FILE.nc", or record STEP of a series "FILE.nc:STEP", of
  * heat2d's variable u or the one named (FILE.nc:VAR, FILE.nc:VAR:STEP),
  * into doubles (i fastest), with the text reader's checks (shape >= 5x5,
@@ -116,6 +139,8 @@ int heat2d_netcdf_series_close(heat2d_netcdf_series *series, bool complete, heat
  * HEAT2D_NETCDF_TIMEOUT seconds, 30 by default) is "not a valid NetCDF
  * file". */
 int heat2d_netcdf_read(const char *spec, heat2d_field *field, heat2d_error *err);
+int heat2d_netcdf_read_facts(const char *spec, heat2d_field *field, heat2d_netcdf_facts *facts,
+                             heat2d_error *err);
 
 /* The same reading of spec, the values checked but not kept or held to
  * being finite, and a series named without a STEP checked whole (each

@@ -38,6 +38,7 @@ enum answer_kind {
     ANSWER_DONE = 5,
     ANSWER_FAILED = 6, /* length bytes of message follow */
     ANSWER_STEP = 7,   /* a record of a series checked whole: its step is length */
+    ANSWER_FACTS = 8,  /* a heat2d_netcdf_facts of length bytes follows, before the shape */
 };
 
 typedef struct answer {
@@ -100,6 +101,15 @@ static int child_step(void *ctx, size_t step, heat2d_error *err)
     return send_answer(c->fd, ANSWER_STEP, 0, 0, step) == 0 ? 0 : heat2d_fail(err, "parent gone");
 }
 
+static int child_facts(void *ctx, const heat2d_netcdf_facts *facts, heat2d_error *err)
+{
+    const child_sink *c = ctx;
+    return send_answer(c->fd, ANSWER_FACTS, 0, 0, sizeof *facts) == 0 &&
+                   write_all(c->fd, facts, sizeof *facts) == 0
+               ? 0
+               : heat2d_fail(err, "parent gone");
+}
+
 static int child_extent(void *ctx, const netcdf_extent *extent, heat2d_error *err)
 {
     const child_sink *c = ctx;
@@ -132,8 +142,8 @@ static _Noreturn void child_main(int fd, const netcdf_request *req, pid_t parent
 {
     child_prepare(parent);
     child_sink c = {fd, !req->check_only};
-    const netcdf_sink sink = {child_shape, child_values, req->check_only ? NULL : child_extent, &c,
-                              child_step};
+    const netcdf_sink sink = {child_shape, child_values, req->check_only ? NULL : child_extent,
+                              &c,          child_step,   child_facts};
     heat2d_error err = {{0}};
     if (heat2d_nc_read_checked(req, &sink, &err) == 0) {
         send_answer(fd, ANSWER_DONE, 0, 0, 0);
@@ -159,6 +169,7 @@ typedef struct reader {
     /* A series checked whole: each record's step, in order (NULL: none). */
     int (*step)(void *ctx, size_t step, heat2d_error *err);
     void *step_ctx;
+    heat2d_netcdf_facts *facts; /* what the file says, or NULL */
 } reader;
 
 /* n bytes from the child into buf: 0, or -1 when it ended, or went
@@ -311,6 +322,29 @@ static int read_extent(reader *r, const netcdf_request *req, const answer *a, he
     return heat2d_nc_check_values(req, field->values, cells, field->nx, 0, a->fill, err);
 }
 
+/* The facts the child read, held to what they can be (a child the file
+ * subverted says anything): numbers finite and positive or 0, the text
+ * ended. */
+static int receive_facts(reader *r, const answer *a, heat2d_error *err)
+{
+    heat2d_netcdf_facts got;
+    if (a->length != sizeof got || receive(r, &got, sizeof got) != 0)
+        return child_failed(r, err);
+    double *numbers[] = {&got.alpha, &got.dx, &got.dt, &got.diffusivity, &got.spacing};
+    for (size_t k = 0; k < sizeof numbers / sizeof *numbers; ++k)
+        if (!(*numbers[k] > 0.0) || !(*numbers[k] < 1e300))
+            *numbers[k] = 0.0;
+    got.heat2d = got.heat2d != 0;
+    got.has_precision = got.has_precision != 0;
+    got.precision = got.precision == HEAT2D_F32 ? HEAT2D_F32 : HEAT2D_F64;
+    got.flip_x = got.flip_x != 0;
+    got.flip_y = got.flip_y != 0;
+    got.time_units[sizeof got.time_units - 1] = '\0';
+    if (r->facts != NULL)
+        *r->facts = got;
+    return 0;
+}
+
 /* The child's answers until its last: the values into field (NULL for a
  * check, which gets none). */
 static int converse(reader *r, const netcdf_request *req, heat2d_field *field, heat2d_error *err)
@@ -326,6 +360,11 @@ static int converse(reader *r, const netcdf_request *req, heat2d_field *field, h
             return child_done(r, err);
         if (a.kind == ANSWER_PROGRESS && field == NULL)
             continue;
+        if (a.kind == ANSWER_FACTS && cells == 0) {
+            if (receive_facts(r, &a, err) != 0)
+                return -1;
+            continue;
+        }
         if (a.kind == ANSWER_STEP && field == NULL && cells == 0) {
             if (r->step != NULL && r->step(r->step_ctx, (size_t)a.length, err) != 0) {
                 stop_child(r);
@@ -413,7 +452,7 @@ static int start(reader *r, const netcdf_request *req, heat2d_error *err)
  * series checked whole to step()) in a child process. */
 static int isolated(const char *spec, heat2d_field *field,
                     int (*step)(void *ctx, size_t step, heat2d_error *err), void *step_ctx,
-                    heat2d_error *err)
+                    heat2d_netcdf_facts *facts, heat2d_error *err)
 {
     heat2d_netcdf_spec parsed;
     const int kind = heat2d_netcdf_spec_parse(spec, &parsed, err);
@@ -437,8 +476,12 @@ static int isolated(const char *spec, heat2d_field *field,
     heat2d_error held = {{0}};
     if (heat2d_write_lock_check(path, &held) != 0)
         return heat2d_fail(err, "cannot read field file '%s': %s; wait for it", spec, held.message);
-    reader r = {
-        .fd = -1, .path = path, .bytes = (uint64_t)st.st_size, .step = step, .step_ctx = step_ctx};
+    reader r = {.fd = -1,
+                .path = path,
+                .bytes = (uint64_t)st.st_size,
+                .step = step,
+                .step_ctx = step_ctx,
+                .facts = facts};
     if (stall_limit(&r.stall_s, err) != 0)
         return -1;
     const netcdf_request req = {.path = path,
@@ -454,24 +497,32 @@ static int isolated(const char *spec, heat2d_field *field,
     return rc;
 }
 
-int heat2d_netcdf_read(const char *spec, heat2d_field *field, heat2d_error *err)
+int heat2d_netcdf_read_facts(const char *spec, heat2d_field *field, heat2d_netcdf_facts *facts,
+                             heat2d_error *err)
 {
     field->nx = field->ny = 0;
     field->values = NULL;
-    const int rc = isolated(spec, field, NULL, NULL, err);
+    if (facts != NULL)
+        memset(facts, 0, sizeof *facts);
+    const int rc = isolated(spec, field, NULL, NULL, facts, err);
     if (rc != 0)
         heat2d_field_free(field);
     return rc;
 }
 
+int heat2d_netcdf_read(const char *spec, heat2d_field *field, heat2d_error *err)
+{
+    return heat2d_netcdf_read_facts(spec, field, NULL, err);
+}
+
 int heat2d_netcdf_check(const char *spec, heat2d_error *err)
 {
-    return isolated(spec, NULL, NULL, NULL, err);
+    return isolated(spec, NULL, NULL, NULL, NULL, err);
 }
 
 int heat2d_netcdf_check_steps(const char *spec,
                               int (*step)(void *ctx, size_t step, heat2d_error *err), void *ctx,
                               heat2d_error *err)
 {
-    return isolated(spec, NULL, step, ctx, err);
+    return isolated(spec, NULL, step, ctx, NULL, err);
 }

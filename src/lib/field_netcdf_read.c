@@ -135,6 +135,8 @@ static int shape(netcdf_file *f, const char *spec, heat2d_error *err)
     if (!numeric_type(f->ncid, type, &f->elem))
         return heat2d_fail(err, "%s: '%s' holds %s, not numbers (integers or reals)", f->path,
                            f->name, type_words(type));
+    f->dim_x = dims[f->ndims - (f->transposed ? 2 : 1)];
+    f->dim_y = dims[f->ndims - (f->transposed ? 1 : 2)];
     f->records = len[0];
     f->ny = f->transposed ? len[2] : len[1];
     f->nx = f->transposed ? len[1] : len[2];
@@ -426,6 +428,10 @@ static int read_open(netcdf_file *f, const netcdf_request *req, const netcdf_sin
                  (format == NC_FORMAT_NETCDF4 || format == NC_FORMAT_NETCDF4_CLASSIC);
     if (shape(f, req->spec, err) != 0 || unpacking(f, err) != 0 ||
         (f->ndims == 3 && heat2d_nc_check_series(f, err) != 0))
+        return -1;
+    heat2d_netcdf_facts facts;
+    if (heat2d_nc_facts(f, &facts, err) != 0 ||
+        (sink->facts != NULL && sink->facts(sink->ctx, &facts, err) != 0))
         return -1;
     if (f->ndims == 3 && !req->record && req->check_only)
         return heat2d_nc_check_records(f, sink, err);

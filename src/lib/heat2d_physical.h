@@ -30,6 +30,23 @@ int heat2d_parse_physical(const char *text, const char *what, double *value, hea
  * when both are given. 0, or -1 with err (a usage error). */
 int heat2d_physical_resolve(const heat2d_physical *p, heat2d_config *cfg, heat2d_error *err);
 
+/* A run's physics: alpha, and dx, dt and D (0 where not known). */
+typedef struct heat2d_physics {
+    double alpha, dx, dt, diffusivity;
+} heat2d_physics;
+
+/* The physics of a run continued from a file (--initial) that holds
+ * `file`'s (each 0 where it holds none): the file's wherever it holds one,
+ * so that a restart keeps its physics with nothing typed again; the
+ * command line's where the file holds none. A value the command line gives
+ * (p, and cfg->alpha as heat2d_physical_resolve left it) that differs from
+ * the file's is refused naming both, unless change (--change-physics):
+ * then the command line's replace the file's, and alpha follows from D, dx
+ * and dt where D is known. cfg's alpha, dx, dt and diffusivity are set.
+ * from names the file in messages. 0, or -1 with err (a usage error). */
+int heat2d_physical_continue(const heat2d_physical *p, const heat2d_physics *file, bool change,
+                             const char *from, heat2d_config *cfg, heat2d_error *err);
+
 #ifdef __cplusplus
 }
 #endif

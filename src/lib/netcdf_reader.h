@@ -50,6 +50,9 @@ typedef struct netcdf_sink {
     int (*extent)(void *ctx, const netcdf_extent *extent, heat2d_error *err);
     void *ctx;
     int (*step)(void *ctx, size_t step, heat2d_error *err);
+    /* What the file says of its run and grid, before shape() (NULL: not
+     * wanted). */
+    int (*facts)(void *ctx, const heat2d_netcdf_facts *facts, heat2d_error *err);
 } netcdf_sink;
 
 /* Reads what req asks into sink: 0, or -1 with one line in err. Not
@@ -91,15 +94,28 @@ typedef struct netcdf_file {
     int ndims;        /* 2: a field (y, x); 3: a series (time, y, x) */
     size_t records;   /* of a series: the length of its first dimension */
     size_t ny, nx;
-    bool transposed; /* its dimensions are (x, y): x varies slowest */
-    char dims[1100]; /* its dimensions, "(time, y, x)", for messages */
-    size_t elem;     /* bytes of one of its values in the file */
-    uint64_t bytes;  /* the file's size */
-    bool netcdf4;    /* an HDF5 file, whose storage says what was written */
-    bool filtered;   /* compressed (or otherwise filtered) */
-    bool no_fill;    /* its cells are not filled before they are written */
+    bool transposed;     /* its dimensions are (x, y): x varies slowest */
+    int dim_x, dim_y;    /* its x and y dimensions' ids */
+    bool flip_x, flip_y; /* a side stored in descending order, read reversed */
+    char dims[1100];     /* its dimensions, "(time, y, x)", for messages */
+    size_t elem;         /* bytes of one of its values in the file */
+    uint64_t bytes;      /* the file's size */
+    bool netcdf4;        /* an HDF5 file, whose storage says what was written */
+    bool filtered;       /* compressed (or otherwise filtered) */
+    bool no_fill;        /* its cells are not filled before they are written */
     netcdf_unpack unpack;
 } netcdf_file;
+
+/* What the open file says of the run that wrote it (heat2d's attributes,
+ * its field's type, a series' time units) and of its grid (netcdf_grid.c:
+ * f->flip_x and f->flip_y set): 0, or -1 with err for coordinates heat2d
+ * cannot honour. */
+int heat2d_nc_facts(netcdf_file *f, heat2d_netcdf_facts *facts, heat2d_error *err);
+
+/* The grid the field's coordinate variables give, into facts->spacing and
+ * f->flip_x, f->flip_y (netcdf_grid.c): 0, or -1 with err naming what
+ * heat2d cannot honour. */
+int heat2d_nc_grid(netcdf_file *f, heat2d_netcdf_facts *facts, heat2d_error *err);
 
 /* Whether variable var is compressed or otherwise filtered: its values
  * may then take up to HEAT2D_NC_MAX_RATIO times the file's bytes. */

@@ -162,7 +162,7 @@ static void expect_library_failure(const char *spec, bool record, bool check_onl
 #ifdef FUZZ_ASAN
         __sanitizer_set_death_callback(on_report);
 #endif
-        const netcdf_sink sink = {discard_shape, discard_values, NULL, NULL, NULL};
+        const netcdf_sink sink = {discard_shape, discard_values, NULL, NULL, NULL, NULL};
         const netcdf_request req = {path, spec, record, 2, check_only, var};
         heat2d_error err;
         heat2d_nc_read_checked(&req, &sink, &err);
@@ -252,7 +252,7 @@ static bool read_both(const char *spec, bool record, bool check_only, const char
         }
     }
     kept k = {{0, 0, NULL}, 0};
-    const netcdf_sink sink = {keep_shape, keep_values, NULL, &k, NULL};
+    const netcdf_sink sink = {keep_shape, keep_values, NULL, &k, NULL, NULL};
     const netcdf_request req = {path, spec, record, 2, check_only, var};
     heat2d_error err = {{0}};
     const int rc = heat2d_nc_read_checked(&req, &sink, &err);
