@@ -2,7 +2,8 @@
 # NetCDF input read by its names and CF attributes (the files are
 # tests/fuzz/corpus/netcdf's, made by tests/tools/netcdf_craft.py): u(y, x),
 # u(x, y), a short u packed with scale_factor, a variable h named as
-# FILE.nc:VAR and a series hs as FILE.nc:VAR:STEP all read as the same
+# FILE.nc:VAR, a series hs as FILE.nc:VAR:STEP, a one-record u(time, y,
+# x) without a step variable (FILE.nc, FILE.nc:0) all read as the same
 # field, bit for bit, in compare, in run --initial (the same run, NX and NY
 # the field's) and in plot's reader; a 3-D or mis-named variable, text, a
 # cell holding _FillValue or missing_value (its (i, j) named), a series
@@ -50,6 +51,31 @@ done
 run "$h" compare run_field_yx.nc.dat run_field_xy.nc.dat run_packed.nc.dat run_named.nc_h.dat \
   run_named.nc_hs_0.dat "${exact[@]}"
 expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "the same run from each spelling"
+
+# ---- the usual one-record file: u(time, y, x), time of length 1, no step variable -----------------
+# (as xarray and most models write one state), and a series of one record
+# named without its step: each is its one record.
+cdl() { # cdl NAME STEPVAR: u(time, y, x) of one record, field_yx's values, a step variable or not
+  { echo "netcdf $1 { dimensions: time = 1 ; y = 6 ; x = 8 ;"
+    echo "variables: double time(time) ; double u(time, y, x) ; $2"
+    echo "data: time = 3600 ; u = "
+    ncdump -p 9,17 -v u field_yx.nc | sed -n '/^ u =/,/;/p' | sed 's/^ u =//'
+    [ -z "$2" ] || echo " step = 7 ;"
+    echo "}"; } | ncgen -4 -o "$1.nc"
+}
+cdl one ""
+cdl one_series "int step(time) ;"
+for spec in one.nc one.nc:0 one_series.nc one_series.nc:7; do
+  run "$h" compare field_yx.nc "$spec" "${exact[@]}"
+  expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "$spec is its one record, field_yx's values"
+  run "$h" run --method cpu --steps 10 --initial "$spec" --save "one_${spec//:/_}.dat"
+  expect_eq "$rc/$(key NX)/$(key NY)" "0/8/6" "run --initial $spec: its record's shape"
+  expect_eq "$(cmp one_"${spec//:/_}".dat run_field_yx.nc.dat && echo same)" same "run --initial $spec: the same run"
+done
+run "$h" run --method cpu --steps 10 --initial one_series.nc
+expect_eq "$(key FIRST_STEP)" 7 "a series of one record named whole continues its clock"
+expect_failure 1 "heat2d: run: --initial: one.nc holds one record and no 'step' variable: name it one.nc or one.nc:0, not :3" \
+  "$h" run --method cpu --steps 1 --initial one.nc:3
 
 # ---- plot reads through heat2d's reader ---------------------------------------------------------
 py=$(matplotlib_python)

@@ -300,6 +300,8 @@ static int load_initial(run_request *r, run_state *s)
     const int physics = take_file_physics(r, &facts);
     if (physics != 0)
         return physics;
+    if (facts.has_step) /* a series of one record, named whole: its clock */
+        r->cfg.first_step = facts.step;
     if (!r->shape_given) {
         r->cfg.nx = field->nx;
         r->cfg.ny = field->ny;

@@ -112,6 +112,9 @@ typedef struct heat2d_netcdf_facts {
      * (or km), 0 where they are cell indices or absent. */
     double spacing;
     bool flip_x, flip_y; /* stored in descending order: reversed on reading */
+    /* A series of one record named without its step: that step. */
+    bool has_step;
+    size_t step;
     /* A series' time units ("seconds since ..."), "" when it has none. */
     char time_units[96];
 } heat2d_netcdf_facts;

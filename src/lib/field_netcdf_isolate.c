@@ -337,6 +337,7 @@ static int receive_facts(reader *r, const answer *a, heat2d_error *err)
     got.heat2d = got.heat2d != 0;
     got.has_precision = got.has_precision != 0;
     got.precision = got.precision == HEAT2D_F32 ? HEAT2D_F32 : HEAT2D_F64;
+    got.has_step = got.has_step != 0;
     got.flip_x = got.flip_x != 0;
     got.flip_y = got.flip_y != 0;
     got.time_units[sizeof got.time_units - 1] = '\0';

@@ -417,22 +417,68 @@ static int find_variable(netcdf_file *f, const netcdf_request *req, heat2d_error
     return heat2d_fail(err, "%s: no variable '%s'", f->path, f->name);
 }
 
+/* The step of a series' one record: 0, or -1 with err when it is unset
+ * (a run cut it short). */
+static int only_step(const netcdf_file *f, int step_var, size_t *step, heat2d_error *err)
+{
+    const size_t first = 0;
+    double value = -1.0;
+    if (nc_get_var1_double(f->ncid, step_var, &first, &value) != NC_NOERR ||
+        !(value >= 0.0 && value < 1e18))
+        return heat2d_fail(err, "%s: its one record was cut short (its step is unset)", f->path);
+    *step = (size_t)value;
+    return 0;
+}
+
+/* A field over (time, y, x) with one record and no step variable, as
+ * xarray and most models write one state: that record, step 0. */
+static int one_record(const netcdf_file *f, const netcdf_request *req, const netcdf_sink *sink,
+                      heat2d_error *err)
+{
+    if (f->records != 1)
+        return f->records == 0 ? heat2d_fail(err, "%s: '%s' has dimensions %s and no record",
+                                             f->path, f->name, f->dims)
+                               : heat2d_nc_check_series(f, err);
+    if (req->record && req->step != 0)
+        return heat2d_fail(err,
+                           "%s holds one record and no '%s' variable: name it %s or %s:0, not "
+                           ":%zu",
+                           f->path, HEAT2D_NC_STEP, f->path, f->path, req->step);
+    return hand_on(f, req, 0, sink, err);
+}
+
 /* What the request asks of the open file, its field's shape checked. */
 static int read_open(netcdf_file *f, const netcdf_request *req, const netcdf_sink *sink,
                      heat2d_error *err)
 {
     if (find_variable(f, req, err) != 0)
         return -1;
-    int format = 0;
+    int format = 0, step_var = -1;
     f->netcdf4 = nc_inq_format(f->ncid, &format) == NC_NOERR &&
                  (format == NC_FORMAT_NETCDF4 || format == NC_FORMAT_NETCDF4_CLASSIC);
-    if (shape(f, req->spec, err) != 0 || unpacking(f, err) != 0 ||
-        (f->ndims == 3 && heat2d_nc_check_series(f, err) != 0))
+    if (shape(f, req->spec, err) != 0 || unpacking(f, err) != 0)
+        return -1;
+    const bool stepless =
+        f->ndims == 3 && nc_inq_varid(f->ncid, HEAT2D_NC_STEP, &step_var) != NC_NOERR;
+    if (f->ndims == 3 && !stepless && heat2d_nc_check_series(f, err) != 0)
         return -1;
     heat2d_netcdf_facts facts;
-    if (heat2d_nc_facts(f, &facts, err) != 0 ||
-        (sink->facts != NULL && sink->facts(sink->ctx, &facts, err) != 0))
+    netcdf_request one = *req;
+    if (f->ndims == 3 && !stepless && !req->record && !req->check_only && f->records == 1) {
+        /* A series of one record: that record, named or not. */
+        if (only_step(f, step_var, &one.step, err) != 0)
+            return -1;
+        one.record = true;
+        req = &one;
+    }
+    if (heat2d_nc_facts(f, &facts, err) != 0)
         return -1;
+    facts.has_step = req == &one;
+    facts.step = one.step;
+    if (sink->facts != NULL && sink->facts(sink->ctx, &facts, err) != 0)
+        return -1;
+    if (stepless)
+        return one_record(f, req, sink, err);
     if (f->ndims == 3 && !req->record && req->check_only)
         return heat2d_nc_check_records(f, sink, err);
     if (f->ndims == 3 && !req->record)
