@@ -8,7 +8,10 @@
 # the field's) and in plot's reader; a 3-D or mis-named variable, text, a
 # cell holding _FillValue or missing_value (its (i, j) named), a series
 # with a step twice, a variable the file lacks: each refused in one line,
-# the same from compare, run --initial and plot.
+# the same from compare, run --initial and plot. Coordinates are honoured:
+# north-up, south-up, a reversed x in u(x, y) and km are one field and one
+# run, bit for bit, dx from them (a different --dx refused); uneven spacing
+# (the worst step named), degrees, unknown units and oblong cells refused.
 # usage: test_netcdf_inputs.sh BIN_DIR SOURCE_DIR
 set -e
 bin=$(cd "$1" && pwd)
@@ -25,6 +28,11 @@ for f in field_yx field_xy packed named fill missing three_d misnamed text_u twi
   cp "$src/tests/fuzz/corpus/netcdf/$f.nc" .
 done
 exact=(--atol 0 --rtol 0)
+refused() { # refused SPEC WHY: one line, the same from each command
+  expect_failure 1 "heat2d: compare: $2" "$h" compare "$1" "$1"
+  expect_failure 1 "heat2d: run: --initial: $2" "$h" run --method cpu --steps 1 --initial "$1"
+  expect_failure 1 "heat2d: plot: $2" "$h" plot "$1" --out pic
+}
 
 # ---- one field, five spellings ------------------------------------------------------------------
 run "$h" compare field_yx.nc field_xy.nc packed.nc named.nc:h named.nc:hs:0 "${exact[@]}"
@@ -77,6 +85,49 @@ expect_eq "$(key FIRST_STEP)" 7 "a series of one record named whole continues it
 expect_failure 1 "heat2d: run: --initial: one.nc holds one record and no 'step' variable: name it one.nc or one.nc:0, not :3" \
   "$h" run --method cpu --steps 1 --initial one.nc:3
 
+# ---- coordinates honoured ----------------------------------------------------------------------
+# field_yx's values with coordinate variables: y ascending (south-up) or
+# descending (north-up, as GDAL writes), x descending in a u(x, y); each
+# the same field, and the same run, bit for bit; metres become dx.
+values=$(ncdump -p 9,17 -v u field_yx.nc | sed -n '/^ u =/,/;/p' | sed 's/^ u =//; s/;//' | tr -d ' \n' | tr ',' ' ')
+grid_cdl() { # grid_cdl NAME XS YS UNITS ORDER(yx|yx-north|xy-west): a field with coordinates
+  { echo "netcdf $1 { dimensions: y = 6 ; x = 8 ;"
+    echo "variables: double x(x) ; x:units = \"$4\" ; double y(y) ; y:units = \"$4\" ;"
+    case $5 in xy*) echo "double u(x, y) ;" ;; *) echo "double u(y, x) ;" ;; esac
+    echo "data: x = $2 ; y = $3 ; u = "
+    awk -v order="$5" '{ for (k = 1; k <= NF; ++k) v[k - 1] = $k
+      n = 0
+      if (order == "yx") for (j = 0; j < 6; ++j) for (i = 0; i < 8; ++i) out[n++] = v[j * 8 + i]
+      if (order == "yx-north") for (j = 5; j >= 0; --j) for (i = 0; i < 8; ++i) out[n++] = v[j * 8 + i]
+      if (order == "xy-west") for (i = 7; i >= 0; --i) for (j = 0; j < 6; ++j) out[n++] = v[j * 8 + i]
+      for (k = 0; k < n; ++k) printf "%s%s", out[k], (k < n - 1 ? ", " : " ;\n") }' <<<"$values"
+    echo "}"; } | ncgen -4 -o "$1.nc"
+}
+xs="5, 15, 25, 35, 45, 55, 65, 75"
+grid_cdl south "$xs" "5, 15, 25, 35, 45, 55" m yx
+grid_cdl north "$xs" "55, 45, 35, 25, 15, 5" m yx-north
+grid_cdl west "75, 65, 55, 45, 35, 25, 15, 5" "5, 15, 25, 35, 45, 55" m xy-west
+grid_cdl south_km "0.005, 0.015, 0.025, 0.035, 0.045, 0.055, 0.065, 0.075" "0.005, 0.015, 0.025, 0.035, 0.045, 0.055" km yx
+run "$h" compare field_yx.nc south.nc north.nc west.nc south_km.nc "${exact[@]}"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "north-up, south-up and west-east reversed: one field"
+for f in south north west south_km; do
+  run "$h" run --method cpu --steps 10 --initial $f.nc --save "grid_$f.dat"
+  expect_eq "$rc/$(key DX)" "0/1.0000000000000000E+01" "run --initial $f.nc: dx from its coordinates, 10 m"
+done
+for f in north west south_km; do
+  expect_eq "$(cmp grid_south.dat grid_$f.dat && echo same)" same "$f.nc runs as south.nc, bit for bit"
+done
+expect_failure 2 "heat2d: run: --initial north.nc holds dx = 10, the command line gives dx = 5 (--dx): leave it out to continue with the file's, or give --change-physics to run with the command line's" \
+  "$h" run --method cpu --steps 1 --initial north.nc --dx 5
+grid_cdl uneven "5, 15, 25, 35, 48, 55, 65, 75" "5, 15, 25, 35, 45, 55" m yx
+grid_cdl lonlat "5, 15, 25, 35, 45, 55, 65, 75" "5, 15, 25, 35, 45, 55" degrees_east yx
+grid_cdl feet "$xs" "5, 15, 25, 35, 45, 55" ft yx
+grid_cdl oblong "$xs" "10, 30, 50, 70, 90, 110" m yx
+refused uneven.nc "uneven.nc: its coordinate 'x' is not evenly spaced: 13 between x[3] = 35 and x[4] = 48, against 10 on average (heat2d's grid is uniform: each step within 0.0001 of the mean, relative)"
+refused lonlat.nc "lonlat.nc: its coordinate 'x' is in degrees (units \"degrees_east\"): heat2d computes on a plane in metres; project the field onto a metre grid first (e.g. gdalwarp -t_srs EPSG:32633 -of netCDF lonlat.nc out.nc, UTM zone 33N)"
+refused feet.nc "feet.nc: its coordinate 'x' has units \"ft\", which heat2d does not read: give it in m (or km), or in cells (units \"1\")"
+refused oblong.nc "oblong.nc: its cells are 10 m along 'x' and 20 m along 'y': heat2d's cells are square (one dx)"
+
 # ---- plot reads through heat2d's reader ---------------------------------------------------------
 py=$(matplotlib_python)
 if [ -n "$py" ]; then
@@ -97,11 +148,6 @@ else
 fi
 
 # ---- refusals: one line, the same from each command ----------------------------------------------
-refused() { # refused SPEC WHY
-  expect_failure 1 "heat2d: compare: $2" "$h" compare "$1" "$1"
-  expect_failure 1 "heat2d: run: --initial: $2" "$h" run --method cpu --steps 1 --initial "$1"
-  expect_failure 1 "heat2d: plot: $2" "$h" plot "$1" --out pic
-}
 dims="a field is u(y, x) or u(x, y), a series u(time, y, x) or u(time, x, y)"
 refused misnamed.nc "misnamed.nc: 'u' has 2 dimensions (a, b): $dims"
 refused three_d.nc "three_d.nc: 'u' has dimensions (z, y, x) and the file no 'step' variable: not a field (y, x) or (x, y), nor a heat2d series"

@@ -12,7 +12,7 @@
 #                         netCDF4 (test_netcdf), docker-compose (the container
 #                         recipe's test), the offload compiler they build with,
 #                         and the programs test_netcdf_clients opens series with
-#                         (xarray, CDO, NCO, ParaView's pvpython under xvfb-run)
+#                         (xarray, CDO, NCO, GDAL, ParaView's pvpython under xvfb-run)
 #   tools/setup.sh fuzz   and clang, for `make fuzz` (libFuzzer)
 #   tools/setup.sh format and clang-format, for `make format-check`
 #   tools/setup.sh offload  and GCC's nvptx offload compiler even with no GPU
@@ -55,6 +55,7 @@ if [ "${1:-}" = test ]; then
   command -v ncks >/dev/null || need+=(nco)
   command -v pvpython >/dev/null || need+=(paraview python3-paraview)
   command -v xvfb-run >/dev/null || need+=(xvfb)
+  command -v gdal_translate >/dev/null || need+=(gdal-bin)
 fi
 
 # The C compiler the build will use (CMake takes CC, else cc), when it is

@@ -249,7 +249,9 @@ static int take_file_physics(run_request *r, const heat2d_netcdf_facts *facts)
 {
     heat2d_error err = {{0}};
     heat2d_config *cfg = &r->cfg;
-    const heat2d_physics file = {facts->alpha, facts->dx, facts->dt, facts->diffusivity};
+    /* A heat2d file's dx, else its coordinates' spacing in metres. */
+    const heat2d_physics file = {facts->alpha, facts->dx > 0.0 ? facts->dx : facts->spacing,
+                                 facts->dt, facts->diffusivity};
     if (heat2d_physical_continue(&r->physical, &file, r->change_physics, r->initial_path, cfg,
                                  &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);

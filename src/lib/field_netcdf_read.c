@@ -244,8 +244,8 @@ static int unpacking(netcdf_file *f, heat2d_error *err)
  * tell apart. */
 static bool raw_run_allowed(const netcdf_file *f)
 {
-    return !f->transposed && !f->unpack.packed && !f->unpack.fill_declared &&
-           f->unpack.n_missing == 0;
+    return !f->transposed && !f->flip_x && !f->flip_y && !f->unpack.packed &&
+           !f->unpack.fill_declared && f->unpack.n_missing == 0;
 }
 
 /* Where a slab starts and how many rows and columns it takes: whole rows
@@ -327,23 +327,30 @@ static int unpack_values(const netcdf_file *f, const netcdf_request *req, double
 }
 
 /* One slab of the record (or field), into buf, i fastest: a variable over
- * (x, y) is read as the same cells in its own order into spare, then
- * transposed. */
+ * (x, y), or with a side stored descending, is read as the same cells in
+ * its own order into spare, then put in heat2d's. */
 static int read_slab(const netcdf_file *f, size_t record, const slab *s, double *buf, double *spare)
 {
     const int off = f->ndims == 3 ? 0 : 1;
-    if (!f->transposed || s->rows == 1) {
-        size_t start[3] = {record, s->j, s->i}, count[3] = {1, s->rows, s->cols};
-        if (f->transposed) { /* one row: cells (i.., j), one a file row apart */
-            start[1] = s->i, start[2] = s->j, count[1] = s->cols, count[2] = 1;
-        }
+    if (!f->transposed && !f->flip_x && !f->flip_y) {
+        const size_t start[3] = {record, s->j, s->i}, count[3] = {1, s->rows, s->cols};
         return nc_get_vara_double(f->ncid, f->var, start + off, count + off, buf);
     }
-    const size_t start[3] = {record, 0, s->j}, count[3] = {1, f->nx, s->rows};
+    /* The slab's first column and row as the file counts them. */
+    const size_t fx = f->flip_x ? f->nx - s->i - s->cols : s->i;
+    const size_t fy = f->flip_y ? f->ny - s->j - s->rows : s->j;
+    size_t start[3] = {record, fy, fx}, count[3] = {1, s->rows, s->cols};
+    if (f->transposed) {
+        start[1] = fx, start[2] = fy, count[1] = s->cols, count[2] = s->rows;
+    }
     const int status = nc_get_vara_double(f->ncid, f->var, start + off, count + off, spare);
-    for (size_t i = 0; status == NC_NOERR && i < f->nx; ++i)
-        for (size_t j = 0; j < s->rows; ++j)
-            buf[j * f->nx + i] = spare[i * s->rows + j];
+    for (size_t jj = 0; status == NC_NOERR && jj < s->rows; ++jj)
+        for (size_t ii = 0; ii < s->cols; ++ii) {
+            const size_t x = f->flip_x ? s->cols - 1 - ii : ii;
+            const size_t y = f->flip_y ? s->rows - 1 - jj : jj;
+            buf[jj * s->cols + ii] =
+                f->transposed ? spare[x * s->rows + y] : spare[y * s->cols + x];
+        }
     return status;
 }
 
@@ -355,8 +362,9 @@ static int read_values(const netcdf_file *f, const netcdf_request *req, size_t r
 {
     const size_t slab_values = f->nx * f->ny < SLAB_VALUES ? f->nx * f->ny : SLAB_VALUES;
     double *buf = malloc(slab_values * sizeof *buf);
-    double *spare = f->transposed ? malloc(slab_values * sizeof *spare) : NULL;
-    if (buf == NULL || (f->transposed && spare == NULL)) {
+    const bool reorder = f->transposed || f->flip_x || f->flip_y;
+    double *spare = reorder ? malloc(slab_values * sizeof *spare) : NULL;
+    if (buf == NULL || (reorder && spare == NULL)) {
         free(buf);
         free(spare);
         return heat2d_fail(err, "%s: cannot allocate a slab of values", f->path);
