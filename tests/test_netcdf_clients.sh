@@ -11,7 +11,11 @@
 # xvfb-run -s -noreset, as docs/usage.md says; one process for both series)
 # opens the series with the two settings docs/usage.md names, sees every
 # record at its time, a flat grid in metres and u's range per record, and
-# saves a picture that shows the field. A client that is not installed is named and the test skips (77),
+# saves a picture that shows the field. Each tool's copy of a series
+# (cdo copy, cdo seltimestep, ncrcat of ncks pieces, an xarray round trip)
+# continues with --append to the records, times and header of one run;
+# GDAL's north-up copy of a field runs as the field, bit for bit. A client
+# that is not installed is named and the test skips (77),
 # unless HEAT2D_REQUIRE_CLIENTS=1 (CI), where it fails.
 # usage: test_netcdf_clients.sh BIN_DIR SOURCE_DIR
 set -e
@@ -157,6 +161,67 @@ if command -v ncks >/dev/null; then
   done
 else
   missing+=("nco (ncks)")
+fi
+
+# ---- round trips: each tool's copy of a series continues with --append --------------------------
+# A series of 10 steps, copied by a tool, appended to by 10 more steps with
+# nothing typed again: the same records, times and header as one run of 20.
+rt=(--method cpu --nx 30 --ny 20 --output-every 5 --dx 10 --dt 0.5 --diffusivity 2)
+"$h" run "${rt[@]}" --steps 20 --save-every rt_full.nc >/dev/null
+"$h" run "${rt[@]}" --steps 10 --save-every rt_half.nc >/dev/null
+nc_values() { # nc_values VAR FILE: its values, blank-separated
+  ncdump -v "$1" "$2" | awk -v v=" $1 = " 'index($0, v) == 1 {on=1} on {printf "%s", $0} on && /;/ {exit}' |
+    sed "s/^ $1 = //; s/ *;.*//" | tr -d ' ' | tr ',' ' '
+}
+appended() { # appended COPY TOOL: COPY (steps 0 to 10) continued to 20 is rt_full
+  run "$h" run --method cpu --steps 10 --output-every 5 --initial "$1:10" --save-every "$1" --append
+  expect_rc 0 "$2's copy continues with --append ($err)"
+  expect_eq "$(nc_values step "$1")/$(nc_values time "$1")" "0 5 10 15 20/0 2.5 5 7.5 10" \
+    "$2's copy, appended: the steps and times of one run"
+  local k
+  for k in 0 5 10 15 20; do
+    run "$h" compare "rt_full.nc:$k" "$1:$k" --atol 0 --rtol 0
+    expect_eq "$rc/$(grep -c 'FAILURES=0' <<<"$out")" 0/1 "$2's copy, appended: record $k that of one run, bit for bit"
+  done
+  expect_eq "$(ncdump -h "$1" | grep -cE ':complete = "true"|heat2d run --method cpu --steps 10 --output-every 5 --initial')" 2 \
+    "$2's copy, appended: complete, its history naming the append"
+  expect_eq "$(ncdump -h "$1" | grep -cE ':(steps|nx|ny) = ')" 0 "$2's copy, appended: no count to go stale"
+}
+if command -v cdo >/dev/null; then
+  cdo -s -f nc4 copy rt_half.nc cdo_copy.nc
+  appended cdo_copy.nc "cdo copy"
+  cdo -s seltimestep,1/3 rt_full.nc cdo_sel.nc
+  appended cdo_sel.nc "cdo seltimestep"
+fi
+if command -v ncrcat >/dev/null; then
+  ncks -O -d time,0,1 rt_half.nc nco_a.nc
+  ncks -O -d time,2 rt_half.nc nco_b.nc
+  ncrcat -O nco_a.nc nco_b.nc nco_cat.nc
+  appended nco_cat.nc ncrcat
+else
+  missing+=("nco (ncrcat)")
+fi
+if [ -n "$py" ]; then
+  "$py" -c 'import xarray; xarray.open_dataset("rt_half.nc").load().to_netcdf("xr_copy.nc")'
+  expect_eq "$(ncdump -h xr_copy.nc | grep -c 'time:units = "seconds since 1970-01-01" ;')" 1 \
+    "xarray writes the time units back in another spelling"
+  appended xr_copy.nc "xarray"
+fi
+
+# ---- GDAL: a north-up copy runs as the south-up field ----------------------------------------------
+if command -v gdal_translate >/dev/null; then
+  "$h" run --method cpu --nx 30 --ny 20 --steps 10 --dx 10 --dt 0.5 --diffusivity 2 --save south.nc >/dev/null
+  # GDAL takes a raster without a coordinate system for latitude and
+  # longitude: give it one in metres.
+  run gdal_translate -q -of netCDF -a_srs EPSG:3857 -co WRITE_BOTTOMUP=NO NETCDF:south.nc:u north.nc
+  expect_rc 0 "gdal_translate writes a north-up copy ($err)"
+  expect_eq "$(nc_values y north.nc | cut -d' ' -f1-2)" "190 180" "GDAL's copy is north-up (y descending)"
+  run "$h" run --method cpu --steps 10 --initial north.nc --save from_north.dat
+  expect_eq "$rc/$(key DX)" "0/1.0000000000000000E+01" "a run from GDAL's copy: dx from its coordinates"
+  "$h" run --method cpu --steps 10 --initial south.nc --save from_south.dat >/dev/null
+  expect_eq "$(cmp from_south.dat from_north.dat && echo same)" same "the north-up copy runs as the south-up field, bit for bit"
+else
+  missing+=("gdal-bin (gdal_translate)")
 fi
 
 # ---- ParaView (one pvpython for both series) ---------------------------------------------------

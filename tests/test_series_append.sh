@@ -73,7 +73,7 @@ expect_eq "$(steps t.nc)/$(times t.nc)" "20 30 40/20 30 40" "its series' steps a
 "$h" run "${grid[@]}" --steps 40 --save c40.dat >/dev/null
 run "$h" compare c40.dat t.nc:40 t.nc.f.nc "${exact[@]}"
 expect_eq "$(tail -n 1 <<<"$out")" "COMPARE=PASS" "its step 40 is a 40-step run's field"
-expect_eq "$(ncdump -h t.nc.f.nc | grep -c ':steps = 40LL ;')" 1 "its --save field says steps = 40"
+expect_eq "$(ncdump -h t.nc.f.nc | grep -c ':steps = 40 ;')" 1 "its --save field says steps = 40"
 
 # ---- 400 + 400 with --append is one run of 800 --------------------------------------------------
 long=(--method cpu --nx 60 --ny 40 --output-every 100)
@@ -86,8 +86,8 @@ expect_eq "$(steps half.nc)" "0 100 200 300 400 500 600 700 800" "one series, st
 expect_eq "$(times half.nc)" "$(times full.nc)" "its times, those of one run of 800"
 same_records full.nc half.nc 0 100 200 300 400 500 600 700 800
 same_records half_before.nc half.nc 0 100 200 300 400
-expect_eq "$(complete half.nc)/$(ncdump -h half.nc | grep -c ':steps = 800LL ;')" "true/1" \
-  "complete again, steps = 800"
+expect_eq "$(complete half.nc)/$(ncdump -h half.nc | grep -c ':steps = ')" "true/0" \
+  "complete again, and no steps attribute to go stale"
 expect_eq "$(ncdump -h half.nc | grep -c 'initial half.nc:400 .*--append')" 1 "history names the appending run"
 expect_eq "$(ls -A | grep -c heat2d)" 0 "no lock or temporary file left"
 # In physical units and in f32 alike.
@@ -162,6 +162,14 @@ refused 2 "$(r "--initial r.nc:400 holds precision = f64, the command line gives
   --steps 100 --initial r.nc:400 --save-every r.nc --append --precision f32
 refused 2 "$(r "--change-physics cannot go with --append (a series continues with its own physics)")" \
   --steps 100 --initial r.nc:400 --save-every r.nc --append --alpha 0.05 --change-physics
+
+# ---- complete is set last: an append whose header's last write fails stays "false" -----------
+"$h" run "${long[@]}" --steps 200 --save-every fin.nc >/dev/null
+run env HEAT2D_FAULT_SERIES_FINISH=1 "$h" run "${long[@]}" --steps 200 --initial fin.nc:200 --save-every fin.nc --append
+expect_rc 1 "an append whose history cannot be written fails"
+expect_eq "$(steps fin.nc)/$(complete fin.nc)" "0 100 200 300 400/false" "its records written, complete stays false"
+run "$h" run "${long[@]}" --steps 100 --initial fin.nc:400 --save-every fin.nc --append
+expect_eq "$rc/$(steps fin.nc)" "1/0 100 200 300 400" "a later --append refuses it, writing nothing"
 
 # ---- a run that fails part-way: the records before it, the old ones untouched --------------------
 run env HEAT2D_FAULT_NAN_AT_STEP=250 "$h" run "${long[@]}" --steps 400 --initial r.nc:400 --save-every r.nc --append

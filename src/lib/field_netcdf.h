@@ -28,6 +28,10 @@ typedef struct heat2d_netcdf_meta {
      * are then cell indices, and the time 1 s a step. */
     double dx, dt, diffusivity;
     heat2d_precision precision; /* f32: NC_FLOAT variables, f64: NC_DOUBLE */
+    /* A series' time units (NULL: "seconds since 1970-01-01 00:00:00") and
+     * the seconds one of them is (0: 1). */
+    const char *time_units;
+    double time_unit_s;
     const char *method;
     const char *command_line; /* for history */
     const char *version;      /* heat2d's, for history and source */

@@ -320,12 +320,16 @@ static int locked_series_close(heat2d_netcdf_series *s, bool complete, heat2d_er
     const int placed = complete ? place(s, err) : 0;
     if (complete && placed == 0) {
         /* NetCDF-4 has no define mode to leave; a classic file's header
-         * has room for this (heat2d_nc_define reserved it). */
+         * has room for this (heat2d_nc_define reserved it). complete last:
+         * an append whose history or header could not be written stays
+         * "false". */
         status = nc_redef(ncid);
-        if (status == NC_NOERR)
-            status = nc_put_att_text(ncid, NC_GLOBAL, "complete", 4, "true");
         if (status == NC_NOERR && s->appending)
             status = heat2d_nc_append_finish(ncid, &s->meta);
+        if (status == NC_NOERR && s->appending && getenv("HEAT2D_FAULT_SERIES_FINISH") != NULL)
+            status = NC_EHDFERR; /* a test hook: the header's last write fails */
+        if (status == NC_NOERR)
+            status = nc_put_att_text(ncid, NC_GLOBAL, "complete", 4, "true");
         if (status == NC_NOERR)
             status = nc_enddef(ncid);
     }

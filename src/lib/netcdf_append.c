@@ -4,6 +4,7 @@
  * (its records are only ever added after the last). */
 #define _POSIX_C_SOURCE 200809L
 #include "netcdf_append.h"
+#include "heat2d_time_units.h"
 
 #include <netcdf.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ static int find_ids(int ncid, const heat2d_netcdf_meta *meta, const char *path, 
 {
     int ndims = 0, dims[3];
     size_t len[3] = {0, 0, 0};
-    nc_type field_type = NC_NAT, step_type = NC_NAT;
+    nc_type field_type = NC_NAT, step_type = NC_NAT, time_type = NC_NAT;
     char units[128] = "";
     ids->ncid = ncid;
     if (nc_inq_varid(ncid, HEAT2D_NC_FIELD, &ids->field) != NC_NOERR ||
@@ -56,12 +57,27 @@ static int find_ids(int ncid, const heat2d_netcdf_meta *meta, const char *path, 
         nc_inq_dimlen(ncid, dims[k], &len[k]);
     nc_inq_vartype(ncid, ids->field, &field_type);
     nc_inq_vartype(ncid, ids->step, &step_type);
-    if (step_type != NC_INT || !text_att(ncid, ids->time, "units", units, sizeof units) ||
-        strcmp(units, HEAT2D_NC_TIME_UNITS) != 0)
+    nc_inq_vartype(ncid, ids->time, &time_type);
+    if (step_type != NC_INT)
         return heat2d_fail(err,
-                           "--append %s: a series of an older heat2d (its time is not in \"%s\", "
-                           "its step not a 32-bit integer): continue it into a new series",
-                           path, HEAT2D_NC_TIME_UNITS);
+                           "--append %s: its step is not a 32-bit integer (a series of an older "
+                           "heat2d, or rewritten): continue it into a new series",
+                           path);
+    /* Time units equal under udunits are one ("seconds since 1970-01-01"
+     * is heat2d's, as xarray writes it back). */
+    double unit_s, origin_s;
+    if (!text_att(ncid, ids->time, "units", units, sizeof units) ||
+        heat2d_time_units_parse(units, &unit_s, &origin_s) != 0 ||
+        (time_type != NC_DOUBLE && time_type != NC_FLOAT))
+        return heat2d_fail(err,
+                           "--append %s: its time is not in real numbers of a CF time unit "
+                           "(\"UNIT since DATE\"): continue it into a new series",
+                           path);
+    if (!heat2d_time_units_equal(units, heat2d_nc_time_units(meta)))
+        return heat2d_fail(err,
+                           "--append %s: its time is in \"%s\", the run's in \"%s\": continue "
+                           "it into a new series",
+                           path, units, heat2d_nc_time_units(meta));
     if (len[1] != meta->ny || len[2] != meta->nx)
         return heat2d_fail(err, "--append %s: the series is %zux%zu, the run %zux%zu", path, len[2],
                            len[1], meta->nx, meta->ny);
@@ -123,22 +139,18 @@ int heat2d_nc_append_check(int ncid, const heat2d_netcdf_meta *meta, size_t from
                            "--append %s: the series ends at step %d, the run starts at step %zu: "
                            "append from its last record (--initial %s:%d)",
                            path, last, from, path, last);
-    ids->int64 = false;
     *records = n;
     return 0;
 }
 
 int heat2d_nc_append_finish(int ncid, const heat2d_netcdf_meta *meta)
 {
-    nc_type type = NC_NAT;
-    int status = nc_inq_atttype(ncid, NC_GLOBAL, "steps", &type);
-    if (status == NC_NOERR && type == NC_INT64) {
-        const long long steps = (long long)meta->steps;
-        status = nc_put_att_longlong(ncid, NC_GLOBAL, "steps", NC_INT64, 1, &steps);
-    } else if (status == NC_NOERR) {
-        const double steps = (double)meta->steps;
-        status = nc_put_att_double(ncid, NC_GLOBAL, "steps", type, 1, &steps);
-    }
+    /* Counts an older heat2d kept that the records say: gone, not stale. */
+    static const char *const stale[] = {"steps", "nx", "ny"};
+    int status = NC_NOERR;
+    for (size_t k = 0; k < sizeof stale / sizeof *stale && status == NC_NOERR; ++k)
+        if (nc_inq_attid(ncid, NC_GLOBAL, stale[k], NULL) == NC_NOERR)
+            status = nc_del_att(ncid, NC_GLOBAL, stale[k]);
     int format = 0;
     size_t len = 0;
     /* A classic header has room for a flag, not for a longer history. */

@@ -8,6 +8,7 @@
 #include "netcdf_schema.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <netcdf.h>
 #include <netcdf_meta.h>
 #include <pthread.h>
@@ -120,7 +121,15 @@ static bool text_att(definer *d, int var, const char *name, const char *value)
 
 double heat2d_nc_time_of(const heat2d_netcdf_meta *meta, size_t step)
 {
-    return (double)step * (meta->dt > 0.0 ? meta->dt : 1.0);
+    const double seconds = (double)step * (meta->dt > 0.0 ? meta->dt : 1.0);
+    return meta->time_unit_s > 0.0 && meta->time_unit_s != 1.0 ? seconds / meta->time_unit_s
+                                                               : seconds;
+}
+
+const char *heat2d_nc_time_units(const heat2d_netcdf_meta *meta)
+{
+    return meta->time_units != NULL && meta->time_units[0] != '\0' ? meta->time_units
+                                                                   : HEAT2D_NC_TIME_UNITS;
 }
 
 /* The coordinate along dim: the cells' centres, i * dx metres where the
@@ -166,19 +175,20 @@ static bool time_and_step(definer *d, netcdf_ids *ids, const heat2d_netcdf_meta 
     return ok(d, nc_def_var(d->ncid, HEAT2D_NC_TIME, NC_DOUBLE, 1, &dim_t, &ids->time)) &&
            text_att(d, ids->time, "standard_name", "time") &&
            text_att(d, ids->time, "long_name", long_name) &&
-           text_att(d, ids->time, "units", HEAT2D_NC_TIME_UNITS) &&
+           text_att(d, ids->time, "units", heat2d_nc_time_units(meta)) &&
            text_att(d, ids->time, "calendar", "standard") && text_att(d, ids->time, "axis", "T") &&
            ok(d, nc_def_var(d->ncid, HEAT2D_NC_STEP, NC_INT, 1, &dim_t, &ids->step)) &&
            text_att(d, ids->step, "long_name", "steps done since the initial state") &&
            text_att(d, ids->step, "units", "1");
 }
 
-/* A count as an attribute: 64-bit where the format has it. */
-static bool count_att(definer *d, bool int64, const char *name, size_t value)
+/* A count as an attribute of a type every tool keeps (CDO drops 64-bit
+ * integer attributes): a 32-bit int, or a double past its range. */
+static bool count_att(definer *d, const char *name, size_t value)
 {
-    if (int64) {
-        long long v = (long long)value;
-        return ok(d, nc_put_att_longlong(d->ncid, NC_GLOBAL, name, NC_INT64, 1, &v));
+    if (value <= INT_MAX) {
+        const int v = (int)value;
+        return ok(d, nc_put_att_int(d->ncid, NC_GLOBAL, name, NC_INT, 1, &v));
     }
     double v = (double)value;
     return ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, name, NC_DOUBLE, 1, &v));
@@ -197,7 +207,11 @@ static bool physical_atts(definer *d, const heat2d_netcdf_meta *meta)
                                     &meta->diffusivity)));
 }
 
-static bool global_atts(definer *d, const heat2d_netcdf_meta *meta, bool series, bool int64)
+/* No attribute that another tool's edit could leave stale: the sides are
+ * the dimensions', a series' last step its step variable's (after ncrcat
+ * or ncks -d a count would disagree with the records); a field keeps its
+ * steps, which nothing else holds. */
+static bool global_atts(definer *d, const heat2d_netcdf_meta *meta, bool series)
 {
     char history[4600], source[160], title[160];
     time_t now = time(NULL);
@@ -218,8 +232,7 @@ static bool global_atts(definer *d, const heat2d_netcdf_meta *meta, bool series,
            text_att(d, NC_GLOBAL, "method", meta->method) &&
            text_att(d, NC_GLOBAL, "precision", heat2d_precision_name(meta->precision)) &&
            ok(d, nc_put_att_double(d->ncid, NC_GLOBAL, "alpha", NC_DOUBLE, 1, &alpha)) &&
-           physical_atts(d, meta) && count_att(d, int64, "steps", meta->steps) &&
-           count_att(d, int64, "nx", meta->nx) && count_att(d, int64, "ny", meta->ny) &&
+           physical_atts(d, meta) && (series || count_att(d, "steps", meta->steps)) &&
            (!series || text_att(d, NC_GLOBAL, "complete", "false"));
 }
 
@@ -266,7 +279,6 @@ int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool serie
                  .path = path,
                  .err = err,
                  .status = NC_NOERR};
-    ids->int64 = heat2d_nc_format() != NC_64BIT_OFFSET;
     int dim_t = -1, dim_y = -1, dim_x = -1, var_y = -1, var_x = -1;
     bool good = (!series || ok(&d, nc_def_dim(d.ncid, HEAT2D_NC_TIME, NC_UNLIMITED, &dim_t))) &&
                 ok(&d, nc_def_dim(d.ncid, "y", meta->ny, &dim_y)) &&
@@ -276,7 +288,7 @@ int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool serie
                 (!series || time_and_step(&d, ids, meta, dim_t));
     const int dims[3] = {dim_t, dim_y, dim_x};
     good = good && field_var(&d, ids, meta, series ? dims : dims + 1, series ? 3 : 2) &&
-           global_atts(&d, meta, series, ids->int64) &&
+           global_atts(&d, meta, series) &&
            /* Room in a classic header for complete's "true" and more. */
            ok(&d, nc__enddef(d.ncid, 1024, 4, 0, 4)) &&
            write_coordinate(&d, var_y, meta->ny, meta->dx) &&

@@ -16,14 +16,18 @@
 /* The ids a definition hands back. */
 typedef struct netcdf_ids {
     int ncid;
-    int field;  /* u(y, x), or u(time, y, x) in a series */
-    int step;   /* step(time), NC_INT, a series only */
-    int time;   /* time(time) in seconds, a series only */
-    bool int64; /* the format has 64-bit integers */
+    int field; /* u(y, x), or u(time, y, x) in a series */
+    int step;  /* step(time), NC_INT, a series only */
+    int time;  /* time(time) in seconds, a series only */
 } netcdf_ids;
 
-/* The time of step `step`: step * dt seconds, 1 s a step without dt. */
+/* The time of step `step`: step * dt seconds, 1 s a step without dt, in
+ * the units of meta's time (seconds unless a series continued says
+ * otherwise). */
 double heat2d_nc_time_of(const heat2d_netcdf_meta *meta, size_t step);
+
+/* meta's time units: its own, else HEAT2D_NC_TIME_UNITS. */
+const char *heat2d_nc_time_units(const heat2d_netcdf_meta *meta);
 
 /* The NetCDF-C library is not thread-safe: every entry of field_netcdf.h
  * holds this lock (compare reads its files on two threads). */
