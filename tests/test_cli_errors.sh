@@ -123,7 +123,7 @@ expect_failure 2 "$(r "unknown option '--bogus'")" "$h" run --method cpu --bogus
 # An unknown option names the nearest known one, or the ones it abbreviates.
 expect_failure 2 "$(r "unknown option '--stpes' (did you mean --steps?)")" "$h" run --method cpu --stpes 3
 expect_failure 2 "$(r "unknown option '--nxx=5' (did you mean --nx?)")" "$h" run --method cpu --nxx=5
-expect_failure 2 "$(r "unknown option '--s' (it abbreviates --steps, --save, --snapshot-copy, --snapshot-writer, --save-every)")" \
+expect_failure 2 "$(r "unknown option '--s' (it abbreviates --steps, --save, --snapshot-copy, --snapshot-writer, --save-every, --start-time)")" \
   "$h" run --method cpu --s 3
 expect_failure 2 "heat2d: check: unknown option '--gpus' (did you mean --gpu?)" "$h" check --gpus
 expect_failure 2 "heat2d: compare: unknown option '--atoll' (did you mean --atol?)" "$h" compare --atoll 1 a b

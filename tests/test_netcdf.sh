@@ -103,6 +103,11 @@ expect_out_has "--save-every s-37x23-f32-7.nc --save f-37x23-f32-7.nc\" ;" "hist
 for stale in ':steps = ' ':nx = ' ':ny = ' 'LL ;'; do
   expect_out_lacks "$stale" "a series has no '$stale' attribute"
 done
+# Cell indices (units "1") with an axis X/Y read as longitude and latitude
+# to compliance-checker and ParaView: none.
+for axis in 'x:axis' 'y:axis'; do
+  expect_out_lacks "$axis" "a default run's coordinates carry no $axis"
+done
 expect_out_has ":source = \"heat2d " "source names heat2d"
 run ncdump -h f-37x23-f32-20.nc
 expect_out_has 'float u(y, x) ;' "an f32 field is NC_FLOAT"

@@ -9,7 +9,8 @@
 # distinct timestamp a record, and each record's maximum; NCO's ncks lists
 # every variable and reads each whole; ParaView's pvpython (headless under
 # xvfb-run -s -noreset, as docs/usage.md says; one process for both series)
-# opens the series with the two settings docs/usage.md names, sees every
+# opens the series with the one setting docs/usage.md names (Dimensions;
+# Spherical Coordinates left as it comes), sees every
 # record at its time, a flat grid in metres and u's range per record, and
 # saves a picture that shows the field. Each tool's copy of a series
 # (cdo copy, cdo seltimestep, ncrcat of ncks pieces, an xarray round trip)

@@ -72,11 +72,18 @@ expect_eq "$(grep -oE ' x = [^;]*;' <<<"$data" | cut -d, -f1-3)" " x = 0, 10, 20
 expect_eq "$(grep -oE ' y = [^;]*;' <<<"$data" | grep -oE '[0-9]+ ;')" "290 ;" "y's last: (ny-1)*dx"
 for line in 'time:units = "seconds since 1970-01-01 00:00:00" ;' 'time:calendar = "standard" ;' \
   'time:standard_name = "time" ;' 'int step(time) ;' 'x:units = "m" ;' 'y:units = "m" ;' \
-  'x:standard_name = "projection_x_coordinate" ;' 'y:standard_name = "projection_y_coordinate" ;' \
   ':Conventions = "CF-1.8" ;' ':dx = 10. ;' ':dt = 0.5 ;' ':diffusivity = 2. ;' ':alpha = 0.01 ;'; do
   expect_out_has "$line" "the series' header"
 done
 expect_out_lacks ':coordinates' "no variable lists step as a coordinate"
+# x and y in metres are projection coordinates (GDAL's geotransform) with
+# no axis: an axis X/Y makes ParaView wrap the plane onto a sphere.
+for line in 'x:standard_name = "projection_x_coordinate" ;' 'y:standard_name = "projection_y_coordinate" ;'; do
+  expect_out_has "$line" "the series' header"
+done
+for stale in 'x:axis' 'y:axis'; do
+  expect_out_lacks "$stale" "no $stale on heat2d's plane"
+done
 # Every variable has long_name and units (ncdump -h: a variable's
 # attributes follow its declaration).
 run ncdump -h phys.nc
@@ -95,6 +102,19 @@ expect_eq "$(sed -n '/^data:/,$p' <<<"$out" | tr -d '\n' | grep -oE 'time = [^;]
 expect_out_has 'x:units = "1" ;' "no --dx: x counts cells"
 expect_out_has 'time:long_name = "simulated time, 1 s a step (the run gave no dt)" ;' "no --dt: time says so"
 expect_out_lacks ':dt = ' "no --dt: no dt attribute"
+# --start-time: the clock's start (ISO 8601, any zone) is the time units'
+# origin, in UTC; a run from the series keeps it; another is refused.
+start=(--method cpu --nx 20 --ny 16 --output-every 5 --dx 10 --dt 60 --diffusivity 0.1)
+"$h" run "${start[@]}" --steps 10 --start-time 2024-05-01T06:00:00+02:00 --save-every clock.nc >/dev/null
+expect_eq "$(ncdump -h clock.nc | grep -c 'time:units = "seconds since 2024-05-01 04:00:00" ;')" 1 \
+  "--start-time 2024-05-01T06:00:00+02:00: seconds since 04:00 UTC"
+"$h" run --method cpu --steps 10 --output-every 5 --initial clock.nc:10 --save-every clock2.nc >/dev/null
+expect_eq "$(ncdump -h clock2.nc | grep -c 'time:units = "seconds since 2024-05-01 04:00:00" ;')/$(ncdump -v time clock2.nc | sed -n '/^data:/,$p' | tr -d '\n' | grep -oE 'time = [^;]*;')" \
+  "1/time = 600, 900, 1200 ;" "a run from the series keeps its clock's start and dt"
+expect_failure 2 "$(r "--initial clock.nc:10 holds time in \"seconds since 2024-05-01 04:00:00\", the command line gives \"seconds since 2025-01-01 00:00:00\" (--start-time): leave it out to continue the file's clock, or give --change-physics to run with the command line's")" \
+  "$h" run --method cpu --steps 10 --output-every 5 --initial clock.nc:10 --save-every c3.nc --start-time 2025-01-01
+expect_failure 2 "$(r "--start-time 2024-02-30: not an ISO 8601 date and time (YYYY-MM-DD[Thh:mm[:ss]][Z|+hh:mm], UTC when no zone is given)")" \
+  "$h" run "${start[@]}" --steps 10 --start-time 2024-02-30 --save-every c4.nc
 # A series counts its steps in 32 bits: refused before the run.
 expect_failure 2 "$(r "--save-every big.nc: a series counts its steps up to 2147483647 (32-bit), this run ends at step 3000000000")" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3000000000 --output-every 1000000000 --save-every big.nc

@@ -10,6 +10,7 @@ set -e
 pictures() { grep -v '^SCALE=' <<<"$out" || true; }
 bin=$1
 h=$bin/heat2d
+tools=$(cd "$(dirname "$0")/../tools" && pwd)
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 py=$(matplotlib_python)
@@ -118,6 +119,28 @@ if "$h" run --method cpu --nx 64 --ny 48 --steps 100 --save field.nc >/dev/null 
   fi
   expect_failure 1 "heat2d: plot: series.nc holds no record of step 251 (251 records, steps 0 to 250)" \
     "$h" plot series.nc:251
+  # A file in metres and seconds: the axes in metres, a record's time in seconds.
+  "$h" run --method cpu --nx 40 --ny 30 --steps 20 --output-every 10 --dx 10 --dt 0.5 --diffusivity 2 \
+    --save-every metres.nc >/dev/null
+  expect_eq "$("$h" plot --values metres.nc:20 | head -n 1 | tr -d '\0')" "field 40 30 dx=10 dt=0.5" \
+    "plot's reader hands on the cell size and the time step"
+  run env HEAT2D_READER="$h" "$py" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from plots import field_pictures, field_scale, fields
+for spec in sys.argv[2:]:
+    field, meta = fields.read_spec(spec)
+    title = field_pictures.field_title(field, meta)
+    fig, ax, _ = field_pictures.draw_field(plt, field, title, field_scale.choose(field), meta)
+    print(ax.get_xlabel(), "|", ax.get_ylabel(), "|", ax.get_xlim(), "|", title.splitlines()[0])' \
+    "$tools" metres.nc:20 series.nc:40
+  expect_eq "$rc/$(sed -n 1p <<<"$out")" "0/x [m] | y [m] | (-5.0, 395.0) | metres.nc, 40x30, step 20 (t = 10 s)" \
+    "a field in metres: its axes in metres, its time in seconds"
+  expect_eq "$(sed -n 2p <<<"$out")" "i (cell index) | j (cell index) | (-0.5, 39.5) | series.nc, 40x30, step 40" \
+    "a field in cells: its axes in cell indices"
 else
   echo "test_plot_command: this heat2d has no NetCDF: the .nc pictures are not tried"
 fi

@@ -6,6 +6,7 @@
  * (run_and_close) and what it prints and saves (print_and_save). */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "heat2d_time_units.h"
 #include "process_guard.h"
 #include "run_netcdf.h"
 #include "run_progress.h"
@@ -30,6 +31,11 @@ typedef struct run_request {
     bool force;
     bool append;
     bool change_physics; /* --change-physics: the command line's over --initial's file's */
+    /* A series' time units: --start-time's, or a continued series', else
+     * "" (heat2d's default); the seconds one of them is. */
+    char time_units[96];
+    double time_unit_s;
+    bool start_given; /* --start-time */
     heat2d_physical physical;
     /* Before getopt permutes argv: the history of a .nc file. */
     char command_line[2048];
@@ -72,6 +78,7 @@ static const struct option options_after[] = {
     {"diffusivity", required_argument, NULL, 'D'},
     {"force", no_argument, NULL, 'f'},
     {"change-physics", no_argument, NULL, 'P'},
+    {"start-time", required_argument, NULL, 'Z'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -163,6 +170,15 @@ static int take_option(int opt, const char *arg, run_request *r)
     case 'P':
         r->change_physics = true;
         return 0;
+    case 'Z':
+        r->start_given = true;
+        r->time_unit_s = 1.0;
+        if (heat2d_time_units_from_start(arg, r->time_units, sizeof r->time_units) == 0)
+            return 0;
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "run: --start-time %s: not an ISO 8601 date and time "
+                                   "(YYYY-MM-DD[Thh:mm[:ss]][Z|+hh:mm], UTC when no zone is given)",
+                                   arg);
     default:
         if (opt < kTableBase || opt >= kTableBase + HEAT2D_N_OPTIONS)
             return -1;
@@ -241,6 +257,30 @@ static int check_request(run_request *r, const heat2d_method **method)
     return 0;
 }
 
+/* A continued series' clock: its time units (their origin, --start-time's
+ * in the run that made it) are the run's, unless --start-time gives
+ * another, refused unless --change-physics. 0, or -1 having said why. */
+static int take_file_clock(run_request *r, const heat2d_netcdf_facts *facts)
+{
+    double unit_s, origin_s;
+    if (facts->time_units[0] == '\0' ||
+        heat2d_time_units_parse(facts->time_units, &unit_s, &origin_s) != 0)
+        return 0;
+    if (!r->start_given) {
+        snprintf(r->time_units, sizeof r->time_units, "%s", facts->time_units);
+        r->time_unit_s = unit_s;
+        return 0;
+    }
+    if (r->change_physics || heat2d_time_units_equal(facts->time_units, r->time_units))
+        return 0;
+    heat2d_report_error(HEAT2D_EXIT_USAGE,
+                        "run: --initial %s holds time in \"%s\", the command line gives \"%s\" "
+                        "(--start-time): leave it out to continue the file's clock, or give "
+                        "--change-physics to run with the command line's",
+                        r->initial_path, facts->time_units, r->time_units);
+    return -1;
+}
+
 /* What --initial's file says of the run that wrote it, made the run's:
  * its physics and precision where the command line gives none, refused
  * where it gives others, unless --change-physics. Returns 0, else the exit
@@ -255,6 +295,8 @@ static int take_file_physics(run_request *r, const heat2d_netcdf_facts *facts)
     if (heat2d_physical_continue(&r->physical, &file, r->change_physics, r->initial_path, cfg,
                                  &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
+    if (take_file_clock(r, facts) != 0)
+        return HEAT2D_EXIT_USAGE;
     if (!facts->has_precision || facts->precision == cfg->precision)
         return 0;
     if (!r->given[HEAT2D_OPTION_PRECISION]) {
@@ -343,6 +385,8 @@ static int check_outputs(run_request *r, run_state *s)
     if ((s->nc_series || writer_nc || (r->save_path != NULL && heat2d_netcdf_path(r->save_path))) &&
         heat2d_run_netcdf_meta(&s->meta, cfg, s->method->name, r->command_line, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
+    s->meta.time_units = r->time_units;
+    s->meta.time_unit_s = r->time_unit_s;
     /* Under mpirun the ranks agree on their settings before anything is
      * made (a snapshot folder, a series), so that ranks that differ refuse
      * with nothing left behind. A method of one process would run once a

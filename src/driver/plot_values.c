@@ -1,13 +1,15 @@
 /* heat2d plot --values SPEC: a .nc input as heat2d's reader reads it, for
  * the plotting script (tools/plot_bench.py), so that plot draws what run
  * and compare read (the variable, its dimensions' order, its packing). On
- * stdout: "field NX NY" and a line end, then NX*NY doubles in the host's
+ * stdout: "field NX NY" (then " dx=M" and " dt=S" where the file gives the
+ * cells' size in metres and heat2d's time step) and a line end, then NX*NY doubles in the host's
  * byte order, i fastest; or, for a series named whole, "series" and a line
  * for each of its records' steps. */
 #include "plot_values.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct step_lines {
     bool any;
@@ -35,10 +37,19 @@ int heat2d_plot_values(const char *spec, heat2d_error *err)
     if (lines.any)
         return fflush(stdout) == 0 ? 0 : heat2d_fail(err, "cannot write to stdout");
     heat2d_field field;
-    if (heat2d_netcdf_read(spec, &field, err) != 0)
+    heat2d_netcdf_facts facts;
+    if (heat2d_netcdf_read_facts(spec, &field, &facts, err) != 0)
         return -1;
     const size_t cells = field.nx * field.ny;
-    const bool written = printf("field %zu %zu\n", field.nx, field.ny) > 0 &&
+    /* The grid in metres and the clock in seconds, where the file has
+     * them: the plot's axes and times. */
+    const double dx = facts.dx > 0.0 ? facts.dx : facts.spacing;
+    char grid[80] = "";
+    if (dx > 0.0)
+        snprintf(grid, sizeof grid, " dx=%.17g", dx);
+    if (facts.dt > 0.0)
+        snprintf(grid + strlen(grid), sizeof grid - strlen(grid), " dt=%.17g", facts.dt);
+    const bool written = printf("field %zu %zu%s\n", field.nx, field.ny, grid) > 0 &&
                          fwrite(field.values, sizeof *field.values, cells, stdout) == cells &&
                          fflush(stdout) == 0;
     heat2d_field_free(&field);

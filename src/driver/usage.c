@@ -73,7 +73,7 @@ static void run_usage(FILE *stream)
 {
     static const char lead[] =
         "usage: heat2d run --method M [--nx N] [--ny N] [--steps N] [--alpha A]\n"
-        "                  [--dx M --dt S [--diffusivity D]]\n"
+        "                  [--dx M --dt S [--diffusivity D]] [--start-time T]\n"
         "                  [--initial FILE [--append|--change-physics]]\n"
         "                  [--save FILE] [--save-every DIR|FILE.nc] [--force]";
     fputs(lead, stream);
@@ -98,6 +98,9 @@ static void run_usage(FILE *stream)
           "                  shape unless --nx/--ny are given; 0 on the boundary\n"
           "  --append        with --initial FILE.nc:STEP and --save-every FILE.nc: add the\n"
           "                  run's records to that series, which must end at STEP\n"
+          "  --start-time T  the clock's start, ISO 8601 (2024-05-01T06:00:00Z): a\n"
+          "                  series' time units become \"seconds since\" it (default\n"
+          "                  1970-01-01 00:00:00; a continued series keeps its own)\n"
           "  --change-physics  with --initial: run with the command line's alpha, dx, dt,\n"
           "                  D or precision where they differ from the file's run (else\n"
           "                  refused; what the command line leaves out is the file's)\n"

@@ -133,25 +133,26 @@ const char *heat2d_nc_time_units(const heat2d_netcdf_meta *meta)
 }
 
 /* The coordinate along dim: the cells' centres, i * dx metres where the
- * run has a cell size, else their indices. (ParaView's NetCDF reader takes
- * axis X and Y for longitude and latitude: docs/usage.md says to turn its
- * spherical coordinates off.) */
-static bool coordinate(definer *d, const heat2d_netcdf_meta *meta, const char *name,
-                       const char *axis, int dim, int *var)
+ * run has a cell size (standard_name projection_x/y_coordinate, by which
+ * GDAL takes them for its geotransform), else their indices (a plain
+ * coordinate variable). No axis attribute: compliance-checker takes a
+ * coordinate with axis X or Y for longitude or latitude unless it is a
+ * projection coordinate, and ParaView's reader wraps such a grid onto a
+ * sphere; heat2d's plane is neither. */
+static bool coordinate(definer *d, const heat2d_netcdf_meta *meta, const char *name, int dim,
+                       int *var)
 {
     if (!ok(d, nc_def_var(d->ncid, name, NC_DOUBLE, 1, &dim, var)))
         return false;
     char long_name[96], standard_name[64];
-    snprintf(standard_name, sizeof standard_name, "projection_%s_coordinate", name);
     if (meta->dx > 0.0) {
         snprintf(long_name, sizeof long_name, "%s of the cell centre", name);
+        snprintf(standard_name, sizeof standard_name, "projection_%s_coordinate", name);
         return text_att(d, *var, "standard_name", standard_name) &&
-               text_att(d, *var, "long_name", long_name) && text_att(d, *var, "units", "m") &&
-               text_att(d, *var, "axis", axis);
+               text_att(d, *var, "long_name", long_name) && text_att(d, *var, "units", "m");
     }
     snprintf(long_name, sizeof long_name, "cell index along %s (cell centres, spacing 1)", name);
-    return text_att(d, *var, "long_name", long_name) && text_att(d, *var, "units", "1") &&
-           text_att(d, *var, "axis", axis);
+    return text_att(d, *var, "long_name", long_name) && text_att(d, *var, "units", "1");
 }
 
 static bool write_coordinate(definer *d, int var, size_t n, double dx)
@@ -283,12 +284,13 @@ int heat2d_nc_define(netcdf_ids *ids, const heat2d_netcdf_meta *meta, bool serie
     bool good = (!series || ok(&d, nc_def_dim(d.ncid, HEAT2D_NC_TIME, NC_UNLIMITED, &dim_t))) &&
                 ok(&d, nc_def_dim(d.ncid, "y", meta->ny, &dim_y)) &&
                 ok(&d, nc_def_dim(d.ncid, "x", meta->nx, &dim_x)) &&
-                coordinate(&d, meta, "y", "Y", dim_y, &var_y) &&
-                coordinate(&d, meta, "x", "X", dim_x, &var_x) &&
-                (!series || time_and_step(&d, ids, meta, dim_t));
+                coordinate(&d, meta, "y", dim_y, &var_y) &&
+                coordinate(&d, meta, "x", dim_x, &var_x);
+    /* u before step: ParaView's reader offers the dimensions of the first
+     * variable that is no coordinate, (y, x), by default. */
     const int dims[3] = {dim_t, dim_y, dim_x};
     good = good && field_var(&d, ids, meta, series ? dims : dims + 1, series ? 3 : 2) &&
-           global_atts(&d, meta, series) &&
+           (!series || time_and_step(&d, ids, meta, dim_t)) && global_atts(&d, meta, series) &&
            /* Room in a classic header for complete's "true" and more. */
            ok(&d, nc__enddef(d.ncid, 1024, 4, 0, 4)) &&
            write_coordinate(&d, var_y, meta->ny, meta->dx) &&

@@ -42,18 +42,23 @@ def field_title(field, meta: dict, step=None) -> str:
     step = meta.get("step") if step is None else step
     words = [meta["name"], f"{nx}x{ny}"]
     if step is not None:
-        words.append(f"step {step}")
+        words.append(f"step {step}" + (f" (t = {step * meta['dt']:g} s)" if "dt" in meta else ""))
     words += [meta[k] for k in ("method", "precision") if k in meta]
     return ", ".join(words) + f"\nmax {field.max():.3g}, min {field.min():.3g}, sum {field.sum():.6g}"
 
 
-def draw_field(plt, field, title: str, scale):
+def draw_field(plt, field, title: str, scale, meta=None):
+    """A heat map: its axes in metres (cell centres at i*dx) where the
+    file gives the cells' size, else in cell indices."""
     fig, ax = plt.subplots(figsize=(6.8, 5.6))
+    dx = (meta or {}).get("dx")
+    ny, nx = field.shape
+    extent = None if dx is None else (-dx / 2, (nx - 0.5) * dx, -dx / 2, (ny - 0.5) * dx)
     image = ax.imshow(scale.shown(field), origin="lower", cmap=scale.cmap, norm=scale.norm(),
-                      interpolation="nearest")
+                      interpolation="nearest", extent=extent)
     fig.colorbar(image, ax=ax).set_label(scale.label())
-    ax.set_xlabel("i (cell index)")
-    ax.set_ylabel("j (cell index)")
+    ax.set_xlabel("i (cell index)" if dx is None else "x [m]")
+    ax.set_ylabel("j (cell index)" if dx is None else "y [m]")
     ax.set_title(title, fontsize=10)
     return fig, ax, image
 
@@ -64,7 +69,7 @@ def plot_one_field(plt, spec: str, out: Path, asked: dict):
     values: (the scale, [out])."""
     field, meta = read_spec(spec)
     scale = field_scale.choose(field, **asked)
-    fig, _, _ = draw_field(plt, field, field_title(field, meta), scale)
+    fig, _, _ = draw_field(plt, field, field_title(field, meta), scale, meta)
     return scale, [save(plt, fig, out.parent, out.name)]
 
 
@@ -84,7 +89,7 @@ def plot_series(plt, source: Path, gif: Path, png: Path, asked: dict):
         step, field, meta = series.record(picks[0])
         last = series.record(n - 1)
         scale = field_scale.choose(np.concatenate((field.ravel(), last[1].ravel())), **asked)
-        fig, ax, image = draw_field(plt, field, field_title(field, meta, step), scale)
+        fig, ax, image = draw_field(plt, field, field_title(field, meta, step), scale, meta)
         writer = PillowWriter(fps=10)
         def write_gif(tmp):
             # Pillow takes the format from the name: write NAME.gif, then
@@ -104,7 +109,7 @@ def plot_series(plt, source: Path, gif: Path, png: Path, asked: dict):
         replace_file(gif, write_gif)
         plt.close(fig)
         step, field, meta = last
-        fig, _, _ = draw_field(plt, field, field_title(field, meta, step), scale)
+        fig, _, _ = draw_field(plt, field, field_title(field, meta, step), scale, meta)
         return scale, [gif, save(plt, fig, png.parent, png.name)]
     finally:
         series.close()

@@ -40,6 +40,7 @@ def nc_parts(spec: str):
 
 
 _SURVEYS: dict = {}  # a series' answer, asked once for is_series and Series
+GRIDS: dict = {}  # a field's cell size (dx, metres) and time step (dt, s), where the file has them
 
 
 def heat2d_values(spec: str):
@@ -64,8 +65,10 @@ def heat2d_values(spec: str):
     if words == [b"series"]:
         _SURVEYS[spec] = ("series", [int(x) for x in body.split()])
         return _SURVEYS[spec]
-    if len(words) == 3 and words[0] == b"field":
+    if len(words) >= 3 and words[0] == b"field":
         nx, ny = int(words[1]), int(words[2])
+        GRIDS[spec] = {k.decode(): float(v) for k, _, v in (w.partition(b"=") for w in words[3:])
+                       if k in (b"dx", b"dt")}
         values = np.frombuffer(body, dtype=np.float64)
         if values.size == nx * ny:
             return "field", values.reshape(ny, nx)  # i fastest: row j holds cells (0..nx-1, j)
@@ -96,10 +99,11 @@ class Series:
     def record(self, k: int):
         if self.files is not None:
             field, _, _ = read_field(self.files[k])
-        else:
-            _, field = heat2d_values(f"{self.source}:{self.steps[k]}")
-        return self.steps[k], field, {"name": Path(nc_parts(str(self.source))[0]).name
-                                      if self.files is None else self.source.name}
+            return self.steps[k], field, {"name": self.source.name}
+        record = f"{self.source}:{self.steps[k]}"
+        _, field = heat2d_values(record)
+        return self.steps[k], field, {"name": Path(nc_parts(str(self.source))[0]).name,
+                                      **GRIDS.get(record, {})}
 
     def close(self):
         pass
@@ -116,7 +120,7 @@ def read_spec(spec: str):
     if kind == "series":
         raise PlotError(f"{spec} is a series of {len(answer)} records: name one as {spec}:STEP, "
                         "or heat2d plot draws them all")
-    meta = {"name": Path(parts[0]).name}
+    meta = {"name": Path(parts[0]).name, **GRIDS.get(spec, {})}
     if parts[1]:
         meta["name"] += f":{parts[1]}"
     if parts[2]:
