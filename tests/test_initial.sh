@@ -3,7 +3,9 @@
 # for T more steps, equals a run of S+T steps bit for bit, for every method
 # of one process this machine runs, in f64 and f32, with snapshots too; a
 # field of the user's own (other bounds, negative values) is held to its
-# own bounds; a field that cannot be a start is refused up front.
+# own bounds; a field that cannot be a start is refused up front. mpi-cpu
+# on 1 to 4 ranks restarts too: from a field, and from a series' record
+# with --append, bit for bit cpu's one run.
 # usage: test_initial.sh BIN_DIR
 set -e
 . "$(dirname "$0")/lib.sh"
@@ -104,8 +106,31 @@ expect_rc 1 "a field with a NaN is refused"
 expect_err_lines 1 "a field with a NaN: one line"
 expect_err_has "heat2d: run: --initial: " "a field with a NaN: named as --initial's"
 expect_failure 2 "heat2d: run: --initial needs a file name" "$h" run --method cpu --initial "" --steps 3
-if have_method "$h" mpi-cpu "--initial refused by mpi-cpu"; then
-  expect_failure 2 "heat2d: run: mpi-cpu starts from the standard initial state (--initial applies to the methods of one process)" \
-    "$h" run --method mpi-cpu --initial "$w/own.dat" --steps 3
+# Distributed restarts: mpi-cpu on 1 to 4 ranks from a field and from a
+# series' record (--append), bit for bit cpu's one run, series included.
+if have_method "$h" mpi-cpu "distributed restarts" && command -v mpirun >/dev/null &&
+  "$h" info | grep -q '^NETCDF=NetCDF'; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  launch=(env ${HEAT2D_MPI_LSAN_OPTIONS:+"LSAN_OPTIONS=$HEAT2D_MPI_LSAN_OPTIONS"} mpirun)
+  mpirun --version 2>&1 | grep -qE 'Open MPI|OpenRTE' && launch+=(-q --oversubscribe)
+  d=(--nx 30 --ny 20 --output-every 5 --dx 10 --dt 0.5 --diffusivity 2)
+  "$h" run --method cpu "${d[@]}" --steps 20 --save-every "$w/full.nc" >/dev/null
+  "$h" run --method cpu "${d[@]}" --steps 10 --save-every "$w/half.nc" >/dev/null
+  "$h" run --method cpu --initial "$w/own.dat" --steps 9 --save "$w/own9.dat" >/dev/null
+  for p in 1 2 3 4; do
+    cp "$w/half.nc" "$w/half$p.nc"
+    run timeout 60 "${launch[@]}" -np $p "$h" run --method mpi-cpu --steps 10 --output-every 5 \
+      --initial "$w/half$p.nc:10" --save-every "$w/half$p.nc" --append
+    expect_rc 0 "mpi-cpu on $p ranks continues a series with --append"
+    same=0
+    for k in 0 5 10 15 20; do
+      "$h" compare "$w/full.nc:$k" "$w/half$p.nc:$k" --atol 0 --rtol 0 >/dev/null 2>&1 && same=$((same + 1))
+    done
+    expect_eq "$same" 5 "mpi-cpu on $p ranks, appended: every record cpu's one run's, bit for bit"
+    run timeout 60 "${launch[@]}" -np $p "$h" run --method mpi-cpu --initial "$w/own.dat" --steps 9 \
+      --save "$w/own9_$p.dat"
+    expect_eq "$rc/$(cmp "$w/own9.dat" "$w/own9_$p.dat" && echo same)" "0/same" \
+      "mpi-cpu on $p ranks from a field file: cpu's field, bit for bit"
+  done
 fi
 finish

@@ -105,7 +105,9 @@ static int run_distributed(const heat2d_method *m, const heat2d_config *cfg, hea
         return -1;
     double *result = NULL;
     RANGE_PUSH(m->name);
-    int rc = m->solve_distributed(cfg, NULL, &result, &out->total_s, &out->report, err);
+    /* Every rank read --initial's field; rank 0's is scattered. */
+    int rc = m->solve_distributed(cfg, cfg->initial != NULL ? cfg->initial->values : NULL, &result,
+                                  &out->total_s, &out->report, err);
     RANGE_POP();
     if (rc != 0)
         return -1;
@@ -134,11 +136,6 @@ int heat2d_run_method(const heat2d_method *m, const heat2d_config *cfg_in, heat2
     if (heat2d_config_check(cfg, err) != 0 || heat2d_method_takes(m, values, err) != 0 ||
         read_fault_hook(m, &run, err) != 0)
         return -1;
-    if (m->distributed && cfg->initial != NULL)
-        return heat2d_fail(err,
-                           "%s starts from the standard initial state (--initial applies to the "
-                           "methods of one process)",
-                           m->name);
     /* Steps on the host, in one process, end when advance returns: a
      * progress line may cut them into pieces. A GPU method's advance only
      * queues its steps, and a distributed method's ranks must cut alike:

@@ -332,11 +332,6 @@ static int load_initial(run_request *r, run_state *s)
                                                "replaces the physics of the file's run)");
     if (r->initial_path == NULL)
         return 0;
-    if (s->method->distributed)
-        return heat2d_report_error(HEAT2D_EXIT_USAGE,
-                                   "run: %s starts from the standard initial state (--initial "
-                                   "applies to the methods of one process)",
-                                   s->method->name);
     heat2d_field *field = &s->initial_field;
     heat2d_netcdf_facts facts;
     if (heat2d_field_load_facts(r->initial_path, field, &facts, &err) != 0)
