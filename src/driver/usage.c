@@ -61,8 +61,8 @@ static const struct {
              "  --cmap NAME     a matplotlib colormap (default inferno; coolwarm for a\n"
              "                  field of both signs)\n"
              "  --values SPEC   write a .nc input's values as heat2d reads them (\"field NX\n"
-             "                  NY\" and NX*NY raw doubles, or \"series\" and its steps):\n"
-             "                  the plotting script's reader\n"},
+             "                  NY [dx=M] [dt=S]\" and NX*NY raw doubles, or \"series\" and\n"
+             "                  its steps): the plotting script's reader\n"},
     {"methods", "usage: heat2d methods\n"
                 "\n"
                 "Lists the methods of this build: name, the original's METHOD name, style.\n"},
