@@ -185,7 +185,10 @@ endfunction()
 # the model's test program to NVIDIA GPUs: compiles, links and runs it (on
 # a GPU, or on the host where there is none). GCC_DEVICE_OPTIONS go to
 # GCC's nvptx compiler (-foffload-options) after the ISA; Clang has none. Sets PREFIX_OK; PREFIX_FLAGS, the offload flags (compile
-# and link); PREFIX_LINK_FLAGS, the link's own; PREFIX_WHY, what was found
+# and link); PREFIX_LINK_FLAGS, the link's own; PREFIX_RUNTIME and
+# PREFIX_PTXAS, the offload runtime and the ptxas that made the device
+# code (for heat2d info); PREFIX_WARNING, why a GPU may refuse that code
+# (empty when nothing is known against it); PREFIX_WHY, what was found
 # ("-misa=sm_80, the test kernel ran on the host") or why not. Without
 # OWN_LINK the model's regions go into the programs' own link: refused
 # without a try while another model offloads there (the rule above), and
@@ -214,6 +217,9 @@ function(heat2d_directive_offload prefix)
     set(${prefix}_OK ON PARENT_SCOPE)
     set(${prefix}_FLAGS "${try_FLAGS}" PARENT_SCOPE)
     set(${prefix}_LINK_FLAGS "${try_LINK_FLAGS}" PARENT_SCOPE)
+    set(${prefix}_RUNTIME "${try_RUNTIME}" PARENT_SCOPE)
+    set(${prefix}_PTXAS "${try_PTXAS}" PARENT_SCOPE)
+    set(${prefix}_WARNING "${try_WARNING}" PARENT_SCOPE)
   endif()
   set(${prefix}_WHY "${try_WHY}" PARENT_SCOPE)
 endfunction()
@@ -243,6 +249,9 @@ function(heat2d_directive_offload_gcc prefix flag source device_options)
       set(${prefix}_OK ON PARENT_SCOPE)
       set(${prefix}_FLAGS "${flags}" PARENT_SCOPE)
       set(${prefix}_LINK_FLAGS -no-pie PARENT_SCOPE)
+      set(${prefix}_RUNTIME "libgomp ${CMAKE_C_COMPILER_VERSION} and its nvptx plugin" PARENT_SCOPE)
+      set(${prefix}_PTXAS "none: PTX (-misa=sm_${isa}), which the driver compiles at load" PARENT_SCOPE)
+      set(${prefix}_WARNING "" PARENT_SCOPE)
       set(${prefix}_WHY "-misa=sm_${isa}, the test kernel ran on the ${probe_OUTPUT}" PARENT_SCOPE)
       return()
     endif()
@@ -257,12 +266,15 @@ endfunction()
 # Clang (OpenMP only): a cubin for each targeted GPU family (no PTX is
 # carried for the driver to JIT-compile), linked against the device
 # runtime's bitcode where the compiler's packages put it (Debian:
-# /usr/lib/llvm-N/lib, which Clang does not search by itself), with CUDA's
-# ptxas from the CUDA toolkit that CMake found (else where Clang looks, such
-# as /usr/local/cuda), and libomptarget found at run time by the rpath.
+# /usr/lib/llvm-N/lib, which Clang does not search by itself), with the
+# ptxas of a CUDA folder whose cubins libomptarget reads
+# (heat2d_clang_cuda_path), and libomptarget found at run time by the rpath.
+# The kernels assume what holds for heat2d's regions: no parallel region
+# inside another, and no region that changes the OpenMP settings (ICVs),
+# so that Clang's device code keeps no per-thread state for either.
 function(heat2d_directive_offload_clang prefix flag source)
   heat2d_directive_archs(archs)
-  set(flags ${flag})
+  set(flags ${flag} -fopenmp-assume-no-thread-state -fopenmp-assume-no-nested-parallelism)
   foreach(arch ${archs})
     list(APPEND flags --offload-arch=sm_${arch})
   endforeach()
@@ -274,30 +286,124 @@ function(heat2d_directive_offload_clang prefix flag source)
     get_filename_component(bitcode_dir "${bitcode_dir}" REALPATH)
     list(APPEND flags --libomptarget-nvptx-bc-path=${bitcode_dir})
   endif()
-  if(CMAKE_CUDA_COMPILER)
-    get_filename_component(cuda_bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
-    get_filename_component(cuda_root "${cuda_bin}" DIRECTORY)
-    list(APPEND flags --cuda-path=${cuda_root})
+  heat2d_clang_cuda_path(cuda "${flags}" ${oldest} ${source})
+  if(cuda_PATH)
+    list(APPEND flags --cuda-path=${cuda_PATH})
   endif()
   set(link_flags "")
+  set(runtime_text "libomptarget (not found by ${CMAKE_C_COMPILER} -print-file-name)")
   execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libomptarget.so
                   OUTPUT_VARIABLE runtime OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(IS_ABSOLUTE "${runtime}" AND EXISTS "${runtime}")
     get_filename_component(runtime_dir "${runtime}" DIRECTORY)
     get_filename_component(runtime_dir "${runtime_dir}" REALPATH)
     set(link_flags "-Wl,-rpath,${runtime_dir}")
+    set(runtime_text "libomptarget ${CMAKE_C_COMPILER_VERSION} (${runtime_dir})")
   endif()
   heat2d_directive_probe(probe SOURCE ${source} FLAGS ${flags} LINK_FLAGS ${link_flags})
   string(REPLACE ";" "," arch_text "${archs}")
   set(${prefix}_OK ${probe_OK} PARENT_SCOPE)
   set(${prefix}_FLAGS "${flags}" PARENT_SCOPE)
   set(${prefix}_LINK_FLAGS "${link_flags}" PARENT_SCOPE)
+  set(${prefix}_RUNTIME "${runtime_text}" PARENT_SCOPE)
+  set(${prefix}_PTXAS "${cuda_TEXT}" PARENT_SCOPE)
+  set(${prefix}_WARNING "${cuda_WARNING}" PARENT_SCOPE)
   if(probe_OK)
     set(${prefix}_WHY "sm_${arch_text}, the test kernel ran on the ${probe_OUTPUT}" PARENT_SCOPE)
   else()
     heat2d_directive_probe_why(why)
     set(${prefix}_WHY "${why}" PARENT_SCOPE)
   endif()
+endfunction()
+
+# heat2d_clang_cuda_path(PREFIX FLAGS ARCH SOURCE): the CUDA folder whose
+# ptxas Clang uses (--cuda-path), apart from nvcc's: libomptarget up to
+# Clang 19 reads the GPU of a cubin from the low byte of its ELF header's
+# flags, where CUDA 11 and 12's ptxas write it and CUDA 13's does not (it
+# moved the number to the second byte; a GPU then refuses every image:
+# "No images found compatible with the installed hardware"). So each
+# candidate's ptxas assembles SOURCE's device code for sm_ARCH here, and the
+# first whose cubin carries ARCH in that byte is taken:
+# HEAT2D_OMP_TARGET_CUDA_PATH alone when set, else the toolkit of nvcc,
+# /usr/local/cuda, the versioned /usr/local/cuda-* and /opt/cuda* folders,
+# and Debian's and Ubuntu's nvidia-cuda-toolkit (/usr/lib/cuda). Sets
+# PREFIX_PATH (empty: Clang's own search), PREFIX_TEXT (for heat2d info) and
+# PREFIX_WARNING (why no candidate will do, with the fix; empty when one does).
+function(heat2d_clang_cuda_path prefix flags arch source)
+  set(candidates "")
+  if(HEAT2D_OMP_TARGET_CUDA_PATH)
+    if(NOT EXISTS "${HEAT2D_OMP_TARGET_CUDA_PATH}/bin/ptxas")
+      message(FATAL_ERROR "HEAT2D_OMP_TARGET_CUDA_PATH=${HEAT2D_OMP_TARGET_CUDA_PATH} has no bin/ptxas. Fix: name a CUDA folder (one with bin/ptxas, nvvm/libdevice and include/cuda.h)")
+    endif()
+    list(APPEND candidates ${HEAT2D_OMP_TARGET_CUDA_PATH})
+  else()
+    if(CMAKE_CUDA_COMPILER)
+      get_filename_component(cuda_bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+      get_filename_component(cuda_root "${cuda_bin}" DIRECTORY)
+      list(APPEND candidates ${cuda_root})
+    endif()
+    file(GLOB versioned LIST_DIRECTORIES true /usr/local/cuda-* /opt/cuda*)
+    list(SORT versioned COMPARE NATURAL ORDER DESCENDING)
+    list(APPEND candidates /usr/local/cuda ${versioned} /usr/lib/cuda)
+  endif()
+  set(tried "")
+  set(dir ${CMAKE_BINARY_DIR}/directive_probes/cubin)
+  file(MAKE_DIRECTORY ${dir})
+  foreach(candidate ${candidates})
+    if(NOT EXISTS "${candidate}/bin/ptxas")
+      continue()
+    endif()
+    get_filename_component(real "${candidate}" REALPATH)
+    if(real IN_LIST tried)
+      continue()
+    endif()
+    list(APPEND tried ${real})
+    heat2d_cubin_arch_byte(byte "${flags};--cuda-path=${candidate}" ${arch} ${source} ${dir})
+    execute_process(COMMAND ${candidate}/bin/ptxas --version OUTPUT_VARIABLE version ERROR_QUIET)
+    string(REGEX MATCH "release [0-9.]+" version "${version}")
+    string(REPLACE "release" "CUDA" version "${version}")
+    set(text "${candidate}/bin/ptxas (${version})")
+    if(byte EQUAL arch)
+      set(${prefix}_PATH ${candidate} PARENT_SCOPE)
+      set(${prefix}_TEXT "${text}" PARENT_SCOPE)
+      set(${prefix}_WARNING "" PARENT_SCOPE)
+      return()
+    endif()
+    if(NOT first_text)
+      set(first_text "${text}")
+      set(first_path ${candidate})
+      set(first_byte "${byte}")
+    endif()
+  endforeach()
+  set(${prefix}_PATH "${first_path}" PARENT_SCOPE)
+  if(NOT first_text)
+    set(${prefix}_TEXT "none found" PARENT_SCOPE)
+    set(${prefix}_WARNING "" PARENT_SCOPE)
+    return()
+  endif()
+  set(${prefix}_TEXT "${first_text}, whose cubins libomptarget ${CMAKE_C_COMPILER_VERSION} may refuse" PARENT_SCOPE)
+  set(${prefix}_WARNING
+      "the ptxas of ${first_text} writes cubins whose GPU field libomptarget ${CMAKE_C_COMPILER_VERSION} does not read (byte ${first_byte}, not ${arch}): a GPU will refuse its images. Fix: -DHEAT2D_OMP_TARGET_CUDA_PATH=DIR, a CUDA 11 or 12 folder (Debian 12: nvidia-cuda-toolkit, unpacked)"
+      PARENT_SCOPE)
+endfunction()
+
+# heat2d_cubin_arch_byte(OUT FLAGS ARCH SOURCE DIR): the low byte of the ELF
+# flags of SOURCE's cubin for sm_ARCH built with FLAGS (decimal), empty
+# when it does not build.
+function(heat2d_cubin_arch_byte out flags arch source dir)
+  set(cubin ${dir}/test_sm_${arch}.cubin)
+  file(REMOVE ${cubin})
+  list(FILTER flags EXCLUDE REGEX "^--offload-arch=")
+  execute_process(COMMAND ${CMAKE_C_COMPILER} ${flags} --offload-arch=sm_${arch}
+                          --offload-device-only -c -Wno-pass-failed ${source} -o ${cubin}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET TIMEOUT 120)
+  set(byte "")
+  if(rc EQUAL 0 AND EXISTS ${cubin})
+    # ELF64: e_flags at offset 48.
+    file(READ ${cubin} hex OFFSET 48 LIMIT 1 HEX)
+    math(EXPR byte "0x${hex}")
+  endif()
+  set(${out} "${byte}" PARENT_SCOPE)
 endfunction()
 
 # heat2d_directive_probe_why(OUT): why the last heat2d_directive_probe
