@@ -56,6 +56,46 @@ static void PASS(args_columns2)(int teams, int threads)
     }
 }
 
+#ifdef OMP_TARGET_BARE
+/* cuda-resident's kernel in OpenMP (Clang): an ompx_bare region is a CUDA
+ * grid, with no OpenMP runtime in it (no team or thread state, no
+ * worksharing loop), and each CUDA thread one lane of the columns
+ * schedule: a column of a strip of OMP_TARGET_COLUMN_ROWS rows, threads
+ * BARE_WIDTH x BARE_HEIGHT a team, the team's blocks across first, as
+ * cuda-resident's grid. Clang 19 takes a one-dimensional grid: the team's
+ * number and the thread's are split here. */
+static void PASS(bare)(int teams)
+{
+#pragma omp target teams ompx_bare num_teams(teams) thread_limit(BARE_WIDTH *BARE_HEIGHT)
+    {
+        const unsigned block = (unsigned)ompx_block_id_x();
+        const unsigned thread = (unsigned)ompx_thread_id_x();
+        const unsigned across = FN(resident_args).blocks_across;
+        const unsigned strip = block / across * BARE_HEIGHT + thread / BARE_WIDTH;
+        const unsigned lane = block % across * BARE_WIDTH + thread % BARE_WIDTH;
+        if (strip < FN(resident_args).strips)
+            LANE_COLUMN((size_t)strip, 1 + (size_t)lane);
+    }
+}
+
+/* The same grid of four adjacent cells a thread (cuda-resident's f32
+ * kernel; nx a multiple of 4): LANE_QUADS. */
+static void PASS(bare_quads)(int teams)
+{
+#pragma omp target teams ompx_bare num_teams(teams) thread_limit(BARE_WIDTH *BARE_HEIGHT)
+    {
+        const unsigned block = (unsigned)ompx_block_id_x();
+        const unsigned thread = (unsigned)ompx_thread_id_x();
+        const unsigned across = FN(resident_args).quad_blocks_across;
+        const unsigned strip = block / across * BARE_HEIGHT + thread / BARE_WIDTH;
+        const unsigned quad = block % across * BARE_WIDTH + thread % BARE_WIDTH;
+        /* f32 alone: the f64 kernel is empty (bare_quads). */
+        if (sizeof(REAL) == 4 && strip < FN(resident_args).quad_strips)
+            LANE_QUADS((size_t)strip, (size_t)quad);
+    }
+}
+#endif
+
 #undef LANE_ROWS
 #undef LANE_UPDATE
 #undef LANE_ARGS

@@ -42,6 +42,31 @@
  * and HEAT2D_OMP_TARGET_THREADS (thread_limit; default threads_for's).
  * Measurements:
  * docs/performance.md, "omp-target". */
+#if defined(__clang__)
+/* Clang's ompx_bare regions: CUDA's grid, no OpenMP runtime in the kernel
+ * (the bare schedule, omp_target_pass.h). */
+#define OMP_TARGET_BARE
+#include <ompx.h>
+#endif
+#if defined(__clang__) && defined(__NVPTX__)
+/* Clang's device pass: the lanes read u through the read-only data cache,
+ * as cuda-resident's __ldg does (the field does not change during a
+ * region). A pointer read from a structure is generic, and Clang would
+ * otherwise emit generic loads. */
+/* (A float read this way is widened to double and back, exactly.) */
+#define LANE_LOAD(p)                                                                               \
+    (sizeof *(p) == sizeof(double) ? __nvvm_ldg_d((const double *)(p))                             \
+                                   : (double)__nvvm_ldg_f((const float *)(p)))
+/* The quads' four floats (the f32 lanes alone take them: PASS(bare_quads)). */
+typedef float heat2d_lane_f4 __attribute__((ext_vector_type(4)));
+#define LANE_LOAD4(to, p)                                                                          \
+    do {                                                                                           \
+        const heat2d_lane_f4 four_ =                                                               \
+            __nvvm_ldg_f4((const heat2d_lane_f4 *)__builtin_assume_aligned((p), 16));              \
+        __builtin_memcpy(&(to), &four_, sizeof four_);                                             \
+    } while (0)
+#endif
+
 #include "omp_target_runtime.h"
 #include "omp_target_stencil.h"
 #include "column_lanes.h"
@@ -61,17 +86,29 @@ typedef enum omp_target_schedule {
     SCHEDULE_ARGS_ROWS, /* rows, the arguments in device memory */
     SCHEDULE_COLUMNS,   /* one loop over the lanes of every strip, a column a lane */
     SCHEDULE_COLUMNS2,  /* columns, two adjacent columns a lane */
+#ifdef OMP_TARGET_BARE
+    SCHEDULE_BARE, /* cuda-resident's grid, a thread a lane (Clang's ompx_bare) */
+#endif
     SCHEDULE_COUNT
 } omp_target_schedule;
 
-static const char *const schedule_names[SCHEDULE_COUNT] = {"seed",      "collapse", "rows",
-                                                           "args-rows", "columns",  "columns2"};
+static const char *const schedule_names[SCHEDULE_COUNT] = {
+    "seed", "collapse", "rows", "args-rows", "columns", "columns2",
+#ifdef OMP_TARGET_BARE
+    "bare",
+#endif
+};
 
-/* On a GPU columns2, the fastest schedule on the H200 with GCC 12, as it is
- * acc-resident's (docs/performance.md, "omp-target"). On the host
+/* On a GPU, with GCC columns2, the fastest schedule on the H200 with GCC
+ * 12, as it is acc-resident's; with Clang bare, cuda-resident's kernel
+ * (docs/performance.md, "omp-target"). On the host
  * (OMP_TARGET_OFFLOAD=DISABLED), collapse: one parallel loop over the
- * interior. */
-#define DEFAULT_SCHEDULE      SCHEDULE_COLUMNS2
+ * interior (a bare region has no meaning there). */
+#ifdef OMP_TARGET_BARE
+#define DEFAULT_SCHEDULE SCHEDULE_BARE
+#else
+#define DEFAULT_SCHEDULE SCHEDULE_COLUMNS2
+#endif
 #define HOST_DEFAULT_SCHEDULE SCHEDULE_COLLAPSE
 
 /* The column schedules' block: rows walked by each lane, and lanes a
@@ -94,12 +131,20 @@ static const char *const schedule_names[SCHEDULE_COUNT] = {"seed",      "collaps
 #define GCC_COLUMN_THREADS 8
 #endif
 
+/* The bare schedule's team, cuda-resident's block: BARE_WIDTH columns
+ * by BARE_HEIGHT strips, a thread a lane; a strip of the quads (f32, four
+ * cells a lane) is BARE_QUAD_ROWS rows, as cuda-resident's f32 kernel. */
+#define BARE_WIDTH     128
+#define BARE_HEIGHT    2
+#define BARE_QUAD_ROWS 4
+
 /* Chosen by omp_target_resident_prepare, read by the loop: the schedule,
- * the teams and thread_limit asked for (0: the schedule's), and whether the
- * regions run on the host. */
+ * the teams and thread_limit asked for (0: the schedule's), whether the
+ * regions run on the host, and the bytes of a cell. */
 static omp_target_schedule schedule = DEFAULT_SCHEDULE;
 static int asked_teams, asked_threads;
 static bool host_run;
+static size_t real_bytes = sizeof(double);
 
 /* A count for num_teams or thread_limit, clamped to int. */
 static int clamp_int(size_t count)
@@ -123,6 +168,47 @@ static bool is_column_schedule(omp_target_schedule s)
     return s == SCHEDULE_COLUMNS || s == SCHEDULE_COLUMNS2;
 }
 
+/* The schedules whose regions count their lanes in 32 bits. */
+static bool counts_lanes_in_32_bits(omp_target_schedule s)
+{
+#ifdef OMP_TARGET_BARE
+    if (s == SCHEDULE_BARE)
+        return true;
+#endif
+    return is_column_schedule(s);
+}
+
+/* The bare schedule's teams across nx: lanes of `cells` columns (1, or 4
+ * for the quads, which cover the boundary columns too) over BARE_WIDTH. */
+static size_t bare_blocks_across(size_t nx, size_t cells)
+{
+    const size_t lanes = cells == 1 ? nx - 2 : nx / cells;
+    return (lanes + BARE_WIDTH - 1) / BARE_WIDTH;
+}
+static size_t quad_strips(size_t ny)
+{
+    return (ny - 2 + BARE_QUAD_ROWS - 1) / BARE_QUAD_ROWS;
+}
+
+#ifdef OMP_TARGET_BARE
+/* Four cells a lane where they are 16 aligned bytes: f32, nx a multiple of
+ * 4 (the arrays' device copies start at least 16-byte aligned). */
+static bool bare_quads(size_t nx, size_t bytes)
+{
+    return bytes == 4 && nx % 4 == 0;
+}
+
+/* The bare schedule's teams: its grid of blocks. */
+static int bare_teams(size_t nx, size_t ny, size_t bytes)
+{
+    if (bare_quads(nx, bytes))
+        return clamp_int((quad_strips(ny) + BARE_HEIGHT - 1) / BARE_HEIGHT *
+                         bare_blocks_across(nx, 4));
+    return clamp_int((column_strips(ny) + BARE_HEIGHT - 1) / BARE_HEIGHT *
+                     bare_blocks_across(nx, 1));
+}
+#endif
+
 /* The teams a schedule launches for nx x ny: HEAT2D_OMP_TARGET_TEAMS, else
  * on a GPU a row a team (the row schedules) or COLUMN_WIDTH lanes a team
  * (the column schedules; with GCC, a team a multiprocessor where CUDA says
@@ -134,6 +220,10 @@ static int teams_for(size_t nx, size_t ny)
         return asked_teams;
     if (host_run)
         return 1;
+#ifdef OMP_TARGET_BARE
+    if (schedule == SCHEDULE_BARE)
+        return bare_teams(nx, ny, real_bytes);
+#endif
     if (schedule == SCHEDULE_ROWS || schedule == SCHEDULE_ARGS_ROWS)
         return clamp_int(ny - 2);
     const size_t columns = schedule == SCHEDULE_COLUMNS2 ? 2 : 1;
@@ -149,6 +239,10 @@ static int teams_for(size_t nx, size_t ny)
 
 static int threads_for(void)
 {
+#ifdef OMP_TARGET_BARE
+    if (schedule == SCHEDULE_BARE)
+        return BARE_WIDTH * BARE_HEIGHT; /* the grid's block, whatever is asked */
+#endif
     if (asked_threads > 0)
         return asked_threads;
 #ifdef GCC_COLUMN_THREADS
@@ -219,12 +313,25 @@ static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *
         heat2d_omp_target_prepare("omp-target-resident", cfg, rep, err) != 0)
         return -1;
     host_run = heat2d_device_is_host(rep->device);
+    real_bytes = heat2d_precision_bytes(cfg->precision);
     schedule = asked != SCHEDULE_COUNT ? asked
                : host_run              ? HOST_DEFAULT_SCHEDULE
                                        : DEFAULT_SCHEDULE;
+#ifdef OMP_TARGET_BARE
+    /* On the host a bare region is one thread of one team: it would
+     * compute one lane's cells. */
+    if (host_run && schedule == SCHEDULE_BARE)
+        return heat2d_fail(err,
+                           "omp-target-resident: HEAT2D_OMP_TARGET_SCHEDULE=bare runs on a GPU "
+                           "only (its regions are CUDA grids); unset it to run on the host");
+    if (schedule == SCHEDULE_BARE && asked_teams > 0)
+        return heat2d_fail(err,
+                           "omp-target-resident: HEAT2D_OMP_TARGET_TEAMS does not apply to the "
+                           "bare schedule, whose grid covers the field; unset it");
+#endif
     /* The columns schedules count their lanes in 32 bits (omp_target_pass.h). */
     const size_t lanes = column_strips(cfg->ny) * lanes_across(cfg->nx, 1);
-    if (is_column_schedule(schedule) && lanes > UINT_MAX)
+    if (counts_lanes_in_32_bits(schedule) && lanes > UINT_MAX)
         return heat2d_fail(err,
                            "omp-target-resident: %zux%zu has %zu lanes, more than the %s schedule "
                            "counts (%u); HEAT2D_OMP_TARGET_SCHEDULE=args-rows runs it",

@@ -45,8 +45,18 @@ typedef struct FN(omp_target_args) {
     unsigned pairs;          /* pairs of columns across (columns2) */
     unsigned column_lanes;   /* columns' lanes: strips x columns_across */
     unsigned pair_lanes;     /* columns2's: strips x pairs */
+    unsigned strips;         /* strips of OMP_TARGET_COLUMN_ROWS rows (bare) */
+    unsigned blocks_across;  /* teams across the grid (bare) */
+    unsigned quad_strips;    /* strips of BARE_QUAD_ROWS rows (bare, quads) */
+    unsigned quad_blocks_across;
     REAL alpha;
 } FN(omp_target_args);
+#ifdef OMP_TARGET_BARE
+/* Four cells of REAL, for the quads' aligned loads (column_lanes.h). */
+typedef REAL FN(omp_target_real4) __attribute__((ext_vector_type(4)));
+#define LANE_REAL4     FN(omp_target_real4)
+#define LANE_QUAD_ROWS BARE_QUAD_ROWS
+#endif
 #pragma omp declare target
 static FN(omp_target_args) FN(resident_args);
 #pragma omp end declare target
@@ -65,6 +75,10 @@ static FN(omp_target_args) FN(resident_args);
 #undef PASS_FROM
 #undef PASS_TO
 #undef PASS
+#ifdef OMP_TARGET_BARE
+#undef LANE_REAL4
+#undef LANE_QUAD_ROWS
+#endif
 
 /* The four edges of v set to 0. */
 static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
@@ -119,6 +133,14 @@ static void FN(omp_target_resident_step)(size_t step, size_t nx, size_t ny, REAL
     case SCHEDULE_COUNT:
         BY_DIRECTION(args_columns2, teams, threads);
         break;
+#ifdef OMP_TARGET_BARE
+    case SCHEDULE_BARE:
+        if (bare_quads(nx, sizeof(REAL)))
+            BY_DIRECTION(bare_quads, bare_teams(nx, ny, sizeof(REAL)));
+        else
+            BY_DIRECTION(bare, bare_teams(nx, ny, sizeof(REAL)));
+        break;
+#endif
     }
     if (step < 2)
         FN(zero_edges)(nx, ny, to);
@@ -176,6 +198,10 @@ static void FN(write_args)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *
         .pairs = (unsigned)lanes_across(cfg->nx, 2),
         .column_lanes = (unsigned)(column_strips(cfg->ny) * lanes_across(cfg->nx, 1)),
         .pair_lanes = (unsigned)(column_strips(cfg->ny) * lanes_across(cfg->nx, 2)),
+        .strips = (unsigned)column_strips(cfg->ny),
+        .blocks_across = (unsigned)bare_blocks_across(cfg->nx, 1),
+        .quad_strips = (unsigned)quad_strips(cfg->ny),
+        .quad_blocks_across = (unsigned)bare_blocks_across(cfg->nx, 4),
         .alpha = alpha,
     };
 #pragma omp target data use_device_ptr(u, v)

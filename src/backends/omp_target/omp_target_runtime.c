@@ -65,6 +65,21 @@ int heat2d_omp_target_transfers_stop(heat2d_report *rep, heat2d_error *err)
     return heat2d_trace_end(tracing, rep, err);
 }
 
+#define TEXT_OF(x)   #x
+#define NUMBER_OF(x) TEXT_OF(x)
+const char *heat2d_omp_target_compiler(void)
+{
+#if defined(__clang__)
+    return "Clang " NUMBER_OF(__clang_major__) "." NUMBER_OF(__clang_minor__) "." NUMBER_OF(
+        __clang_patchlevel__);
+#elif defined(__GNUC__)
+    return "GCC " NUMBER_OF(__GNUC__) "." NUMBER_OF(__GNUC_MINOR__) "." NUMBER_OF(
+        __GNUC_PATCHLEVEL__);
+#else
+    return "an unknown compiler";
+#endif
+}
+
 /* The GPU's multiprocessors, where CUDA says (0: not known). */
 static int multiprocessors;
 
@@ -165,7 +180,9 @@ int heat2d_omp_target_prepare(const char *method, const heat2d_config *cfg, heat
     /* The seed's arithmetic, alpha's product an fma with a -0 addend. */
     rep->pass_steps = 1;
     rep->fp_ops_per_cell = 7;
-    snprintf(rep->device, sizeof rep->device, "%s", name);
+    /* Which compiler built the regions, beside the GPU (a bench row of
+     * each compiler's build). */
+    snprintf(rep->device, sizeof rep->device, "%s (%s)", name, heat2d_omp_target_compiler());
     /* Both arrays go to the device: refuse, before the clock starts, a grid
      * whose arrays do not fit in its free memory. */
     return check_device_memory(method, cfg, rep->device, err);

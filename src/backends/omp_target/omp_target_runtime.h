@@ -19,6 +19,11 @@ bool heat2d_omp_target_on_host_here(void);
 int heat2d_omp_target_prepare(const char *method, const heat2d_config *cfg, heat2d_report *rep,
                               heat2d_error *err);
 
+/* The compiler that built the OpenMP target methods, with its version
+ * ("Clang 19.1.7", "GCC 12.2.0"), for the device a result names: the two
+ * compilers' offload runtimes differ far more than their host code. */
+const char *heat2d_omp_target_compiler(void);
+
 /* The GPU's multiprocessors once prepared, where CUDA is built in to say;
  * 0 where not known. */
 int heat2d_omp_target_multiprocessors(void);
