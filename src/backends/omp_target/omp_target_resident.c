@@ -241,7 +241,7 @@ static int threads_for(void)
 {
 #ifdef OMP_TARGET_BARE
     if (schedule == SCHEDULE_BARE)
-        return BARE_WIDTH * BARE_HEIGHT; /* the grid's block, whatever is asked */
+        return BARE_WIDTH * BARE_HEIGHT; /* the grid's block (prepare refuses another) */
 #endif
     if (asked_threads > 0)
         return asked_threads;
@@ -324,10 +324,10 @@ static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *
         return heat2d_fail(err,
                            "omp-target-resident: HEAT2D_OMP_TARGET_SCHEDULE=bare runs on a GPU "
                            "only (its regions are CUDA grids); unset it to run on the host");
-    if (schedule == SCHEDULE_BARE && asked_teams > 0)
+    if (schedule == SCHEDULE_BARE && (asked_teams > 0 || asked_threads > 0))
         return heat2d_fail(err,
-                           "omp-target-resident: HEAT2D_OMP_TARGET_TEAMS does not apply to the "
-                           "bare schedule, whose grid covers the field; unset it");
+                           "omp-target-resident: HEAT2D_OMP_TARGET_TEAMS and _THREADS do not "
+                           "apply to the bare schedule, whose grid is cuda-resident's; unset them");
 #endif
     /* The columns schedules count their lanes in 32 bits (omp_target_pass.h). */
     const size_t lanes = column_strips(cfg->ny) * lanes_across(cfg->nx, 1);
