@@ -7,6 +7,9 @@
 #   offload       GCC's nvptx offload compiler installed, no GPU: OpenACC
 #                 and OpenMP target offloaded in one build, skipped with the
 #                 note, and on the host when asked, both in one process
+#   clang         Clang 19 with its OpenMP offload runtime, no GPU: the OpenMP
+#                 target methods offloaded, on the host when asked; and
+#                 Clang without that runtime: left out, with the fix
 #   no-acc-link   a C compiler that cannot link -fopenacc programs, nor
 #                 OpenMP target ones; with the test doubles, which join every
 #                 list from their declaration
@@ -228,6 +231,78 @@ elif [ "${CI:-}" = true ]; then
   ko "offload: GCC's nvptx offload compiler is not installed (.ci/run installs it)"
 else
   skip offload "GCC's nvptx offload compiler is not installed (tools/setup.sh offload)"
+fi
+
+# ---- clang: Clang's OpenMP offload (libomptarget), no GPU ---------------------
+# Clang 19 with its offload runtime (Debian: clang-19, libomp-19-dev): the
+# OpenMP target methods offloaded, refused here without
+# OMP_TARGET_OFFLOAD=DISABLED and bit for bit cpu's with it; heat2d info
+# names the compiler, runtime and ptxas; a CUDA folder for Clang's ptxas
+# that has none, or whose cubins libomptarget cannot read, is said so at
+# configure. Then Clang without its offload runtime: left out, with the fix.
+clang_cc=$(command -v clang-19 || true)
+if [ -n "$clang_cc" ] && [[ $("$clang_cc" -print-file-name=libomptarget.so) == /* ]]; then
+  clang_version=$("$clang_cc" --version | sed -n 's/.*clang version \([0-9.]*\).*/\1/p')
+  CC=$clang_cc configure clang -DHEAT2D_OMP_TARGET=ON -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF \
+    -DHEAT2D_NETCDF=OFF
+  expect_eq "$(grep -c 'heat2d: OpenMP target offloaded to NVIDIA GPUs' "$w/clang.cfg")" 1 \
+    "clang: configure offloads OpenMP target"
+  run "$w/clang/bin/heat2d" info
+  expect_eq "$(sed -n 's/^OMP_TARGET_COMPILER=//p' <<<"$out")" "Clang $clang_version" "clang: info names the compiler"
+  expect_eq "$(grep -c "^OMP_TARGET_RUNTIME=libomptarget $clang_version (/" <<<"$out")" 1 \
+    "clang: info names the runtime and its folder"
+  expect_eq "$(grep -cE '^OMP_TARGET_PTXAS=(/.*/bin/ptxas \(CUDA [0-9.]+\)|none found)' <<<"$out")" 1 \
+    "clang: info names the ptxas"
+  omp_target=$(declared_needing OMP_TARGET)
+  for m in ${omp_target//,/}; do
+    run "$w/clang/bin/heat2d" run --method "$m" --nx 8 --ny 8 --steps 1
+    expect_rc 1 "clang: $m refuses the host nobody asked for"
+    expect_err_has "set OMP_TARGET_OFFLOAD=DISABLED to run the OpenMP target methods on the host" \
+      "clang: $m's refusal says how to ask for the host"
+  done
+  run env OMP_TARGET_OFFLOAD=DISABLED "$w/clang/bin/heat2d" check
+  expect_rc 0 "clang: the check on the host, asked for ($err)"
+  for m in ${omp_target//,/}; do
+    expect_eq "$(grep -cE "^FILE=.*/${m}_25x21_[0-9]+\.dat DEVICE=host \(OMP_TARGET_OFFLOAD=DISABLED\) MAX_ABS_DIFF=0\.000000e\+00 .*FAILURES=0\$" <<<"$out")" 4 \
+      "clang: $m on the host, bit for bit cpu's in the four cases"
+  done
+  run env OMP_TARGET_OFFLOAD=DISABLED HEAT2D_OMP_TARGET_SCHEDULE=bare "$w/clang/bin/heat2d" run \
+    --method omp-target-resident --nx 8 --ny 8 --steps 1
+  expect_rc 1 "clang: the bare schedule refuses the host"
+  expect_err_has "HEAT2D_OMP_TARGET_SCHEDULE=bare runs on a GPU only" "clang: the refusal says why"
+  # A CUDA folder for Clang's ptxas: none there, or one whose cubins
+  # libomptarget cannot read (CUDA 13's, where nvcc is CUDA 13).
+  run env CC="$clang_cc" cmake -S "$src" -B "$w/clang-cuda" -DBUILD_TESTING=OFF -DHEAT2D_CUDA=OFF \
+    -DHEAT2D_MPI=OFF -DHEAT2D_NETCDF=OFF -DHEAT2D_OMP_TARGET_CUDA_PATH="$w/no-cuda"
+  expect_rc 1 "clang: a CUDA folder without ptxas is refused"
+  # (CMake wraps the lines of its errors.)
+  expect_eq "$(tr -s ' \n' '  ' <<<"$err" | grep -cF "HEAT2D_OMP_TARGET_CUDA_PATH=$w/no-cuda has no bin/ptxas. Fix: name a CUDA folder")" 1 \
+    "clang: the refusal names the folder and the fix"
+  cuda13=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc || echo /nonexistent/bin/nvcc)")")")
+  if [ -x "$cuda13/bin/ptxas" ] && "$cuda13/bin/ptxas" --version | grep -q 'release 1[3-9]\.'; then
+    run env CC="$clang_cc" cmake -S "$src" -B "$w/clang-cuda" -DBUILD_TESTING=OFF -DHEAT2D_CUDA=OFF \
+      -DHEAT2D_MPI=OFF -DHEAT2D_NETCDF=OFF -DHEAT2D_OMP_TARGET_CUDA_PATH="$cuda13"
+    expect_rc 0 "clang: configure with CUDA 13's ptxas ($err)"
+    expect_out_has "heat2d: OpenMP target: the ptxas of $cuda13/bin/ptxas (CUDA 1" \
+      "clang: configure says CUDA 13's cubins will be refused"
+    expect_out_has "Fix: -DHEAT2D_OMP_TARGET_CUDA_PATH=DIR, a CUDA 11 or 12 folder" "clang: with the fix"
+  else
+    skip "clang: CUDA 13's ptxas" "no CUDA 13 nvcc on PATH"
+  fi
+  # Without its offload runtime: a clang-19 that finds neither
+  # libomptarget nor its device bitcode (libomp-19-dev not installed).
+  printf '#!/bin/sh\nfor a in "$@"; do case "$a" in -print-file-name=libomptarget*) echo "${a#-print-file-name=}"; exit 0 ;; esac; done\nexec %s --libomptarget-nvptx-bc-path=/nonexistent "$@"\n' \
+    "$clang_cc" >"$w/clang-no-runtime"
+  chmod +x "$w/clang-no-runtime"
+  run env CC="$w/clang-no-runtime" cmake -S "$src" -B "$w/clang-no-runtime-build" -DBUILD_TESTING=OFF \
+    -DHEAT2D_CUDA=OFF -DHEAT2D_MPI=OFF -DHEAT2D_NETCDF=OFF
+  expect_rc 0 "clang-no-runtime: configure goes on ($err)"
+  line=$(grep 'heat2d: OpenMP target left out' <<<"$out" || true)
+  expect_eq "$(grep -c . <<<"$line")" 1 "clang-no-runtime: one configure line says OpenMP target is left out"
+  expect_eq "$(grep -cF "Fix: install libomp-${clang_version%%.*}-dev (libomptarget and its nvptx device runtime)" <<<"$line")" 1 \
+    "clang-no-runtime: the line names the package that fixes it"
+else
+  skip clang "clang-19 with libomp-19-dev is not installed (apt-get install clang-19 libomp-19-dev)"
 fi
 
 # ---- a C compiler that cannot link -fopenacc programs ------------------------
