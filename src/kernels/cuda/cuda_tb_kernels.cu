@@ -24,48 +24,41 @@ struct Variant {
     unsigned depth;
     int arith;             /* Arith: kReference, kFused or kScaled */
     const char *unscaled;  /* a scaled variant's twin for where its range does not reach */
-    bool shared_parts;     /* the levels' partial sums in shared memory */
     bool dependent;        /* passes launched programmatically dependent */
     const void *kernel[2]; /* by heat2d_precision: HEAT2D_F64, HEAT2D_F32 */
 };
 
-#define HEAT2D_TB_VARIANT(name, depth, minb, arith, unscaled, pairs, direct, shp, dep)             \
+#define HEAT2D_TB_VARIANT(name, depth, minb, arith, unscaled, pairs, direct, dep)                  \
     {                                                                                              \
-        name, depth, arith, unscaled, shp, dep,                                                    \
+        name, depth, arith, unscaled, dep,                                                         \
         {                                                                                          \
-            (const void *)tb_kernel<double, depth, minb, arith, pairs, direct, shp>,               \
-                (const void *)tb_kernel<float, depth, minb, arith, pairs, direct, shp>             \
+            (const void *)tb_kernel<double, depth, minb, arith, pairs, direct>,                    \
+                (const void *)tb_kernel<float, depth, minb, arith, pairs, direct>                  \
         }                                                                                          \
     }
 
-/* The main variant of each precision, their fused twins, the bit-identical
- * one, then the shallower passes for the remainder. Names: depth, r
- * (rotation: the steady rows two a trip), thread blocks an SM holds, then
- * the arithmetic (q: the scaled form's four operations, f: two fused
- * multiply-adds, none: the reference's order), s for steady rows without
- * tests, l for their lean copies, p for pairs of steady rows, d for output
- * rows stored from registers (l included). The depth and blocks an SM are
- * set by the registers: a variant that spills loses more than depth gains.
- * Measurements: docs/performance.md, "cuda-tb". */
+/* The main variants of each precision, their fused twins (of the same
+ * depth), the bit-identical one, then the shallower passes for the
+ * remainder. Names: depth, r (rotation: the steady rows two a loop trip),
+ * thread blocks an SM holds, then the arithmetic (q: the scaled form's four
+ * operations, f: two fused multiply-adds, none: the reference's order), s
+ * for steady rows without tests, l for their lean copies, p for pairs of
+ * steady rows, d for output rows stored from registers (l included), g for
+ * passes launched programmatically dependent. The depth and blocks an SM
+ * are set by the registers: a variant that spills loses more than depth
+ * gains. Measurements: docs/performance.md, "cuda-tb". */
 const Variant kVariants[] = {
-    HEAT2D_TB_VARIANT("8r4qsd", 8, 4, kScaled, "8r4fsd", false, true, false, false),
-    HEAT2D_TB_VARIANT("9r6qsp", 9, 6, kScaled, "9r6fsp", true, false, false, false),
-    HEAT2D_TB_VARIANT("8r4fsd", 8, 4, kFused, nullptr, false, true, false, false),
-    HEAT2D_TB_VARIANT("9r6fsp", 9, 6, kFused, nullptr, true, false, false, false),
-    HEAT2D_TB_VARIANT("8r4sl", 8, 4, kReference, nullptr, false, false, false, false),
-    HEAT2D_TB_VARIANT("4r4sl", 4, 4, kReference, nullptr, false, false, false, false),
-    HEAT2D_TB_VARIANT("2r4sl", 2, 4, kReference, nullptr, false, false, false, false),
-    /* Candidates. */
-    HEAT2D_TB_VARIANT("8r4qsdg", 8, 4, kScaled, "8r4fsd", false, true, false, true),
-    HEAT2D_TB_VARIANT("9r6qspg", 9, 6, kScaled, "9r6fsp", true, false, false, true),
-    HEAT2D_TB_VARIANT("8r6qsdh", 8, 6, kScaled, "8r4fsd", false, true, true, false),
-    HEAT2D_TB_VARIANT("8r8qsdh", 8, 8, kScaled, "8r4fsd", false, true, true, false),
-    HEAT2D_TB_VARIANT("8r6qsh", 8, 6, kScaled, "8r4fsd", false, false, true, false),
-    HEAT2D_TB_VARIANT("10r6qsh", 10, 6, kScaled, "8r4fsd", false, false, true, false),
-    HEAT2D_TB_VARIANT("7r4qs", 7, 4, kScaled, "8r4fsd", false, false, false, false),
-    HEAT2D_TB_VARIANT("9r8qsph", 9, 8, kScaled, "9r6fsp", true, false, true, false),
-    HEAT2D_TB_VARIANT("9r12qsph", 9, 12, kScaled, "9r6fsp", true, false, true, false),
-    HEAT2D_TB_VARIANT("7r6qsp", 7, 6, kScaled, "9r6fsp", true, false, false, false),
+    HEAT2D_TB_VARIANT("8r4qsd", 8, 4, kScaled, "8r4fsd", false, true, false),
+    HEAT2D_TB_VARIANT("9r6qsp", 9, 6, kScaled, "9r6fsp", true, false, false),
+    HEAT2D_TB_VARIANT("8r4qsdg", 8, 4, kScaled, "8r4fsd", false, true, true),
+    HEAT2D_TB_VARIANT("9r6qspg", 9, 6, kScaled, "9r6fsp", true, false, true),
+    HEAT2D_TB_VARIANT("7r6qspg", 7, 6, kScaled, "7r6fspg", true, false, true),
+    HEAT2D_TB_VARIANT("8r4fsd", 8, 4, kFused, nullptr, false, true, false),
+    HEAT2D_TB_VARIANT("9r6fsp", 9, 6, kFused, nullptr, true, false, false),
+    HEAT2D_TB_VARIANT("7r6fspg", 7, 6, kFused, nullptr, true, false, true),
+    HEAT2D_TB_VARIANT("8r4sl", 8, 4, kReference, nullptr, false, false, false),
+    HEAT2D_TB_VARIANT("4r4sl", 4, 4, kReference, nullptr, false, false, false),
+    HEAT2D_TB_VARIANT("2r4sl", 2, 4, kReference, nullptr, false, false, false),
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
@@ -78,7 +71,8 @@ struct Choice {
     const char *variant;
 };
 const Choice kChoices[] = {
-    {HEAT2D_F64, LLONG_MAX, "8r4qsd"},
+    {HEAT2D_F64, 2048LL * 2048, "8r4qsdg"}, {HEAT2D_F64, LLONG_MAX, "8r4qsd"},
+    {HEAT2D_F32, 2048LL * 2048, "7r6qspg"}, {HEAT2D_F32, 4096LL * 4096, "9r6qspg"},
     {HEAT2D_F32, LLONG_MAX, "9r6qsp"},
 };
 
@@ -174,13 +168,7 @@ extern "C" cudaError_t heat2d_cuda_tb_load_kernels(void)
     for (int k = 0; k < kVariantCount; ++k)
         for (const void *kernel : kVariants[k].kernel) {
             cudaFuncAttributes attributes;
-            cudaError_t rc = cudaFuncGetAttributes(&attributes, kernel);
-            /* Partial sums in shared memory: the blocks an SM holds are
-             * set by shared memory as much as by registers, so take the
-             * largest carve-out of it. */
-            if (rc == cudaSuccess && kVariants[k].shared_parts)
-                rc = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                          (int)cudaSharedmemCarveoutMaxShared);
+            const cudaError_t rc = cudaFuncGetAttributes(&attributes, kernel);
             if (rc != cudaSuccess)
                 return rc;
         }
@@ -195,8 +183,8 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size
     if (variant >= 0 && kVariants[variant].arith == kScaled &&
         !heat2d_cuda_tb_scaled_in_range(precision, depth, alpha, bound))
         variant = find_variant(kVariants[variant].unscaled);
-    if (variant < 0 || plan == nullptr || nx == 0 || ny == 0 || nx > (size_t)LLONG_MAX / 16 ||
-        ny > (size_t)LLONG_MAX / 16)
+    if (variant < 0 || kVariants[variant].depth != depth || plan == nullptr || nx == 0 || ny == 0 ||
+        nx > (size_t)LLONG_MAX / 16 || ny > (size_t)LLONG_MAX / 16)
         return cudaErrorInvalidValue;
     const void *kernel = kVariants[variant].kernel[precision == HEAT2D_F32 ? 1 : 0];
     int device = 0;

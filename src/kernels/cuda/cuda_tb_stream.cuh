@@ -186,69 +186,6 @@ __device__ __forceinline__ void level_step(const Real (&c_old)[kCells], const Re
     part[kCells - 1] = (c_new[kCells - 2] + east) + c_old[kCells - 1];
 }
 
-/* Each level's partial sums (W + E) + S of its centre row: in registers
- * (SHARED false), or in this warp's shared memory (SHARED true), one row of
- * kStripCols a level laid out as a ring row, each lane touching only its own
- * 4 cells, so that no barrier is needed. In shared memory they take a third
- * of the levels' state out of the registers (T * 4 values a lane), which
- * lets a deeper pass run with more warps an SM, at the cost of a load and a
- * store a level and lane (two of each in fp64), off the chain of levels: a
- * level's partial sums are written one row before they are read. */
-template <typename Real, int T, bool SHARED> struct Parts {
-    Real reg[T][kCells];
-    __device__ __forceinline__ void init(Real *, int)
-    {
-#pragma unroll
-        for (int t = 0; t < T; ++t)
-#pragma unroll
-            for (int k = 0; k < kCells; ++k)
-                reg[t][k] = Real(0);
-    }
-    __device__ __forceinline__ void get(int t, int, Real (&p)[kCells]) const
-    {
-#pragma unroll
-        for (int k = 0; k < kCells; ++k)
-            p[k] = reg[t][k];
-    }
-    __device__ __forceinline__ void put(int t, int, const Real (&p)[kCells])
-    {
-#pragma unroll
-        for (int k = 0; k < kCells; ++k)
-            reg[t][k] = p[k];
-    }
-};
-template <typename Real, int T> struct Parts<Real, T, true> {
-    Real *base; /* this warp's T rows */
-    __device__ __forceinline__ void init(Real *rows, int lane)
-    {
-        base = rows;
-        const Real zero[kCells] = {};
-#pragma unroll
-        for (int t = 0; t < T; ++t)
-            store4(base + t * kStripCols, lane, zero);
-    }
-    __device__ __forceinline__ void get(int t, int lane, Real (&p)[kCells]) const
-    {
-        load4(base + t * kStripCols, lane, p);
-    }
-    __device__ __forceinline__ void put(int t, int lane, const Real (&p)[kCells])
-    {
-        store4(base + t * kStripCols, lane, p);
-    }
-};
-
-/* level_step with level t's partial sums from parts, and back. */
-template <typename Real, bool EDGE, int ARITH, typename P>
-__device__ __forceinline__ void level_of(P &parts, int t, const Real (&c_old)[kCells],
-                                         const Real (&c_new)[kCells], Real (&out)[kCells],
-                                         bool compute, unsigned interior, Real coef, int lane)
-{
-    Real part[kCells];
-    parts.get(t, lane, part);
-    level_step<Real, EDGE, ARITH>(c_old, c_new, part, out, compute, interior, coef);
-    parts.put(t, lane, part);
-}
-
 /* Copies into the ring: asynchronous (cp.async, from compute capability 8.0
  * on), the wait keeping `pending` groups of them in flight; on an older GPU
  * a plain load and store, which is complete at once, so that committing and
@@ -405,9 +342,10 @@ __device__ __forceinline__ void unscale(const Item<Real> &it, Real (&out)[kCells
  * STEADY: a row where every level computes and the output is written (the
  * caller knows), so that the row carries no row tests and no selects; in a
  * strip inside the grid, its input copy has none either. */
-template <typename Real, int T, bool EDGE, int ARITH, bool STEADY, bool DIRECT, typename P>
+template <typename Real, int T, bool EDGE, int ARITH, bool STEADY, bool DIRECT>
 __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T][kCells],
-                                           Real (&c_new)[T][kCells], P &parts, int rr)
+                                           Real (&c_new)[T][kCells], Real (&part)[T][kCells],
+                                           int rr)
 {
     next_input<STEADY && !EDGE>(it, rr, c_new[0]);
 
@@ -417,14 +355,14 @@ __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T
     for (int t = 0; t < T - 1; ++t) {
         const int y = rr - t - 1;
         const bool compute = STEADY || (y >= it.top && y <= it.bottom && y >= t + 1);
-        level_of<Real, EDGE, ARITH>(parts, t, c_old[t], c_new[t], c_new[t + 1], compute,
-                                    it.interior, it.coef, it.lane);
+        level_step<Real, EDGE, ARITH>(c_old[t], c_new[t], part[t], c_new[t + 1], compute,
+                                      it.interior, it.coef);
     }
     const int y = rr - T;
     const bool compute = STEADY || (y >= it.top && y <= it.bottom && y >= T);
     Real out[kCells];
-    level_of<Real, EDGE, ARITH>(parts, T - 1, c_old[T - 1], c_new[T - 1], out, compute, it.interior,
-                                it.coef, it.lane);
+    level_step<Real, EDGE, ARITH>(c_old[T - 1], c_new[T - 1], part[T - 1], out, compute,
+                                  it.interior, it.coef);
     unscale<Real, ARITH>(it, out);
     if constexpr (STEADY && !EDGE && DIRECT)
         write_direct(it, y, out);
@@ -437,9 +375,9 @@ __device__ __forceinline__ void stream_row(const Item<Real> &it, Real (&c_old)[T
  * strips inside the grid). Between the loads and the stores nothing orders the two
  * rows, so the compiler can interleave row rr's level t + 1 with row
  * rr + 1's level t, twice the independent work of one row. */
-template <typename Real, int T, int ARITH, bool DIRECT, typename P>
+template <typename Real, int T, int ARITH, bool DIRECT>
 __device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][kCells],
-                                            Real (&c1)[T][kCells], P &parts, int rr)
+                                            Real (&c1)[T][kCells], Real (&part)[T][kCells], int rr)
 {
     __syncwarp(); /* every lane is done with row rr - 1's slot and the stage */
     issue_row<true>(it, rr + kRing - 1);
@@ -455,18 +393,16 @@ __device__ __forceinline__ void stream_pair(const Item<Real> &it, Real (&c0)[T][
     Real out_b[kCells];
 #pragma unroll
     for (int t = 0; t < T - 1; ++t)
-        level_of<Real, false, ARITH>(parts, t, c0[t], c1[t], c1[t + 1], true, 0u, it.coef, it.lane);
-    level_of<Real, false, ARITH>(parts, T - 1, c0[T - 1], c1[T - 1], out_a, true, 0u, it.coef,
-                                 it.lane);
+        level_step<Real, false, ARITH>(c0[t], c1[t], part[t], c1[t + 1], true, 0u, it.coef);
+    level_step<Real, false, ARITH>(c0[T - 1], c1[T - 1], part[T - 1], out_a, true, 0u, it.coef);
     unscale<Real, ARITH>(it, out_a);
 #pragma unroll
     for (int k = 0; k < kCells; ++k)
         c0[0][k] = second[k];
 #pragma unroll
     for (int t = 0; t < T - 1; ++t)
-        level_of<Real, false, ARITH>(parts, t, c1[t], c0[t], c0[t + 1], true, 0u, it.coef, it.lane);
-    level_of<Real, false, ARITH>(parts, T - 1, c1[T - 1], c0[T - 1], out_b, true, 0u, it.coef,
-                                 it.lane);
+        level_step<Real, false, ARITH>(c1[t], c0[t], part[t], c0[t + 1], true, 0u, it.coef);
+    level_step<Real, false, ARITH>(c1[T - 1], c0[T - 1], part[T - 1], out_b, true, 0u, it.coef);
     unscale<Real, ARITH>(it, out_b);
 
     if constexpr (DIRECT) {
@@ -499,19 +435,19 @@ __device__ __forceinline__ void move_rows(Real (&c0)[T][kCells], const Real (&c1
  * every level computes and every output row is written, without tests,
  * two a loop trip, so that the centre rows alternate between c0 and c1
  * without register moves (the first and last rows move c1 into c0). */
-template <typename Real, int T, bool EDGE, int ARITH, bool PAIRS, bool DIRECT, bool SHP>
-__device__ __forceinline__ void run_item(const Item<Real> &it, Real *part_rows)
+template <typename Real, int T, bool EDGE, int ARITH, bool PAIRS, bool DIRECT>
+__device__ __forceinline__ void run_item(const Item<Real> &it)
 {
     Real c0[T][kCells];
     Real c1[T][kCells];
-    Parts<Real, T, SHP> parts;
-    parts.init(part_rows, it.lane);
+    Real part[T][kCells];
 #pragma unroll
     for (int t = 0; t < T; ++t)
 #pragma unroll
         for (int k = 0; k < kCells; ++k) {
             c0[t][k] = Real(0);
             c1[t][k] = Real(0);
+            part[t][k] = Real(0);
         }
 
     for (int d = 0; d < kRing - 1; ++d)
@@ -527,31 +463,30 @@ __device__ __forceinline__ void run_item(const Item<Real> &it, Real *part_rows)
         steady_last = min(steady_last, it.rows_after - kRing);
     int rr = 0;
     for (; rr <= it.last && rr < steady_first; ++rr) {
-        stream_row<Real, T, EDGE, ARITH, false, false>(it, c0, c1, parts, rr);
+        stream_row<Real, T, EDGE, ARITH, false, false>(it, c0, c1, part, rr);
         move_rows<Real, T>(c0, c1);
     }
     for (; rr + 1 <= steady_last; rr += 2) {
         if constexpr (!EDGE && PAIRS) {
-            stream_pair<Real, T, ARITH, DIRECT>(it, c0, c1, parts, rr);
+            stream_pair<Real, T, ARITH, DIRECT>(it, c0, c1, part, rr);
         } else {
-            stream_row<Real, T, EDGE, ARITH, true, DIRECT>(it, c0, c1, parts, rr);
-            stream_row<Real, T, EDGE, ARITH, true, DIRECT>(it, c1, c0, parts, rr + 1);
+            stream_row<Real, T, EDGE, ARITH, true, DIRECT>(it, c0, c1, part, rr);
+            stream_row<Real, T, EDGE, ARITH, true, DIRECT>(it, c1, c0, part, rr + 1);
         }
     }
     for (; rr <= it.last; ++rr) {
-        stream_row<Real, T, EDGE, ARITH, false, false>(it, c0, c1, parts, rr);
+        stream_row<Real, T, EDGE, ARITH, false, false>(it, c0, c1, part, rr);
         move_rows<Real, T>(c0, c1);
     }
     wait_copies<0>();
 }
 
 /* Programmatic dependent launch (Hopper and later): a pass launched with
- * the programmatic-serialisation attribute is scheduled while the pass
- * before it still runs, once every block of that one has started, and
- * waits here, before its first load, until that one has finished and its
- * stores are visible; so the launch and the ramp of the first blocks
- * overlap the previous pass's tail. Both do nothing in a kernel launched
- * the ordinary way. */
+ * the programmatic-serialisation attribute is scheduled once every block
+ * of the kernel before it has started, and waits here, before its first
+ * load, until that kernel has finished and its stores are visible; so its
+ * launch and the ramp of its first blocks overlap that kernel's tail. Both
+ * do nothing in a kernel launched the ordinary way. */
 __device__ __forceinline__ void wait_for_previous_pass()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -562,18 +497,14 @@ __device__ __forceinline__ void wait_for_previous_pass()
 
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
- * thread, 6 blocks 168, 8 blocks 128. SHP: the levels' partial sums in
- * shared memory (Parts), for more blocks an SM at a depth. */
-template <typename Real, int T, int MINB, int ARITH, bool PAIRS, bool DIRECT, bool SHP>
+ * thread, 6 blocks 168. */
+template <typename Real, int T, int MINB, int ARITH, bool PAIRS, bool DIRECT>
 __global__ void __launch_bounds__(kThreads, MINB)
     tb_kernel(const Real *__restrict__ src, Real *__restrict__ dst, long long nx, long long ny,
               Real coef, Real scale, long long strips, long long seg_rows, long long items)
 {
-    /* A warp's ring, then its stage: one row, two with PAIRS; then, with
-     * SHP, its levels' partial sums. */
-    constexpr int kRows = kRing + (PAIRS ? 2 : 1) + (SHP ? T : 0);
-    __shared__ __align__(16) Real smem[kWarpsPerBlock][kRows][kStripCols];
-    Real *const part_rows = &smem[threadIdx.x >> 5][kRing + (PAIRS ? 2 : 1)][0];
+    /* A warp's ring, then its stage: one row, two with PAIRS. */
+    __shared__ __align__(16) Real smem[kWarpsPerBlock][kRing + (PAIRS ? 2 : 1)][kStripCols];
     wait_for_previous_pass();
     const int lane = (int)(threadIdx.x & 31);
     const int warp = (int)(threadIdx.x >> 5);
@@ -627,11 +558,11 @@ __global__ void __launch_bounds__(kThreads, MINB)
      * boundary columns and skip the per-cell test. */
     const bool edge = col0 < 1 || col0 + kStripCols - 1 > nx - 2;
     if (edge)
-        run_item<Real, T, true, ARITH, PAIRS, false, SHP>(it, part_rows);
+        run_item<Real, T, true, ARITH, PAIRS, false>(it);
     else if (DIRECT && T % kCells == 0 && nx % (16 / (long long)sizeof(Real)) == 0)
-        run_item<Real, T, false, ARITH, PAIRS, DIRECT && T % kCells == 0, SHP>(it, part_rows);
+        run_item<Real, T, false, ARITH, PAIRS, DIRECT && T % kCells == 0>(it);
     else
-        run_item<Real, T, false, ARITH, PAIRS, false, SHP>(it, part_rows);
+        run_item<Real, T, false, ARITH, PAIRS, false>(it);
 }
 
 } // namespace heat2d_tb
