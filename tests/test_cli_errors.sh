@@ -169,7 +169,7 @@ fi
 # to run (before it looks for a GPU): never the default in its place.
 if have_method "$h" cuda-tb "HEAT2D_CUDA_TB_VARIANT refused"; then
   for typo in 7m6f 8R4FS x; do
-    expect_failure 1 "$(r "cuda-tb: HEAT2D_CUDA_TB_VARIANT=$typo is not a variant (8r4qsd, 9r6qsp, 8r4fsd, 9r6fsp, 8r4sl, 4r4sl, 2r4sl)")" \
+    expect_failure 1 "$(r "cuda-tb: HEAT2D_CUDA_TB_VARIANT=$typo is not a variant (8r4qsd, 9r6qsp, 8r4qsdg, 9r6qspg, 7r6qspg, 8r4fsd, 9r6fsp, 7r6fspg, 8r4sl, 4r4sl, 2r4sl)")" \
       env HEAT2D_CUDA_TB_VARIANT="$typo" "$h" run --method cuda-tb --nx 8 --ny 8 --steps 2
   done
 fi

@@ -65,10 +65,15 @@ static int tb_advance(void *method, heat2d_cuda_resident *r, const heat2d_config
     const tb_state *t = method;
     void *next = *current == r->dev_u ? r->dev_v : r->dev_u;
     size_t left = count;
+    /* Once per batch: passes captured into a graph are not launched
+     * dependent (as heat2d_cuda_plain_steps). */
+    enum cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    HEAT2D_CUDA_CHECK(err, cudaStreamIsCapturing(r->stream, &capture));
+    const bool dependent = capture == cudaStreamCaptureStatusNone;
     for (unsigned k = 0; k < t->n_depths; ++k)
         for (; left >= t->depths[k]; left -= t->depths[k]) {
             HEAT2D_CUDA_CHECK(err, heat2d_cuda_tb_pass(&t->plans[k], *current, next, cfg->nx,
-                                                       cfg->ny, r->stream));
+                                                       cfg->ny, dependent, r->stream));
             void *swap = *current;
             *current = next;
             next = swap;
@@ -81,7 +86,7 @@ static int tb_solve_any(const heat2d_config *cfg, void *u, void *v, void **resul
                         heat2d_report *rep, heat2d_error *err)
 {
     tb_state t = {0};
-    t.n_depths = heat2d_cuda_tb_depths(cfg->precision, t.depths, kMaxDepths);
+    t.n_depths = heat2d_cuda_tb_depths(cfg->precision, cfg->nx, cfg->ny, t.depths, kMaxDepths);
 
     /* ENTER_S: the arrays, the upload, and the plans of the passes. */
     heat2d_cuda_resident frame;

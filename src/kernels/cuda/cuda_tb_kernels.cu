@@ -24,41 +24,57 @@ struct Variant {
     unsigned depth;
     int arith;             /* Arith: kReference, kFused or kScaled */
     const char *unscaled;  /* a scaled variant's twin for where its range does not reach */
+    bool dependent;        /* passes launched programmatically dependent */
     const void *kernel[2]; /* by heat2d_precision: HEAT2D_F64, HEAT2D_F32 */
 };
 
-#define HEAT2D_TB_VARIANT(name, depth, minb, arith, unscaled, pairs, direct)                       \
+#define HEAT2D_TB_VARIANT(name, depth, minb, arith, unscaled, pairs, direct, dep)                  \
     {                                                                                              \
-        name, depth, arith, unscaled,                                                              \
+        name, depth, arith, unscaled, dep,                                                         \
         {                                                                                          \
             (const void *)tb_kernel<double, depth, minb, arith, pairs, direct>,                    \
                 (const void *)tb_kernel<float, depth, minb, arith, pairs, direct>                  \
         }                                                                                          \
     }
 
-/* The main variant of each precision, their fused twins, the bit-identical
- * one, then the shallower passes for the remainder. Names: depth, r
- * (rotation: the steady rows two a trip), thread blocks an SM holds, then
- * the arithmetic (q: the scaled form's four operations, f: two fused
- * multiply-adds, none: the reference's order), s for steady rows without
- * tests, l for their lean copies, p for pairs of steady rows, d for output
- * rows stored from registers (l included). The depth and blocks an SM are
- * set by the registers: a variant that spills loses more than depth gains.
- * Measurements: docs/performance.md, "cuda-tb". */
+/* The main variants of each precision, their fused twins (of the same
+ * depth), the bit-identical one, then the shallower passes for the
+ * remainder. Names: depth, r (rotation: the steady rows two a loop trip),
+ * thread blocks an SM holds, then the arithmetic (q: the scaled form's four
+ * operations, f: two fused multiply-adds, none: the reference's order), s
+ * for steady rows without tests, l for their lean copies, p for pairs of
+ * steady rows, d for output rows stored from registers (l included), g for
+ * passes launched programmatically dependent. The depth and blocks an SM
+ * are set by the registers: a variant that spills loses more than depth
+ * gains. Measurements: docs/performance.md, "cuda-tb". */
 const Variant kVariants[] = {
-    HEAT2D_TB_VARIANT("8r4qsd", 8, 4, kScaled, "8r4fsd", false, true),
-    HEAT2D_TB_VARIANT("9r6qsp", 9, 6, kScaled, "9r6fsp", true, false),
-    HEAT2D_TB_VARIANT("8r4fsd", 8, 4, kFused, nullptr, false, true),
-    HEAT2D_TB_VARIANT("9r6fsp", 9, 6, kFused, nullptr, true, false),
-    HEAT2D_TB_VARIANT("8r4sl", 8, 4, kReference, nullptr, false, false),
-    HEAT2D_TB_VARIANT("4r4sl", 4, 4, kReference, nullptr, false, false),
-    HEAT2D_TB_VARIANT("2r4sl", 2, 4, kReference, nullptr, false, false),
+    HEAT2D_TB_VARIANT("8r4qsd", 8, 4, kScaled, "8r4fsd", false, true, false),
+    HEAT2D_TB_VARIANT("9r6qsp", 9, 6, kScaled, "9r6fsp", true, false, false),
+    HEAT2D_TB_VARIANT("8r4qsdg", 8, 4, kScaled, "8r4fsd", false, true, true),
+    HEAT2D_TB_VARIANT("9r6qspg", 9, 6, kScaled, "9r6fsp", true, false, true),
+    HEAT2D_TB_VARIANT("7r6qspg", 7, 6, kScaled, "7r6fspg", true, false, true),
+    HEAT2D_TB_VARIANT("8r4fsd", 8, 4, kFused, nullptr, false, true, false),
+    HEAT2D_TB_VARIANT("9r6fsp", 9, 6, kFused, nullptr, true, false, false),
+    HEAT2D_TB_VARIANT("7r6fspg", 7, 6, kFused, nullptr, true, false, true),
+    HEAT2D_TB_VARIANT("8r4sl", 8, 4, kReference, nullptr, false, false, false),
+    HEAT2D_TB_VARIANT("4r4sl", 4, 4, kReference, nullptr, false, false, false),
+    HEAT2D_TB_VARIANT("2r4sl", 2, 4, kReference, nullptr, false, false, false),
 };
 constexpr int kVariantCount = (int)(sizeof kVariants / sizeof kVariants[0]);
 
-/* The main variant of each precision (by heat2d_precision: HEAT2D_F64,
- * HEAT2D_F32), the fastest measured. */
-const char *const kMainVariant[2] = {"8r4qsd", "9r6qsp"};
+/* The main variant of a precision by the grid's size: the first entry of
+ * the precision whose cells reach up to the grid's, the fastest measured
+ * there (docs/performance.md, "cuda-tb"). */
+struct Choice {
+    heat2d_precision precision;
+    long long max_cells;
+    const char *variant;
+};
+const Choice kChoices[] = {
+    {HEAT2D_F64, 2048LL * 2048, "8r4qsdg"}, {HEAT2D_F64, LLONG_MAX, "8r4qsd"},
+    {HEAT2D_F32, 2048LL * 2048, "7r6qspg"}, {HEAT2D_F32, 4096LL * 4096, "9r6qspg"},
+    {HEAT2D_F32, LLONG_MAX, "9r6qsp"},
+};
 
 int find_variant(const char *name)
 {
@@ -69,18 +85,18 @@ int find_variant(const char *name)
 }
 
 /* The variant that runs passes of a depth: the main one from
- * HEAT2D_CUDA_TB_VARIANT (a tuning knob), else the precision's, or the
+ * HEAT2D_CUDA_TB_VARIANT (a tuning knob), else the size's choice, or the
  * first of that depth. */
-int main_variant(heat2d_precision precision)
+int main_variant(heat2d_precision precision, size_t nx, size_t ny)
 {
     const char *name = getenv("HEAT2D_CUDA_TB_VARIANT");
     const int chosen = name != nullptr ? find_variant(name) : -1;
-    return chosen >= 0 ? chosen : find_variant(kMainVariant[precision == HEAT2D_F32 ? 1 : 0]);
+    return chosen >= 0 ? chosen : find_variant(heat2d_cuda_tb_choice(precision, nx, ny));
 }
 
-int variant_for(heat2d_precision precision, unsigned depth)
+int variant_for(heat2d_precision precision, size_t nx, size_t ny, unsigned depth)
 {
-    const int main = main_variant(precision);
+    const int main = main_variant(precision, nx, ny);
     if (main >= 0 && kVariants[main].depth == depth)
         return main;
     for (int k = 0; k < kVariantCount; ++k)
@@ -105,11 +121,27 @@ extern "C" bool heat2d_cuda_tb_scaled_in_range(heat2d_precision precision, unsig
     return alpha > 0.0 && power >= smallest && bound <= largest / 1024.0 * power;
 }
 
-extern "C" unsigned heat2d_cuda_tb_depths(heat2d_precision precision, unsigned *depths,
-                                          unsigned capacity)
+extern "C" const char *heat2d_cuda_tb_choice(heat2d_precision precision, size_t nx, size_t ny)
+{
+    const long long cells =
+        nx > (size_t)LLONG_MAX / (ny > 0 ? ny : 1) ? LLONG_MAX : (long long)(nx * ny);
+    for (const Choice &c : kChoices)
+        if (c.precision == precision && cells <= c.max_cells)
+            return c.variant;
+    return nullptr;
+}
+
+extern "C" unsigned heat2d_cuda_tb_variant_depth(const char *name)
+{
+    const int k = find_variant(name);
+    return k >= 0 ? kVariants[k].depth : 0;
+}
+
+extern "C" unsigned heat2d_cuda_tb_depths(heat2d_precision precision, size_t nx, size_t ny,
+                                          unsigned *depths, unsigned capacity)
 {
     /* Descending: the main depth, then 4 and 2 for the remainder. */
-    const int main = main_variant(precision);
+    const int main = main_variant(precision, nx, ny);
     const unsigned wanted[] = {main >= 0 ? kVariants[main].depth : 4, 4, 2};
     unsigned n = 0;
     for (unsigned d : wanted)
@@ -147,12 +179,12 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size
                                                 unsigned depth, double alpha, double bound,
                                                 heat2d_cuda_tb_plan *plan)
 {
-    int variant = variant_for(precision, depth);
+    int variant = variant_for(precision, nx, ny, depth);
     if (variant >= 0 && kVariants[variant].arith == kScaled &&
         !heat2d_cuda_tb_scaled_in_range(precision, depth, alpha, bound))
         variant = find_variant(kVariants[variant].unscaled);
-    if (variant < 0 || plan == nullptr || nx == 0 || ny == 0 || nx > (size_t)LLONG_MAX / 16 ||
-        ny > (size_t)LLONG_MAX / 16)
+    if (variant < 0 || kVariants[variant].depth != depth || plan == nullptr || nx == 0 || ny == 0 ||
+        nx > (size_t)LLONG_MAX / 16 || ny > (size_t)LLONG_MAX / 16)
         return cudaErrorInvalidValue;
     const void *kernel = kVariants[variant].kernel[precision == HEAT2D_F32 ? 1 : 0];
     int device = 0;
@@ -208,6 +240,13 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size
     plan->seg_rows = seg_rows;
     plan->items = items;
     plan->resident = resident;
+    /* Dependent launches where the device has them (compute capability 9.0
+     * on); elsewhere the kernel's wait is nothing, and so is the attribute. */
+    int major = 0;
+    rc = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    if (rc != cudaSuccess)
+        return rc;
+    plan->dependent = kVariants[variant].dependent && major >= 9;
     /* Scaled: 3 adds and 1 fused multiply-add; fused: 3 adds and 2; the
      * reference's 7 otherwise. */
     const int arith = kVariants[variant].arith;
@@ -218,7 +257,8 @@ extern "C" cudaError_t heat2d_cuda_tb_plan_pass(heat2d_precision precision, size
 }
 
 extern "C" cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, const void *src,
-                                           void *dst, size_t nx, size_t ny, cudaStream_t stream)
+                                           void *dst, size_t nx, size_t ny, bool dependent,
+                                           cudaStream_t stream)
 {
     if (plan == nullptr || plan->variant < 0 || plan->variant >= kVariantCount ||
         plan->blocks == 0 || plan->strips <= 0 || plan->seg_rows <= 0)
@@ -244,8 +284,19 @@ extern "C" cudaError_t heat2d_cuda_tb_pass(const heat2d_cuda_tb_plan *plan, cons
                     &strips,
                     &seg_rows,
                     &items};
-    const cudaError_t rc = cudaLaunchKernel(kVariants[plan->variant].kernel[f32 ? 1 : 0],
-                                            dim3(plan->blocks), dim3(kThreads), args, 0, stream);
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(plan->blocks);
+    config.blockDim = dim3(kThreads);
+    config.stream = stream;
+    cudaLaunchAttribute attribute = {};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    if (dependent && plan->dependent) {
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+    }
+    const cudaError_t rc =
+        cudaLaunchKernelExC(&config, kVariants[plan->variant].kernel[f32 ? 1 : 0], args);
     const cudaError_t last = cudaGetLastError();
     return rc != cudaSuccess ? rc : last;
 }

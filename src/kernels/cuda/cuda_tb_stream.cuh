@@ -481,6 +481,20 @@ __device__ __forceinline__ void run_item(const Item<Real> &it)
     wait_copies<0>();
 }
 
+/* Programmatic dependent launch (Hopper and later): a pass launched with
+ * the programmatic-serialisation attribute is scheduled once every block
+ * of the kernel before it has started, and waits here, before its first
+ * load, until that kernel has finished and its stores are visible; so its
+ * launch and the ramp of its first blocks overlap that kernel's tail. Both
+ * do nothing in a kernel launched the ordinary way. */
+__device__ __forceinline__ void wait_for_previous_pass()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+    cudaGridDependencySynchronize();
+#endif
+}
+
 /* MINB: thread blocks an SM must hold, which caps the registers: on Hopper 4
  * blocks of 2 warps (2 warps per scheduler) leave up to 255 registers a
  * thread, 6 blocks 168. */
@@ -491,6 +505,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
 {
     /* A warp's ring, then its stage: one row, two with PAIRS. */
     __shared__ __align__(16) Real smem[kWarpsPerBlock][kRing + (PAIRS ? 2 : 1)][kStripCols];
+    wait_for_previous_pass();
     const int lane = (int)(threadIdx.x & 31);
     const int warp = (int)(threadIdx.x >> 5);
     const long long item = (long long)blockIdx.x * kWarpsPerBlock + warp;
