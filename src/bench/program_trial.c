@@ -4,6 +4,7 @@
  * as every trial is, and kept for the size's trials. */
 #define _GNU_SOURCE
 #include "copy_tally.h"
+#include "transfer_record.h"
 #include "process_guard.h"
 #include "programs.h"
 #include "run_state.h"
@@ -180,11 +181,11 @@ static int reference_at(const bench_size *s, heat2d_error *why)
 }
 
 /* A traced trial's environment: ours, less any injection set already,
- * with the library, its file (unlinked first: a file left from another
- * trial must not count), the array's bytes (the copies of the transfer
- * model), and heat2d's own in-process trace off (CUPTI's callbacks are one
- * per process: heat2d's programs would trace against the injected one).
- * Release with free (the strings live in vars). */
+ * with the library, its record file (unlinked first: records left from
+ * another trial must not count; each process appends its own), the array's bytes (the copies of the
+ * transfer model), and heat2d's own in-process trace off (CUPTI's callbacks are one per process:
+ * heat2d's programs would trace against the injected one). Release with free (the strings live in
+ * vars). */
 enum { kTraceVars = 4 };
 static char **trace_env(const char *file, const bench_size *s, char vars[kTraceVars][4400])
 {
@@ -218,8 +219,11 @@ static char **trace_env(const char *file, const bench_size *s, char vars[kTraceV
 }
 
 /* The bench's fields of a program's trial: where it ran and what it moved,
- * as far as the trace can tell. Its file absent: the program never used
- * CUDA ("none"); untraced: "not traced". 0, or -1 with why. */
+ * as far as the trace can tell (transfer_record.h). No record file, or
+ * only processes that never initialised CUDA: "none"; a CUDA process
+ * that left no count (it ended in _exit, a signal or exec) or could not
+ * trace: "not recorded", never a sum of the others; untraced: "not
+ * traced". 0, or -1 with why. */
 static int transfer_fields(const char *file, heat2d_trial_values *res, heat2d_error *why)
 {
     char(*v)[sizeof res->value[0]] = res->value;
@@ -228,22 +232,28 @@ static int transfer_fields(const char *file, heat2d_trial_values *res, heat2d_er
         snprintf(v[HEAT2D_FIELD_DEVICE], sizeof v[0], "host (no GPU here)");
         return 0;
     }
-    FILE *f = fopen(file, "re");
-    if (f == NULL) {
+    heat2d_transfer_records r;
+    char bad[512];
+    const int rc = heat2d_transfer_records_read(file, &r, bad, sizeof bad);
+    if (rc < 0)
+        return heat2d_fail(why, "its transfer count: %s", bad);
+    const unsigned cuda = r.processes - r.ended[HEAT2D_TRANSFER_NO_CUDA];
+    if (rc == 1 || cuda == 0) {
         snprintf(v[HEAT2D_FIELD_TRANSFERS], sizeof v[0], "none");
         snprintf(v[HEAT2D_FIELD_DEVICE], sizeof v[0], "host (no CUDA call traced)");
         return 0;
     }
-    char text[2048], bad[128];
-    const size_t got = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[got] = '\0';
-    heat2d_copy_tally tally;
-    if (heat2d_copy_tally_parse(text, &tally, bad, sizeof bad) != 0)
-        return heat2d_fail(why, "its transfer count (%s): %s", file, bad);
+    if (r.unrecorded + r.ended[HEAT2D_TRANSFER_UNTRACED] > 0) {
+        snprintf(v[HEAT2D_FIELD_TRANSFERS], sizeof v[0], "not recorded");
+        snprintf(v[HEAT2D_FIELD_DEVICE], sizeof v[0],
+                 "GPU (%u of %u CUDA processes left no count: %s)",
+                 r.unrecorded + r.ended[HEAT2D_TRANSFER_UNTRACED], cuda,
+                 r.unrecorded > 0 ? "_exit, a signal or exec" : "the trace could not start");
+        return 0;
+    }
     heat2d_report rep;
     heat2d_report_init(&rep);
-    heat2d_copy_tally_to_report(&tally, &rep);
+    heat2d_copy_tally_to_report(&r.tally, &rep);
     snprintf(v[HEAT2D_FIELD_TRANSFERS], sizeof v[0], "measured");
     snprintf(v[HEAT2D_FIELD_DEVICE], sizeof v[0], "GPU (its copies traced)");
     snprintf(v[HEAT2D_FIELD_H2D_COUNT], sizeof v[0], "%llu", (unsigned long long)rep.h2d_count);

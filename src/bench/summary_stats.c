@@ -73,10 +73,15 @@ void summary_transfer_text(const cell *c, bool h2d, char *buf, size_t size)
     unsigned long long bytes = h2d ? c->last->h2d_bytes : c->last->d2h_bytes;
     /* A program's copies are known where they were traced: "none" is a
      * program that never called CUDA, "not traced" one on a machine
-     * without a GPU. */
+     * without a GPU, "not recorded" one with a CUDA process that left no
+     * count (its device column says which). */
     if (c->last->program && strcmp(c->last->transfers, "measured") != 0) {
+        const bool none = strcmp(c->last->transfers, "none") == 0;
+        const bool unrecorded = strcmp(c->last->transfers, "not recorded") == 0;
         snprintf(buf, size, "%s",
-                 strcmp(c->last->transfers, "none") == 0 ? "none (no CUDA)" : "not measured");
+                 none         ? "none (no CUDA)"
+                 : unrecorded ? "not recorded"
+                              : "not measured");
         return;
     }
     const bool modelled = strcmp(c->last->transfers, "model") == 0;
