@@ -24,6 +24,26 @@ small=(run --method cpu --nx 8 --ny 8 --steps 2)
 # ---- refusals (any build) ----------------------------------------------------------------------
 expect_failure 2 "$(r "--diffusivity 2 --dx 10 --dt 30: alpha = D*dt/dx^2 = 0.6 is unstable (explicit 5-point diffusion needs alpha <= 1/4): the largest stable dt is dx^2/(4 D) = 12.5 s")" \
   "$h" "${small[@]}" --dx 10 --dt 30 --diffusivity 2
+# The dt a refusal suggests works when given back: rounded down to what it
+# prints (D 7, dx 1: dx^2/(4 D) = 0.03571428..., which the nearest rounding
+# would print as 0.0357143, itself unstable), and alpha and the values
+# echoed in full (0.2500001, never 0.25).
+expect_failure 2 "$(r "--diffusivity 7 --dx 1 --dt 1: alpha = D*dt/dx^2 = 7 is unstable (explicit 5-point diffusion needs alpha <= 1/4): the largest stable dt is dx^2/(4 D) = 0.0357142 s")" \
+  "$h" "${small[@]}" --dx 1 --dt 1 --diffusivity 7
+expect_failure 2 "$(r "--diffusivity 1 --dx 1 --dt 0.2500001: alpha = D*dt/dx^2 = 0.2500001 is unstable (explicit 5-point diffusion needs alpha <= 1/4): the largest stable dt is dx^2/(4 D) = 0.25 s")" \
+  "$h" "${small[@]}" --dx 1 --dt 0.2500001 --diffusivity 1
+for given in "7 1" "3 0.1" "123456789012 1" "0.7 3.3" "1 1e-160"; do
+  read -r d dx <<<"$given"
+  run "$h" "${small[@]}" --dx "$dx" --dt 1e9 --diffusivity "$d"
+  best=$(sed -n 's/.*the largest stable dt is dx^2\/(4 D) = \(.*\) s$/\1/p' <<<"$err")
+  run "$h" "${small[@]}" --dx "$dx" --dt "$best" --diffusivity "$d"
+  expect_eq "$rc/$err" "0/" "D $d, dx $dx: the suggested dt '$best' runs when given back"
+done
+# A bound that is no number a dt can be: its own line, never "= 0 s".
+expect_failure 2 "$(r "--diffusivity 1e+308 --dx 1 --dt 1: alpha = D*dt/dx^2 = 1e+308 is unstable, and no dt is stable in double precision: the bound dx^2/(4 D) is 0 (4 D overflows); give dx and D in units nearer 1")" \
+  "$h" "${small[@]}" --dx 1 --dt 1 --diffusivity 1e308
+expect_failure 2 "$(r "--diffusivity 1 --dx 1e-200 --dt 1: alpha = D*dt/dx^2 = inf is unstable, and no dt is stable in double precision: the bound dx^2/(4 D) is 0 (dx^2 underflows to 0); give dx and D in units nearer 1")" \
+  "$h" "${small[@]}" --dx 1e-200 --dt 1 --diffusivity 1
 expect_failure 2 "$(r "--alpha and --diffusivity are two forms of one number (alpha = D*dt/dx^2): give one")" \
   "$h" "${small[@]}" --dx 10 --dt 0.5 --diffusivity 2 --alpha 0.01
 expect_failure 2 "$(r "--diffusivity needs --dx and --dt (alpha = D*dt/dx^2)")" \

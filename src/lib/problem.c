@@ -28,7 +28,7 @@ int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err)
 {
     if (!(cfg->alpha > 0.0 && cfg->alpha <= HEAT2D_MAX_ALPHA))
         return heat2d_fail(
-            err, "alpha %g is unstable: explicit 5-point diffusion needs 0 < alpha <= 1/4",
+            err, "alpha %.17g is unstable: explicit 5-point diffusion needs 0 < alpha <= 1/4",
             cfg->alpha);
     if (cfg->steps == 0)
         return heat2d_fail(err, "steps must be >= 1");
