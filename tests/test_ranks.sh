@@ -52,6 +52,12 @@ mpmd "another precision on rank 1" "$(r "$(disagree mpi-cpu 1 "--precision f32" 
 $sanitized ||
   mpmd "another halo depth on rank 1" "$(r "$(disagree mpi-cpu 1 "--halo-depth 2" "--halo-depth 1")")" \
     "${base[@]}" --halo-depth 2
+# Physical units label rank 0's files; --force decides what rank 0 replaces.
+mpmd "--dx on rank 1 only" "$(r "$(disagree mpi-cpu 1 "--dx 2" "no --dx")")" "${base[@]}" --dx 2
+$sanitized ||
+  mpmd "another --dt on rank 1" "$(r "$(disagree mpi-cpu 1 "--dt 0.5" "no --dt")")" "${base[@]}" --dt 0.5
+$sanitized ||
+  mpmd "--force on rank 1 only" "$(r "$(disagree mpi-cpu 1 "--force" "no --force")")" "${base[@]}" --force
 mpmd "snapshots on rank 1 only" "$(r "$(disagree mpi-cpu 1 "--output-every 5" "no --output-every")")" \
   "${base[@]}" --output-every 5
 $sanitized ||

@@ -243,6 +243,7 @@ static int check_request(run_request *r, const heat2d_method **method)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "run: %s", err.message);
     r->cfg.save_path = r->save_path;
     r->cfg.save_every_path = r->save_every;
+    r->cfg.force = r->force;
     /* --snapshot-writer writes to a scratch folder of its own: beside
      * --save-every's place it would say nothing; netcdf needs a build with
      * NetCDF, refused as a choice this build cannot make (exit 2). */

@@ -112,6 +112,9 @@ typedef struct heat2d_config {
      * ranks of a distributed run must agree on them (mpi_settings.c). */
     const char *save_path;
     const char *save_every_path;
+    /* --force: what is there replaced whatever it holds (rank 0's files,
+     * so the ranks must agree on it too). */
+    bool force;
     /* Distributed methods with deep_halos: halos this many cells deep,
      * exchanged once every halo_depth steps (fewer messages, some cells
      * computed twice); 0 or 1: one-cell halos exchanged every step. */

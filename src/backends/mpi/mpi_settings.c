@@ -2,8 +2,9 @@
  * MPMD launch (mpirun -np 1 heat2d run ... : -np 1 heat2d run --steps 7)
  * gives ranks different settings, and ranks that disagree on the grid or
  * the step count post halo exchanges that never match and wait forever;
- * rank 0 alone writes, so another rank's --save, --save-every or
- * --snapshot-writer would silently go unwritten. Three collectives of fixed size, right after MPI
+ * rank 0 alone writes, so another rank's --save, --save-every,
+ * --snapshot-writer or --force would silently go unheeded, and its --dx or
+ * --dt would label rank 0's files wrongly. Three collectives of fixed size, right after MPI
  * starts, which every rank of a distributed method reaches; each rank finds the same first
  * difference, so that all refuse together and rank 0 says why. */
 #include "mpi_common.h"
@@ -17,7 +18,9 @@ enum {
     S_NX,
     S_NY,
     S_STEPS,
-    S_ALPHA, /* the double's bits */
+    S_ALPHA, /* the double's bits, as dx and dt's (0: not given) */
+    S_DX,
+    S_DT,
     S_METHOD,
     S_PRECISION,
     S_HALO_DEPTH,
@@ -27,6 +30,7 @@ enum {
     S_SAVE,           /* what rank 0 alone writes: the paths' hashes, */
     S_SAVE_EVERY,     /* 0 when not given */
     S_SNAPSHOT_WRITER,
+    S_FORCE,
     N_SETTINGS
 };
 
@@ -66,6 +70,8 @@ static rank_settings settings_of(const char *who, const heat2d_config *cfg)
     s.v[S_NY] = cfg->ny;
     s.v[S_STEPS] = cfg->steps;
     memcpy(&s.v[S_ALPHA], &cfg->alpha, sizeof cfg->alpha);
+    memcpy(&s.v[S_DX], &cfg->dx, sizeof cfg->dx);
+    memcpy(&s.v[S_DT], &cfg->dt, sizeof cfg->dt);
     s.v[S_PRECISION] = (uint64_t)cfg->precision;
     s.v[S_HALO_DEPTH] = heat2d_halo_depth(cfg);
     s.v[S_OUTPUT_EVERY] = cfg->output_every;
@@ -74,15 +80,16 @@ static rank_settings settings_of(const char *who, const heat2d_config *cfg)
     s.v[S_SAVE] = path_setting(cfg->save_path, s.save, sizeof s.save);
     s.v[S_SAVE_EVERY] = path_setting(cfg->save_every_path, s.save_every, sizeof s.save_every);
     s.v[S_SNAPSHOT_WRITER] = cfg->snapshot_writer;
+    s.v[S_FORCE] = cfg->force;
     snprintf(s.method, sizeof s.method, "%s", who);
     return s;
 }
 
-/* Setting k of s as a command line would give it (alpha with digits
- * significant digits). */
+/* Setting k of s as a command line would give it (alpha, dx and dt with
+ * digits significant digits). */
 static void setting_text(const rank_settings *s, int k, int digits, char *out, size_t size)
 {
-    double alpha;
+    double real;
     switch (k) {
     case S_NX:
     case S_NY:
@@ -96,8 +103,19 @@ static void setting_text(const rank_settings *s, int k, int digits, char *out, s
         return;
     }
     case S_ALPHA:
-        memcpy(&alpha, &s->v[S_ALPHA], sizeof alpha);
-        snprintf(out, size, "--alpha %.*g", digits, alpha);
+    case S_DX:
+    case S_DT: {
+        static const char *const names[] = {
+            [S_ALPHA] = "--alpha", [S_DX] = "--dx", [S_DT] = "--dt"};
+        memcpy(&real, &s->v[k], sizeof real);
+        if (real == 0.0)
+            snprintf(out, size, "no %s", names[k]);
+        else
+            snprintf(out, size, "%s %.*g", names[k], digits, real);
+        return;
+    }
+    case S_FORCE:
+        snprintf(out, size, "%s", s->v[k] ? "--force" : "no --force");
         return;
     case S_METHOD:
         snprintf(out, size, "--method %s", s->method);
@@ -170,7 +188,8 @@ int heat2d_mpi_settings_agree(const char *who, const heat2d_config *cfg, heat2d_
     rank_settings odd = mine;
     HEAT2D_MPI_CHECK(err, MPI_Bcast(&odd, (int)sizeof odd, MPI_BYTE, r, MPI_COMM_WORLD));
     char there[PATH_ROOM + 32], here[PATH_ROOM + 32];
-    /* An alpha short where that tells them apart, in full where not. */
+    /* A real (alpha, dx, dt) short where that tells them apart, in full
+     * where not. */
     for (int digits = 6; digits <= 17; digits += 11) {
         setting_text(&odd, k, digits, there, sizeof there);
         setting_text(&first, k, digits, here, sizeof here);
