@@ -198,6 +198,30 @@ refused "--vmax inf: not a finite number" point.dat --vmax inf
 refused "--vmin 1e999: not a finite number" point.dat --vmin 1e999
 refused "--vmax x: not a finite number" point.dat --vmax x
 refused "--vmin 0: a log scale starts above 0" point.dat --scale log --vmin 0
+# Finite limits the colour bar cannot draw (its ticks overflow, its norm
+# refuses a subnormal): refused before the plotter starts, never its
+# exception; the widest it can draw, drawn.
+refused "--vmin -1.7e308: too large for a colour scale (at most 1e+200 in size)" \
+  point.dat --vmin -1.7e308 --vmax 1.7e308
+refused "--vmax 1e300: too large for a colour scale (at most 1e+200 in size)" \
+  point.dat --scale log --vmin 1 --vmax 1e300
+refused "--vmin 1e-320: a log scale starts at 1e-200 or above" point.dat --scale log --vmin 1e-320
+run "$h" plot point.dat --scale log --vmin 1e-200 --vmax 1e200 --out widest
+expect_eq "$rc/$(pictures)" "0/PLOT=widest.png" "the widest log scale drawn"
+# (A point source's scale is log by default; a --vmin of 0 or below asks
+# for a linear one, never a log scale from below 0.)
+run "$h" plot point.dat --vmin -1e200 --vmax 1e200 --out widest
+expect_eq "$rc/$(scale | cut -d' ' -f1)/$(pictures)" "0/linear/PLOT=widest.png" \
+  "the widest linear scale drawn, for a --vmin below 0 on a point source"
+# A name that is a folder's: no picture called .png made in it.
+mkdir -p pics
+for name in / pics/ . pics/..; do
+  sep=/
+  [ "${name: -1}" = / ] && sep=
+  expect_failure 2 "heat2d: plot: --out $name names a folder, not a picture; give the picture's name, e.g. --out $name${sep}field for $name${sep}field.png" \
+    "$h" plot point.dat --out "$name"
+done
+expect_eq "$(ls -a / pics . | grep -c '^\.png$')" "0" "no .png made in /, pics or here"
 refused "--vmin -1: a log scale starts above 0" point.dat --scale log --vmin -1
 refused "--cmap nosuch: not a matplotlib colormap (such as viridis, inferno, coolwarm, Blues)" \
   point.dat --cmap nosuch

@@ -133,6 +133,24 @@ static int scale_limit(const char *option, const char *text, double *value, bool
     return 0;
 }
 
+/* Limits matplotlib's colour bar can draw: beyond 1e200 in size (or a log
+ * scale from below 1e-200) its ticks overflow or its norm refuses, which
+ * would end the plotter in an exception. */
+#define PLOT_LIMIT_MAX 1e200
+#define PLOT_LOG_FLOOR 1e-200
+
+/* A limit of the size the plotter can draw; *given false when absent. */
+static int drawable_limit(const char *option, const char *text, double *value, bool *given)
+{
+    if (scale_limit(option, text, value, given) != 0)
+        return -1;
+    if (*given && fabs(*value) > PLOT_LIMIT_MAX)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "plot: %s %s: too large for a colour scale (at most %g in size)",
+                                   option, text, PLOT_LIMIT_MAX);
+    return 0;
+}
+
 /* The scale's options, refused in one line before anything is read: a
  * scale that is neither linear nor log, a limit that is not a finite
  * number, --vmin not below --vmax, a log scale from 0 or below, a colormap
@@ -145,8 +163,8 @@ static int validate_scale(const plot_request *req)
                                    req->scale);
     double vmin = 0.0, vmax = 0.0;
     bool has_vmin, has_vmax;
-    if (scale_limit("--vmin", req->vmin, &vmin, &has_vmin) != 0 ||
-        scale_limit("--vmax", req->vmax, &vmax, &has_vmax) != 0)
+    if (drawable_limit("--vmin", req->vmin, &vmin, &has_vmin) != 0 ||
+        drawable_limit("--vmax", req->vmax, &vmax, &has_vmax) != 0)
         return HEAT2D_EXIT_USAGE;
     if (has_vmin && has_vmax && !(vmin < vmax))
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "plot: --vmin %s is not below --vmax %s",
@@ -154,12 +172,35 @@ static int validate_scale(const plot_request *req)
     if (has_vmin && vmin <= 0.0 && req->scale != NULL && strcmp(req->scale, "log") == 0)
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "plot: --vmin %s: a log scale starts above 0",
                                    req->vmin);
+    if (has_vmin && vmin < PLOT_LOG_FLOOR && req->scale != NULL && strcmp(req->scale, "log") == 0)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "plot: --vmin %s: a log scale starts at %g or above", req->vmin,
+                                   PLOT_LOG_FLOOR);
     for (const char *c = req->cmap; c != NULL && *c != '\0'; ++c)
         if (!isalnum((unsigned char)*c) && *c != '_' && *c != '.' && *c != '-')
             return heat2d_report_error(HEAT2D_EXIT_USAGE,
                                        "plot: --cmap: not a matplotlib colormap name");
     if (req->cmap != NULL && req->cmap[0] == '\0')
         return heat2d_report_error(HEAT2D_EXIT_USAGE, "plot: --cmap needs a name");
+    return 0;
+}
+
+/* The pictures' name: STEM.png must name a file, in full. what says where
+ * the stem came from ("--out /", or the input's name). */
+static int check_stem(const char *stem, const char *what, size_t wanted)
+{
+    const char *slash = strrchr(stem, '/');
+    const char *base = slash != NULL ? slash + 1 : stem;
+    if (wanted + sizeof ".png" > PATH_MAX)
+        return heat2d_report_error(
+            HEAT2D_EXIT_USAGE, "plot: %s: too long a name for a picture (%zu bytes)", what, wanted);
+    if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+        const char *sep = *base == '\0' ? "" : "/";
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "plot: %s names a folder, not a picture; give the picture's "
+                                   "name, e.g. --out %s%sfield for %s%sfield.png",
+                                   what, stem, sep, stem, sep);
+    }
     return 0;
 }
 
@@ -304,13 +345,21 @@ int heat2d_cmd_plot(int argc, char **argv)
         return status;
     if (validate_scale(&req) != 0)
         return HEAT2D_EXIT_USAGE;
+    char stem[PATH_MAX], what[64];
+    if (req.out != NULL) {
+        snprintf(what, sizeof what, "--out %s", req.out);
+        if (check_stem(req.out, strlen(what) < sizeof what - 1 ? what : "--out", strlen(req.out)))
+            return HEAT2D_EXIT_USAGE;
+        snprintf(stem, sizeof stem, "%s", req.out);
+    }
     if (check_plot_input(req.spec) != 0)
         return HEAT2D_EXIT_FAILURE;
-    char stem[PATH_MAX];
-    if (req.out != NULL)
-        snprintf(stem, sizeof stem, "%s", req.out);
-    else
+    if (req.out == NULL) {
         default_stem(req.spec, stem, sizeof stem);
+        snprintf(what, sizeof what, "the input %s", req.spec);
+        if (check_stem(stem, strlen(what) < sizeof what - 1 ? what : "the input", strlen(stem)))
+            return HEAT2D_EXIT_USAGE;
+    }
     char script[PATH_MAX + 64];
     const char *python = NULL;
     if (find_plotter(script, sizeof script, &python) != 0)

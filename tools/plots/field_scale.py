@@ -18,6 +18,9 @@ LOG_DECADES = 6
 # maximum: a bell spread far from a point source (about one cell in
 # sixteen, however long it has run), not a mound whose top is still there.
 LOG_TOP_SHARE = 0.1
+# The smallest --vmin of a log scale: below it matplotlib's norm refuses
+# the limits (heat2d plot refuses them first, src/driver/cmd_plot.c).
+LOG_FLOOR = 1e-200
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,10 @@ def default_limits(values, kind: str, vmin, vmax) -> tuple[float, float, bool]:
 def choose(values, scale=None, vmin=None, vmax=None, cmap=None) -> Scale:
     """The scale asked for, what was not asked for chosen from values (every
     value a picture will show, so that one scale holds them all)."""
-    kind = scale or default_kind(values)
+    # A --vmin a log scale cannot start from (0 or below, or under the
+    # smallest limit heat2d plot lets a log scale take) asks for a linear one.
+    log_possible = vmin is None or vmin >= LOG_FLOOR
+    kind = scale or (default_kind(values) if log_possible else "linear")
     low, high, symmetric = default_limits(values, kind, vmin, vmax)
     if not low < high and vmin is not None:
         raise UsageError(f"--vmin {vmin:g} is not below the field's maximum {high:.6g}: give "
