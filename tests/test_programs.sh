@@ -126,9 +126,17 @@ for c in $cases; do
     expect_eq "$(grep -cxF "heat2d: check: $n $c: ${why[$n]}" <<<"$err")" 1 "check: $n's line at $c"
   done
 done
-run "$h" check --program "good=$w/good"
+# A relative TMPDIR (here tmp, under the working folder) still hands the
+# program an absolute FIELD_FILE: a program that changes folder writes
+# where heat2d reads.
+here=$PWD
+cd "$w"
+run env TMPDIR=tmp PROTOCOL_LOG="$w/relative.log" "$h" check --program "good=$w/good"
+cd "$here"
 expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/PROGRAM_CHECK=PASS" "check: a right program passes"
 expect_count ' PASS$' 9 "check: nine cases"
+expect_eq "$(grep -vc "^$w/tmp/heat2d-" "$w/relative.log")/$(grep -c '' "$w/relative.log")" "0/9" \
+  "check under TMPDIR=tmp: every FIELD_FILE absolute, in $w/tmp"
 run "$h" check --gpu --program "good=$w/good"
 expect_eq "$rc/$err" "2/heat2d: check: --program checks the programs alone, against cpu in f64: drop --gpu" \
   "check --gpu --program: refused"

@@ -47,7 +47,7 @@ int check_tmpdir(const char **dir, heat2d_error *err)
     const int rc = usable_folder(tmpdir);
     if (rc != 0)
         return heat2d_fail(err, "TMPDIR '%s' is not a usable directory: %s", tmpdir, strerror(rc));
-    *dir = tmpdir;
+    *dir = heat2d_tmp_base(); /* absolute, as every scratch name under it */
     return 0;
 }
 

@@ -124,7 +124,19 @@ char *heat2d_cleanup_mkdtemp(char *tmpl, int *slot)
 const char *heat2d_tmp_base(void)
 {
     const char *tmp = getenv("TMPDIR");
-    return tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
+    if (tmp == NULL || tmp[0] == '\0')
+        return "/tmp";
+    if (tmp[0] == '/')
+        return tmp;
+    /* Relative: made absolute once, against the folder heat2d started in,
+     * so that every name under it (a program's FIELD_FILE) holds wherever
+     * the process that gets it runs. Kept as given where no folder is. */
+    static char absolute[PATH_MAX];
+    char cwd[PATH_MAX];
+    if (absolute[0] == '\0' && getcwd(cwd, sizeof cwd) != NULL &&
+        (size_t)snprintf(absolute, sizeof absolute, "%s/%s", cwd, tmp) >= sizeof absolute)
+        absolute[0] = '\0';
+    return absolute[0] != '\0' ? absolute : tmp;
 }
 
 /* A scratch folder's lock (scratch_sweep.c) by its cleanup slot, as its
