@@ -181,6 +181,23 @@ same_records full.nc r.nc 500 600
 expect_failure 1 "$(r "--append r.nc: the series is not complete (the run writing it stopped early): continue it into a new series instead")" \
   "$h" run "${long[@]}" --steps 100 --initial r.nc:600 --save-every r.nc --append
 
+# ---- step files of a continued run: named by the series' step ----------------------------------
+# From t.nc:10, 10 more steps every 5 write step_15.dat and step_20.dat (the
+# digits of its last step), never step_05.dat and step_10.dat, which name
+# the first run's steps; step_20.dat is the field of 20 steps in one run.
+tiny=(--method cpu --nx 12 --ny 10)
+"$h" run "${tiny[@]}" --steps 20 --save t20.dat >/dev/null
+"$h" run "${tiny[@]}" --steps 10 --output-every 5 --save-every t.nc >/dev/null
+run "$h" run "${tiny[@]}" --steps 10 --initial t.nc:10 --output-every 5 --save-every cont
+expect_eq "$rc/$(ls cont | grep step_ | tr '\n' ' ')" "0/step_15.dat step_20.dat " \
+  "a run from step 10: its step files named 15 and 20"
+run "$h" compare cont/step_20.dat t20.dat "${exact[@]}"
+expect_eq "$rc/$(key COMPARE)" "0/PASS" "step_20.dat is the field after step 20"
+run "$h" run "${tiny[@]}" --steps 10 --initial t.nc:10 --output-every 5 --save-every cont \
+  --save cont/step_20.dat
+expect_eq "$rc/$err" "2/$(r "--save cont/step_20.dat is the file that --save-every cont writes after step 20; choose another name")" \
+  "--save naming the continued run's last step file: refused by its step"
+
 # ---- SIGKILL part-way: the series opens, every record before the kill ---------------------------
 big=(--method cpu --nx 300 --ny 200 --output-every 50)
 "$h" run "${big[@]}" --steps 200 --save-every k.nc >/dev/null

@@ -18,11 +18,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool heat2d_series_step_name(const char *name, size_t steps, size_t every, int width, size_t *step)
+/* Digits of the step in a step file's name: those of the run's last step. */
+static int step_width(const heat2d_config *cfg)
+{
+    int width = 0;
+    for (size_t s = cfg->first_step + cfg->steps; s > 0; s /= 10)
+        width++;
+    return width;
+}
+
+bool heat2d_series_step_name(const char *name, const heat2d_config *cfg, size_t *step)
 {
     static const char head[] = "step_", tail[] = ".dat";
     const size_t n = strlen(name);
-    if (n != sizeof head - 1 + (size_t)width + sizeof tail - 1 ||
+    if (n != sizeof head - 1 + (size_t)step_width(cfg) + sizeof tail - 1 ||
         strncmp(name, head, sizeof head - 1) != 0 ||
         strcmp(name + n - (sizeof tail - 1), tail) != 0)
         return false;
@@ -33,7 +42,11 @@ bool heat2d_series_step_name(const char *name, size_t steps, size_t every, int w
         value = value * 10 + (size_t)(*p - '0');
     }
     *step = value;
-    return value > 0 && (value == steps || heat2d_is_snapshot_step(value, steps, every));
+    /* The run's own steps, counted from its first. */
+    if (value <= cfg->first_step)
+        return false;
+    const size_t in_run = value - cfg->first_step;
+    return in_run == cfg->steps || heat2d_is_snapshot_step(in_run, cfg->steps, cfg->output_every);
 }
 
 /* Any step_*.dat: another run's, when no manifest describes it. */
@@ -92,8 +105,8 @@ static bool resolved(const char *path, char *out, size_t size)
 }
 
 /* --save naming a file that --save-every writes: the same file twice. */
-static int save_collides(const char *dir, const char *save_path, size_t steps, size_t every,
-                         int width, heat2d_error *err)
+static int save_collides(const char *dir, const char *save_path, const heat2d_config *cfg,
+                         heat2d_error *err)
 {
     char save_full[PATH_MAX], dir_full[PATH_MAX];
     if (save_path == NULL || !resolved(save_path, save_full, sizeof save_full) ||
@@ -111,7 +124,7 @@ static int save_collides(const char *dir, const char *save_path, size_t steps, s
                     save_path, dir);
         return -2;
     }
-    if (heat2d_series_step_name(slash + 1, steps, every, width, &step)) {
+    if (heat2d_series_step_name(slash + 1, cfg, &step)) {
         heat2d_fail(err,
                     "--save %s is the file that --save-every %s writes after step %zu; choose "
                     "another name",
@@ -158,7 +171,7 @@ static int read_manifest(const char *dir, heat2d_series *was, heat2d_error *err)
 
 /* Every file of dir the run would replace, by the rules of --save; with
  * no manifest, any step file there is another run's. */
-static int check_entries(const char *dir, bool has_manifest, size_t steps, size_t every, int width,
+static int check_entries(const char *dir, bool has_manifest, const heat2d_config *cfg,
                          heat2d_error *err)
 {
     DIR *d = opendir(dir);
@@ -172,7 +185,7 @@ static int check_entries(const char *dir, bool has_manifest, size_t steps, size_
                              "--save-every %s holds step files (%s) that no %s describes, another "
                              "run's; choose another folder or empty it",
                              dir, e->d_name, HEAT2D_SERIES_FILE);
-        } else if (heat2d_series_step_name(e->d_name, steps, every, width, &step)) {
+        } else if (heat2d_series_step_name(e->d_name, cfg, &step)) {
             char path[PATH_MAX + 300];
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             heat2d_error why = {{0}};
@@ -185,18 +198,8 @@ static int check_entries(const char *dir, bool has_manifest, size_t steps, size_
     return rc;
 }
 
-/* Digits of the step in a step file's name: those of the run's steps. */
-static int step_width(size_t steps)
-{
-    int width = 0;
-    for (size_t s = steps; s > 0; s /= 10)
-        width++;
-    return width;
-}
-
 uint64_t heat2d_series_bytes(const char *dir, const heat2d_config *cfg)
 {
-    const int width = step_width(cfg->steps);
     uint64_t bytes = 0;
     DIR *d = opendir(dir);
     if (d == NULL)
@@ -206,8 +209,8 @@ uint64_t heat2d_series_bytes(const char *dir, const heat2d_config *cfg)
         char path[PATH_MAX + 300];
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (heat2d_series_step_name(e->d_name, cfg->steps, cfg->output_every, width, &step) &&
-            stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        if (heat2d_series_step_name(e->d_name, cfg, &step) && stat(path, &st) == 0 &&
+            S_ISREG(st.st_mode))
             bytes += (uint64_t)st.st_size;
     }
     closedir(d);
@@ -217,9 +220,7 @@ uint64_t heat2d_series_bytes(const char *dir, const heat2d_config *cfg)
 int heat2d_series_claim(const char *dir, const heat2d_config *cfg, const char *method,
                         const char *save_path, heat2d_error *err)
 {
-    const int width = step_width(cfg->steps);
-    const size_t every = cfg->output_every;
-    int rc = save_collides(dir, save_path, cfg->steps, every, width, err);
+    int rc = save_collides(dir, save_path, cfg, err);
     if (rc != 0)
         return rc;
     if (make_dirs(dir, err) != 0)
@@ -244,7 +245,7 @@ int heat2d_series_claim(const char *dir, const heat2d_config *cfg, const char *m
                            "--save-every %s holds the step files of another run (%s); choose "
                            "another folder or empty it",
                            dir, what);
-    if (check_entries(dir, found == 0, cfg->steps, every, width, err) != 0)
+    if (check_entries(dir, found == 0, cfg, err) != 0)
         return -1;
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/%s", dir, HEAT2D_SERIES_FILE);

@@ -22,9 +22,10 @@ int heat2d_series_claim(const char *dir, const heat2d_config *cfg, const char *m
  * run wrote there, once it has. */
 uint64_t heat2d_series_bytes(const char *dir, const heat2d_config *cfg);
 
-/* Whether name is "step_NNN.dat" (width digits) for a step that a run of
- * steps steps, snapshots every `every`, writes (every K-th and the last),
- * with the step in *step. */
-bool heat2d_series_step_name(const char *name, size_t steps, size_t every, int width, size_t *step);
+/* Whether name is "step_NNN.dat" for a step that cfg's run writes (every
+ * K-th of its steps and the last), with the step in *step. A step is named
+ * in full, counted from the series' start: a run from a record at step S
+ * writes step S + k, in the digits of its last step, S + steps. */
+bool heat2d_series_step_name(const char *name, const heat2d_config *cfg, size_t *step);
 
 #endif

@@ -130,7 +130,8 @@ int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *c
     *sink = (heat2d_snapshot_sink){.cfg = cfg, .dir = dir};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     sink->threads = cores < 1 ? 1 : cores > kMaxThreads ? kMaxThreads : (size_t)cores;
-    for (size_t s = cfg->steps; s > 0; s /= 10)
+    /* Step files named by the series' step (heat2d_series_step_name). */
+    for (size_t s = cfg->first_step + cfg->steps; s > 0; s /= 10)
         sink->width++;
     /* The folder was readied by heat2d_series_claim (series_folder.c). */
     if (dir == NULL)
@@ -210,12 +211,13 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
         values = sink->widened;
     }
     char path[4200];
-    snprintf(path, sizeof path, "%s/step_%0*zu.dat", sink->dir, sink->width, step);
+    const size_t at = cfg->first_step + step;
+    snprintf(path, sizeof path, "%s/step_%0*zu.dat", sink->dir, sink->width, at);
     if (heat2d_field_write(path, cfg->nx, cfg->ny, values, err) != 0)
         return -1;
     /* A stop signal's line says what stays (escaped as every message). */
     if (!sink->scratch) {
-        heat2d_fail(&kept, "%s keeps the step files up to step %zu", sink->dir, step);
+        heat2d_fail(&kept, "%s keeps the step files up to step %zu", sink->dir, at);
         heat2d_cleanup_kept(kept.message);
     }
     return 0;
