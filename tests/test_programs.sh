@@ -129,6 +129,12 @@ done
 # A relative TMPDIR (here tmp, under the working folder) still hands the
 # program an absolute FIELD_FILE: a program that changes folder writes
 # where heat2d reads.
+# A NUL in its output (a Fortran string's padding) ends a line, never the
+# output: the lines after it are read.
+printf '#!/bin/sh\nprintf "BANNER\\000\\000 "\nexec "%s" "$@"\n' "$w/good" >"$w/nul"
+chmod +x "$w/nul"
+run "$h" check --program "nul=$w/nul"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/PROGRAM_CHECK=PASS" "check: a NUL before its lines hides none"
 here=$PWD
 cd "$w"
 run env TMPDIR=tmp PROTOCOL_LOG="$w/relative.log" "$h" check --program "good=$w/good"

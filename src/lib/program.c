@@ -129,6 +129,10 @@ int heat2d_program_start(const heat2d_program *p, const heat2d_program_run *run,
         heat2d_child_why(&res, how, sizeof how);
         rc = heat2d_fail(why, "%s", how);
     } else {
+        /* A NUL (a Fortran string's padding) ends its line, not the whole
+         * output: the lines after it are read. */
+        for (size_t k = 0; k < res.out_len; ++k)
+            res.out[k] = res.out[k] == '\0' ? '\n' : res.out[k];
         rc = heat2d_trial_read(res.out, run->nx, run->ny, run->steps, HEAT2D_FROM_PROGRAM, values,
                                why);
     }
