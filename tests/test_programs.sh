@@ -89,6 +89,24 @@ expect_eq "$(grep -c "^$w/tmp/heat2d-programs-[0-9]*-[A-Za-z0-9]*/good\.dat\$" "
   "bench: the right program's three runs wrote to the bench's scratch folder"
 expect_eq "$(ls -A "$w/tmp")" "" "bench: the scratch folder is gone"
 
+# A path with a line break, a quote and a comma: trials.csv keeps it as
+# it is (RFC 4180: quoted, quotes doubled, the line break inside), which
+# Python's csv reads back byte for byte, and heat2d's reader and ledger
+# take as one record: a second bench into the folder sets nothing aside.
+odd=$w/$'odd\nname "q", r'
+mkdir "$odd"
+cp "$w/good" "$odd/good"
+for pass in 1 2; do
+  run env HEAT2D_PYTHON=false TMPDIR="$w/tmp" "$h" bench --methods cpu --sizes 16x12:3 --warmups 0 \
+    --repeats 1 --out "$w/odd-bench" --program "odd=$odd/good"
+  expect_eq "$rc/$(ls "$w/odd-bench" | grep -c torn)" "0/0" "bench $pass with a line break in a path: rows read back"
+done
+expect_eq "$(python3 -c 'import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["method"] == "odd"]
+print(len(rows), all(r["program"] == sys.argv[2] for r in rows), rows[0]["label"])' \
+  "$w/odd-bench/trials.csv" "$odd/good")" "2 True odd" \
+  "trials.csv: the path read back by Python's csv as it is, in both benches' rows"
+
 # Refused before anything is made: each one line, exit 2, no folder.
 refused() { # MESSAGE ARGS...
   local message=$1

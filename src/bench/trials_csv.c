@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A field as RFC 4180 has it: quoted where it holds a comma, a quote or a
+ * line break, its quotes doubled, its line breaks kept (a path may hold
+ * one), which every CSV reader reads back as they were. */
 static void csv_field(FILE *f, const char *text)
 {
     if (strpbrk(text, ",\"\n\r") == NULL) {
@@ -19,7 +22,7 @@ static void csv_field(FILE *f, const char *text)
     for (const char *p = text; *p != '\0'; ++p) {
         if (*p == '"')
             fputc('"', f);
-        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+        fputc(*p, f);
     }
     fputc('"', f);
 }
@@ -294,6 +297,21 @@ static int keep_row(trial_row **rows, size_t *n, size_t *cap, const trial_row *r
     return 0;
 }
 
+/* The end of the record that starts at line: its first line break outside
+ * quotes (each quote, a doubled one too, flips whether the text is quoted);
+ * NULL when it has none. */
+static char *record_end(char *line, size_t n)
+{
+    bool quoted = false;
+    for (size_t k = 0; k < n; ++k) {
+        if (line[k] == '"')
+            quoted = !quoted;
+        else if (line[k] == '\n' && !quoted)
+            return line + k;
+    }
+    return NULL;
+}
+
 int bench_parse_trials(const char *name, const char *data, size_t size, trial_row **rows_out,
                        size_t *n_out, size_t *skipped, heat2d_error *err)
 {
@@ -313,15 +331,18 @@ int bench_parse_trials(const char *name, const char *data, size_t size, trial_ro
     bool first = true;
     for (size_t begin = 0; begin < size;) {
         char *line = text + begin;
-        char *eol = memchr(line, '\n', size - begin);
+        char *eol = first ? memchr(line, '\n', size - begin) : record_end(line, size - begin);
         const size_t len = eol != NULL ? (size_t)(eol - line) : size - begin;
         begin += len + 1;
-        /* A line without its newline, or with a NUL in it, is a write cut
+        /* A record without its newline, or with a NUL in it, is a write cut
          * short or not text we wrote: left out rather than trusted. The
          * header alone is read either way (it holds no numbers). */
         const bool whole = eol != NULL && memchr(line, '\0', len) == NULL;
         line[len] = '\0';
-        line[strcspn(line, "\r")] = '\0';
+        if (first)
+            line[strcspn(line, "\r")] = '\0';
+        else if (len > 0 && line[len - 1] == '\r')
+            line[len - 1] = '\0'; /* a CRLF file's */
         if (first) {
             first = false;
             header_fields = 1;

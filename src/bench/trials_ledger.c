@@ -16,8 +16,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* Bytes read at once: the first line (our header is under 1 kB) and the
- * steps back from the end to the last newline. */
+/* Bytes read at once: the first line (our header is under 1 kB), and the
+ * file in steps to find where its last whole record ends. */
 #define CHUNK 4096
 
 static void header_text(char *buf, size_t size)
@@ -108,20 +108,28 @@ static ssize_t read_at(int fd, char *buf, size_t n, off_t at)
     return got;
 }
 
-/* Where the last newline of fd's first size bytes is, -1 when none. */
-static off_t last_newline(int fd, off_t size)
+/* Where the last record of fd's first size bytes ends: its newline, the
+ * last one outside quotes (a quoted field may hold line breaks, RFC 4180;
+ * each quote flips the state), read from the start; -1 when none, -2 when
+ * it cannot be read. */
+static off_t last_record_end(int fd, off_t size)
 {
     char buf[CHUNK];
-    for (off_t end = size; end > 0;) {
-        const off_t begin = end > CHUNK ? end - CHUNK : 0;
-        if (read_at(fd, buf, (size_t)(end - begin), begin) != end - begin)
+    bool quoted = false;
+    off_t last = -1;
+    for (off_t begin = 0; begin < size;) {
+        const off_t n = size - begin > CHUNK ? CHUNK : size - begin;
+        if (read_at(fd, buf, (size_t)n, begin) != n)
             return -2;
-        for (off_t k = end - begin; k > 0; --k)
-            if (buf[k - 1] == '\n')
-                return begin + k - 1;
-        end = begin;
+        for (off_t k = 0; k < n; ++k) {
+            if (buf[k] == '"')
+                quoted = !quoted;
+            else if (buf[k] == '\n' && !quoted)
+                last = begin + k;
+        }
+        begin += n;
     }
-    return -1;
+    return last;
 }
 
 /* Bytes [from, size) of the ledger appended to DIR/trials.torn.csv as one
@@ -217,7 +225,7 @@ static int make_sound(int fd, const char *dir, const char *path, bench_csv_repai
         refuse_header(path, first, header, err);
         return -1;
     }
-    const off_t last = last_newline(fd, size);
+    const off_t last = last_record_end(fd, size);
     if (last < 0)
         return heat2d_fail(err, "cannot read %s: %s", path, strerror(errno));
     if (last + 1 == size)

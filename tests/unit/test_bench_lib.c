@@ -267,6 +267,41 @@ static void test_parse_buffer(const char *csv_dir)
     free(rows);
 }
 
+/* A quoted field holding line breaks (RFC 4180, as the writer keeps a
+ * path's): one record, its field read back as it was, and the ledger cuts
+ * nothing of it off as torn. */
+static void test_quoted_line_break(const char *csv_dir, const char *ledger_dir)
+{
+    char path[4200], text[8192], buf[20000];
+    snprintf(path, sizeof path, "%s/trials.csv", csv_dir);
+    read_file(path, text, sizeof text);
+    char *header_end = strchr(text, '\n');
+    char *row_end = header_end != NULL ? strchr(header_end + 1, '\n') : NULL;
+    char *host = row_end != NULL ? strstr(header_end, ",host,") : NULL;
+    if (!check(host != NULL && host < row_end, "a row on the host to start from"))
+        return;
+    const size_t n =
+        (size_t)snprintf(buf, sizeof buf, "%.*s,\"ho\nst\r\n\"\"x\"\"\",%.*s", (int)(host - text),
+                         text, (int)(row_end + 1 - (host + 6)), host + 6);
+    trial_row *rows = NULL;
+    size_t got = 0, skipped = 0;
+    heat2d_error err = {{0}};
+    const int rc = bench_parse_trials("buffer", buf, n, &rows, &got, &skipped, &err);
+    check(rc == 0 && got == 1 && skipped == 0 && strcmp(rows[0].device, "ho\nst\r\n\"x\"") == 0,
+          "a quoted line break: %zu row, %zu skipped, device '%s' (%s)", got, skipped,
+          got == 1 ? rows[0].device : "", err.message);
+    free(rows);
+    snprintf(path, sizeof path, "%s/trials.csv", ledger_dir);
+    write_file(path, buf);
+    bench_csv_repair repair;
+    FILE *csv = bench_csv_open(ledger_dir, &repair, &err);
+    check(csv != NULL && repair.torn_bytes == 0, "the ledger keeps it whole: %zu torn (%s)",
+          repair.torn_bytes, err.message);
+    if (csv != NULL)
+        fclose(csv);
+    check(read_file(path, text, sizeof text) == n, "trials.csv as it was");
+}
+
 /* A header that is not this version's is refused, the older ones by name. */
 static void test_other_headers(const char *dir)
 {
@@ -611,6 +646,7 @@ int main(void)
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
     test_parse_buffer(dirs[0]);
+    test_quoted_line_break(dirs[0], dirs[1]);
     test_other_headers(dirs[2]);
     test_ledger(dirs[5]);
     test_snapshot_bound(dirs[6]);
