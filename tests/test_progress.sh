@@ -93,6 +93,18 @@ expect_eq "$rc/$(cat "$w/err.txt")" "0/" "run with stdout a terminal and stderr 
 expect_eq "$(stable <(tr -d '\r' <<<"$tty"))" "$(stable "$w/small.out")" \
   "run with stdout a terminal: its output, nothing else"
 
+# Fitted to the terminal: on one of 40 columns (its own size, TIOCGWINSZ)
+# or, where the terminal gives none, $COLUMNS, no line reaches the last
+# column (it would wrap, and "\r" redraw only its last row); a line cut
+# ends in "...".
+on_tty "stty cols 40; HEAT2D_PROGRESS_AFTER_S=0 '$h' run ${big[*]} >/dev/null"
+expect_eq "$rc/$(drawn | awk 'length($0) > 39' | wc -l)" "0/0" "run on 40 columns: every line under 40"
+expect_eq "$(drawn | grep -c ' steps/s' || true)/$(drawn | grep -cE '^heat2d: run: step [0-9]+ of [0-9]+ .*\.\.\.$' || true)" \
+  "0/$(($(drawn | wc -l) - 1))" "run on 40 columns: the lines with the rate cut, ending in ..."
+on_tty "stty cols 0; COLUMNS=30 HEAT2D_PROGRESS_AFTER_S=0 '$h' run ${big[*]} >/dev/null"
+expect_eq "$rc/$(drawn | awk 'length($0) > 29' | wc -l)/$(drawn | wc -l | tr -d ' ')" "0/0/$(drawn | grep -c '^heat2d: run: step ')" \
+  "run on a terminal of no size, COLUMNS=30: every line under 30"
+
 # A short run on a terminal: nothing, the line waits 2 s.
 on_tty "'$h' run --method cpu --nx 64 --ny 64 --steps 100 >/dev/null"
 expect_eq "$rc/$tty" "0/" "a short run on a terminal: no line"
