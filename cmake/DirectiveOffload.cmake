@@ -426,7 +426,20 @@ function(heat2d_directive_host_only target)
   cmake_parse_arguments(H "" "" "FLAGS;LIBRARIES" ${ARGN})
   heat2d_directive_host_flags(host_only)
   target_compile_options(${target} PRIVATE ${H_FLAGS} ${host_only})
-  target_link_libraries(${target} PUBLIC ${H_LIBRARIES})
+  # A runtime in the compiler's own directories (GCC's libgomp) is linked by
+  # its name, as -fopenmp links it. By its full path, CMake would warn on
+  # every configure, for every program, that the copy in build/lib
+  # (heat2d_directive_runtime) hides it, which is what the copy is for.
+  set(libraries "")
+  foreach(library ${H_LIBRARIES})
+    get_filename_component(dir "${library}" DIRECTORY)
+    if(IS_ABSOLUTE "${library}" AND dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+      get_filename_component(name "${library}" NAME_WE)
+      string(REGEX REPLACE "^lib" "" library "${name}")
+    endif()
+    list(APPEND libraries ${library})
+  endforeach()
+  target_link_libraries(${target} PUBLIC ${libraries})
 endfunction()
 
 # heat2d_directive_runtime(MODEL): with GCC, its offload runtime (libgomp)

@@ -40,13 +40,14 @@ sizes="--sizes 24x24:5,40x32:8 --repeats 1 --warmups 0"
 unset ACC_DEVICE_TYPE OMP_TARGET_OFFLOAD
 
 # configure NAME [CMAKE ARGS...]: a build of heat2d alone in $w/NAME; its
-# configure output in $w/NAME.cfg.
+# configure output in $w/NAME.cfg; configure prints no warning.
 configure() {
   local name=$1
   shift
   run cmake -S "$src" -B "$w/$name" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF "$@"
   printf '%s\n' "$out" >"$w/$name.cfg"
   expect_rc 0 "$name: configure ($err)"
+  expect_eq "$(grep -m 3 -A 3 'CMake Warning' <<<"$err" || true)" "" "$name: configure warns of nothing"
   run cmake --build "$w/$name" -j "$jobs" --target heat2d
   expect_rc 0 "$name: build ($(tail -n 5 <<<"$out") $err)"
 }
