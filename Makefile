@@ -35,8 +35,10 @@ build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) </dev/null
 	cmake --build $(BUILD) -j $(JOBS) </dev/null
 
+# tools/run_tests.sh: CTest's line as each test ends, the reasons of what was
+# skipped, and a closing count.
 test: build
-	$(RUN_ENV) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@$(RUN_ENV) tools/run_tests.sh $(BUILD) $(JOBS)
 
 # CUDA, OpenACC offload and OpenMP target stay off: none's device code is
 # instrumented (and the nvptx image cannot link the sanitizers' runtime),
@@ -44,7 +46,7 @@ test: build
 test-sanitize: setup
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DHEAT2D_SANITIZE=ON -DHEAT2D_CUDA=OFF -DHEAT2D_OPENACC_OFFLOAD=OFF -DHEAT2D_OMP_TARGET=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+	@tools/run_tests.sh $(ASAN_BUILD) $(JOBS)
 
 # clang has no OpenACC and this build needs no OpenMP or MPI: the fuzz
 # targets exercise the library's parsers, its NetCDF reader (NetCDF ON) and
