@@ -49,4 +49,39 @@ declared=$(awk '!/^#/ && !/TEST_DOUBLES/ { print $1 }' "$bin/../methods.txt")
 expect_eq "$(head -n 1 <<<"$declared")" cpu "methods.txt lists the declared methods, cpu first"
 expect_eq "$rows" "$declared" "README's methods table rows are the declared methods, in order"
 expect_eq "$(grep -c 'ctest --test-dir build -R ' "$readme")" 1 "README says how to run one test (ctest -R)"
+
+# The first screen's answer: its table is what tools/readme_numbers.py
+# makes of the results folder it names, and a README or a trials.csv that
+# disagree fail the check, naming the line.
+if command -v python3 >/dev/null; then
+  numbers=$2/tools/readme_numbers.py
+  run python3 "$numbers" --check "$readme"
+  expect_rc 0 "README's numbers are those of the results it names ($err)"
+  folder=$(sed -n 's/^<!-- numbers: \(.*\) -->$/\1/p' "$readme")
+  expect_eq "$(sed -n '/^<!-- numbers: /,/^<!-- end numbers -->$/p' "$readme" | grep -c '^| [^|]* | `')" 5 \
+    "README's numbers: a table of five methods"
+  expect_eq "$(head -n 40 "$readme" | grep -c '^<!-- end numbers -->$')" 1 \
+    "the answer ends within the README's first 40 lines"
+  t=$(mktemp -d)
+  mkdir -p "$t/$folder"
+  cp "$2/$folder/trials.csv" "$2/$folder/environment.txt" "$t/$folder/"
+  cp "$readme" "$t/README.md"
+  run python3 "$numbers" --check "$t/README.md"
+  expect_rc 0 "the check of a copy"
+  # cuda-resident's trials at the headline size ten times slower.
+  awk -F, -v OFS=, 'NR > 1 && $1 == "cuda-resident" && $3 == 2048 && $5 == 500 { $6 = $6 * 10 } 1' \
+    "$2/$folder/trials.csv" >"$t/$folder/trials.csv"
+  run python3 "$numbers" --check "$t/README.md"
+  expect_rc 1 "a trials.csv that disagrees with the README fails the check"
+  expect_err_has "README.md:$(grep -n '^| on the GPU, the arrays kept there' "$readme" | cut -d: -f1) disagrees with $folder" \
+    "the failure names the README's line"
+  expect_err_has "| \`cuda-resident\` | 0.1675 | 10×" "the failure says what the results give"
+  run python3 "$numbers" "$t/README.md"
+  expect_rc 0 "the table rewritten"
+  run python3 "$numbers" --check "$t/README.md"
+  expect_rc 0 "a README rewritten from the results passes"
+  rm -rf "$t"
+else
+  skip "README's numbers against the results" "no python3"
+fi
 finish
