@@ -41,7 +41,7 @@ inject "lib includes the backends' methods.h" src/lib/error.c heat2d_lib '#inclu
 inject "lib calls the registry" src/lib/error.c layer_check_heat2d_lib "$registry"
 inject "host kernels include a probe's header" src/kernels/cpu/stencil_cpu.c heat2d_kernels_cpu '#include "host_bandwidth.h"'
 inject "host kernels call a probe" src/kernels/cpu/stencil_cpu.c layer_check_heat2d_kernels_cpu \
-  'int heat2d_host_bandwidth(double *, int *, heat2d_error *); int layer_violation(void); int layer_violation(void) { return heat2d_host_bandwidth(0, 0, 0); }'
+  'int heat2d_host_bandwidth(void *, heat2d_error *); int layer_violation(void); int layer_violation(void) { return heat2d_host_bandwidth(0, 0); }'
 inject "CUDA kernels call the registry" src/kernels/cuda/cuda_kernels.cu layer_check_heat2d_kernels_cuda \
   'extern "C" size_t heat2d_method_count(void); extern "C" size_t layer_violation(void) { return heat2d_method_count(); }'
 inject "CUDA kernels open the device (the probes')" src/kernels/cuda/cuda_kernels.cu layer_check_heat2d_kernels_cuda \

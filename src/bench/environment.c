@@ -60,7 +60,7 @@ static int write_limits(FILE *f, void *ctx)
     /* Only the measurements; the build and machine are in environment.txt. */
     for (char *line = strtok(t->text, "\n"); line != NULL; line = strtok(NULL, "\n"))
         if (strstr(line, "_GBS=") != NULL || strstr(line, "_TFLOPS=") != NULL ||
-            strncmp(line, "HOST_COPY_THREADS=", 18) == 0 ||
+            strncmp(line, "HOST_", 5) == 0 || /* the threads, their CPU share, the cache */
             strncmp(line, "GPU_BANDWIDTH=", 14) == 0)
             fprintf(f, "%s\n", line);
     /* Where --snapshot-writer writes, and how fast: as the writers write,

@@ -20,6 +20,8 @@ void summary_read_limits(const char *dir, limits *lim)
         size_t offset;
     } keys[] = {
         {"HOST_COPY_GBS=", offsetof(limits, host_copy_gbs)},
+        {"HOST_COPY_CPU_SHARE=", offsetof(limits, host_cpu_share)},
+        {"HOST_CACHE_BYTES=", offsetof(limits, host_cache_bytes)},
         {"DEVICE_COPY_GBS=", offsetof(limits, device_copy_gbs)},
         {"H2D_PAGEABLE_GBS=", offsetof(limits, h2d_gbs)},
         {"H2D_PINNED_GBS=", offsetof(limits, h2d_gbs) + sizeof(double)},
@@ -57,16 +59,69 @@ void summary_read_limits(const char *dir, limits *lim)
     fclose(f);
 }
 
-/* One row of the limits table; a bound of 0 was not measured. */
-static void emit_limits_row(FILE *f, const char *label, double per_step, const char *gcells,
-                            const char *what, double bound)
+/* Below this share of its threads' time on a CPU, the host probe ran
+ * beside other work, and its bound is low. */
+#define BUSY_PROBE_SHARE 0.8
+
+/* Why a figure passes 100% (bits), each said once under the table. */
+enum { OVER_CACHE = 1, OVER_BUSY = 2, OVER_PROBE = 4 };
+
+/* One row of the limits table; a bound of 0 was not measured. A figure
+ * over 100% names its reasons (over); returns them, 0 for a figure that
+ * does not pass 100%. */
+static unsigned emit_limits_row(FILE *f, const char *label, double per_step, const char *gcells,
+                                const char *what, double bound, unsigned over)
 {
-    if (bound > 0.0)
-        fprintf(f, "| %s | %.4g ms | %s | %s | %.4g ms | %.0f%% |\n", label, per_step * 1e3, gcells,
-                what, bound * 1e3, 100.0 * bound / per_step);
-    else
+    if (bound <= 0.0) {
         fprintf(f, "| %s | %.4g ms | %s | %s | not measured | |\n", label, per_step * 1e3, gcells,
                 what);
+        return 0;
+    }
+    const double percent = 100.0 * bound / per_step;
+    char mark[64] = "";
+    if (percent > 100.5)
+        snprintf(mark, sizeof mark, " (%s%s%s)", over & OVER_CACHE ? "in cache" : "",
+                 over & OVER_BUSY ? (over & OVER_CACHE ? ", busy probe" : "busy probe") : "",
+                 over & OVER_PROBE ? "over the probe" : "");
+    fprintf(f, "| %s | %.4g ms | %s | %s | %.4g ms | %.0f%%%s |\n", label, per_step * 1e3, gcells,
+            what, bound * 1e3, percent, mark);
+    return percent > 100.5 ? over : 0;
+}
+
+/* Why a host row's loop can run faster than the host's memory bound: its
+ * two arrays fit in the last-level cache, the probe had the cores only
+ * part of the time, or neither. */
+static unsigned host_over(const limits *lim, double step_bytes)
+{
+    unsigned over = 0;
+    if (lim->host_cache_bytes > 0.0 && step_bytes <= lim->host_cache_bytes)
+        over |= OVER_CACHE;
+    if (lim->host_cpu_share > 0.0 && lim->host_cpu_share < BUSY_PROBE_SHARE)
+        over |= OVER_BUSY;
+    return over != 0 ? over : OVER_PROBE;
+}
+
+/* Under the table, what each reason that a row gave means. */
+static void emit_over_reasons(FILE *f, unsigned used, const limits *lim)
+{
+    if (used & OVER_CACHE)
+        fprintf(f,
+                "- in cache: both arrays fit in the host's last-level cache (%.3g MB), which "
+                "serves them faster than the memory the bound was measured on.\n",
+                lim->host_cache_bytes / 1e6);
+    if (used & OVER_BUSY)
+        fprintf(f,
+                "- busy probe: the host's bandwidth was measured while other work held its "
+                "cores (the probe's threads were on a CPU %.0f%% of the time), so its bound is "
+                "low; on a quiet machine, `heat2d info --bandwidth` measures it again.\n",
+                100.0 * lim->host_cpu_share);
+    if (used & OVER_PROBE)
+        fputs("- over the probe: the loop moved its bytes faster than the probe's copy did "
+              "(a cache that holds the arrays, or a copy that uses the memory less well than "
+              "the loop): the bound is an estimate, not a ceiling.\n",
+              f);
+    if (used != 0)
+        fputc('\n', f);
 }
 
 /* A method that keeps its arrays on the GPU: the tighter of two bounds.
@@ -133,15 +188,20 @@ void summary_emit_limits(FILE *f, const size_group *g, const limits *lim)
 {
     const bench_size *s = &g->size;
     double cells = (double)s->nx * (double)s->ny;
+    const bool busy = lim->host_cpu_share > 0.0 && lim->host_cpu_share < BUSY_PROBE_SHARE;
     fputs("Against the limits measured in bandwidth.txt (loop: the time loop without entering "
-          "or leaving the device):\n\n"
+          "or leaving the device). % of bound is the bound per step over the loop's: 100% "
+          "runs at the limit; a figure over 100% ran faster than the limit as measured, and "
+          "says why in brackets (below the table).\n\n"
           "| method | loop per step | loop Gcell/s | bound | bound per step | % of bound |\n"
           "|---|--:|--:|---|--:|--:|\n",
           f);
+    unsigned used = 0;
     for (size_t k = 0; k < g->n_cells; ++k) {
         const cell *c = &g->cells[k];
         if (c->n_loops == 0 || !c->style_known)
             continue;
+        unsigned over = OVER_PROBE;
         double per_step = summary_median(c->loops, c->n_loops) / (double)s->steps;
         size_t cell_bytes = c->last->cell_bytes;
         double array_gb = cells * (double)cell_bytes / 1e9;
@@ -168,7 +228,9 @@ void summary_emit_limits(FILE *f, const size_group *g, const limits *lim)
         } else if (summary_on_host(c->device)) {
             if (lim->host_copy_gbs > 0.0)
                 bound = step_bytes / 1e9 / lim->host_copy_gbs;
-            snprintf(what, sizeof what, "host memory, %zu B/cell", 2 * cell_bytes);
+            snprintf(what, sizeof what, "host memory, %zu B/cell%s", 2 * cell_bytes,
+                     busy ? ", measured on a busy machine" : "");
+            over = host_over(lim, step_bytes);
         } else {
             /* A distributed GPU method says how many GPUs its ranks used
              * ("... on 2 GPUs, ..."): they work at once, so the bound is one
@@ -181,15 +243,16 @@ void summary_emit_limits(FILE *f, const size_group *g, const limits *lim)
         }
         char gcells[32];
         summary_ratio_text(cells / per_step / 1e9, gcells, sizeof gcells);
-        emit_limits_row(f, c->label, per_step, gcells, what, bound);
+        used |= emit_limits_row(f, c->label, per_step, gcells, what, bound, over);
         if (overlapped) {
             /* The same step against what the link carries in each direction
              * while the other is busy too: the floor that overlap can reach. */
-            emit_limits_row(f, c->label, per_step, gcells,
-                            "S at the rate of both directions at once, pinned",
-                            lim->both_gbs > 0.0 ? array_gb / lim->both_gbs : 0.0);
+            used |= emit_limits_row(
+                f, c->label, per_step, gcells, "S at the rate of both directions at once, pinned",
+                lim->both_gbs > 0.0 ? array_gb / lim->both_gbs : 0.0, OVER_PROBE);
         }
     }
     fputc('\n', f);
+    emit_over_reasons(f, used, lim);
     emit_write_limit(f, g, lim);
 }

@@ -72,6 +72,10 @@ void summary_bytes_text(unsigned long long bytes, char *buf, size_t size);
  * results folder); zero where not measured. */
 typedef struct limits {
     double host_copy_gbs;
+    /* The share of its threads' time the host probe had a CPU (0: not
+     * recorded) and the host's last-level cache (0: unknown). */
+    double host_cpu_share;
+    double host_cache_bytes;
     double device_copy_gbs;
     double h2d_gbs[2]; /* [0] pageable, [1] pinned */
     double d2h_gbs[2];

@@ -43,12 +43,14 @@ static void cpu_model(char *out, size_t size)
 static int print_bandwidth(void)
 {
     heat2d_error err = {{0}};
-    double host_gbs = 0.0;
-    int threads = 0;
-    if (heat2d_host_bandwidth(&host_gbs, &threads, &err) != 0)
+    heat2d_host_probe host = {0};
+    if (heat2d_host_bandwidth(&host, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "info: %s", err.message);
-    printf("HOST_COPY_GBS=%.1f\n", host_gbs);
-    printf("HOST_COPY_THREADS=%d\n", threads);
+    printf("HOST_COPY_GBS=%.1f\n", host.copy_gbs);
+    printf("HOST_COPY_THREADS=%d\n", host.threads);
+    /* Below about 0.8, other work held the cores: the bound is low. */
+    printf("HOST_COPY_CPU_SHARE=%.2f\n", host.cpu_share);
+    printf("HOST_CACHE_BYTES=%zu\n", heat2d_host_llc_bytes());
 #ifdef HEAT2D_HAVE_CUDA
     heat2d_gpu_limits gpu = {0};
     if (heat2d_cuda_bandwidth(&gpu, &err) != 0) {

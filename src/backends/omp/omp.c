@@ -24,6 +24,7 @@
  * machine with OMP_PROC_BIND=spread OMP_PLACES=cores at least, so that
  * the threads stay where their bands' cache lines are. */
 #include "heat2d.h"
+#include "host_bandwidth.h"
 #include "stencil_cpu.h"
 
 #include <math.h>
@@ -47,54 +48,6 @@ static int omp_threads_for(const heat2d_config *cfg)
     return (int)(useful < 1 ? 1 : useful < most ? useful : most);
 }
 
-/* Last-level cache of the whole machine in bytes: the sum of its distinct
- * level-3 caches (one per socket, or per core complex), as sysfs lists
- * them; 0 when it does not. */
-static size_t machine_llc_bytes(void)
-{
-    enum { MAX_CACHES = 256 };
-    static char seen[MAX_CACHES][64];
-    size_t n_seen = 0;
-    size_t total = 0;
-    for (int cpu = 0; cpu < 4096; ++cpu) {
-        char path[128], level[16] = "", size[32] = "", shared[64] = "";
-        const char *names[] = {"level", "size", "shared_cpu_list"};
-        char *values[] = {level, size, shared};
-        int sizes[] = {sizeof level, sizeof size, sizeof shared};
-        bool ok = true;
-        for (int f = 0; f < 3 && ok; ++f) {
-            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index3/%s", cpu,
-                     names[f]);
-            FILE *file = fopen(path, "r");
-            ok = file != NULL && fgets(values[f], sizes[f], file) != NULL;
-            if (file != NULL)
-                fclose(file);
-        }
-        if (!ok) {
-            if (cpu == 0)
-                return 0;
-            continue; /* offline or absent: numbering may have gaps */
-        }
-        if (atoi(level) != 3)
-            return 0;
-        bool known = false;
-        for (size_t k = 0; k < n_seen && !known; ++k)
-            known = strcmp(seen[k], shared) == 0;
-        if (known)
-            continue;
-        if (n_seen < MAX_CACHES)
-            snprintf(seen[n_seen++], sizeof seen[0], "%s", shared);
-        char *unit = NULL;
-        size_t bytes = strtoull(size, &unit, 10);
-        if (unit != NULL && *unit == 'K')
-            bytes <<= 10;
-        else if (unit != NULL && *unit == 'M')
-            bytes <<= 20;
-        total += bytes;
-    }
-    return total;
-}
-
 /* Chosen by omp_prepare, read by omp_solve. */
 static bool stream_stores;
 
@@ -106,7 +59,7 @@ static int choose_stores(const heat2d_config *cfg, heat2d_error *err)
         stream_stores = false;
     } else if (strcmp(text, "auto") == 0) {
         /* Unknown cache size: assume 32 MiB, a common last-level cache. */
-        size_t llc = machine_llc_bytes();
+        size_t llc = heat2d_host_llc_bytes();
         llc = llc > 0 ? llc : (size_t)32 << 20;
         stream_stores = 2 * cfg->nx * cfg->ny * heat2d_precision_bytes(cfg->precision) > llc;
     } else if (strcmp(text, "stream") == 0) {
