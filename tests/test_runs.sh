@@ -140,6 +140,9 @@ done
 # text files and as every record of a series, byte for byte cpu's, in f64
 # and f32, for a K that does not divide the steps.
 if have_method "$bin/heat2d" omp "omp's snapshots on 4 threads"; then
+  # A grid too small for two threads' bands runs on one, and says so.
+  run "$bin/heat2d" run --method omp --nx 8 --ny 8 --steps 1
+  expect_eq "$(sed -n 's/^DEVICE=//p' <<<"$out")" "host (1 thread)" "omp on one thread: 'thread', singular"
   for prec in f64 f32; do
     for m in cpu omp; do
       mkdir -p "$w/threads-$m-$prec"

@@ -76,8 +76,9 @@ static int omp_prepare(const heat2d_config *cfg, heat2d_report *rep, heat2d_erro
 {
     if (choose_stores(cfg, err) != 0)
         return -1;
-    snprintf(rep->device, sizeof rep->device, "host (%d threads%s)", omp_threads_for(cfg),
-             stream_stores ? ", streaming stores" : "");
+    const int threads = omp_threads_for(cfg);
+    snprintf(rep->device, sizeof rep->device, "host (%d thread%s%s)", threads,
+             threads == 1 ? "" : "s", stream_stores ? ", streaming stores" : "");
     return 0;
 }
 
