@@ -94,6 +94,11 @@ int bench_trials_size(bench_state *st, const bench_size *s);
  * labels comma-separated into list. */
 size_t bench_host_stand_ins_at(const bench_run_info *info, size_t size_index, char *list,
                                size_t size);
+/* The note on what the time budget took at s from the targets (at, one
+ * a target): the trials of those it cut, the warm-up of those that ran
+ * every trial without it; "" when it took nothing. */
+void bench_budget_note(const bench_run_info *info, const target_at_size *at, const bench_size *s,
+                       char *note, size_t size);
 /* --weak: each rank count at its own grid, after the sizes. */
 int bench_trials_weak(bench_state *st);
 /* How many targets --weak runs at a grid of their own. */

@@ -170,28 +170,44 @@ static bool trial_fits(bench_state *st, size_t t, const bench_size *s)
     return false;
 }
 
-/* One note a size for the targets the budget cut, with their trials. */
-static void note_budget(bench_state *st, const bench_size *s)
+void bench_budget_note(const bench_run_info *info, const target_at_size *at, const bench_size *s,
+                       char *note, size_t size)
 {
-    const bench_run_info *info = st->info;
     char list[400] = "";
     size_t used = 0;
+    bool any_cut = false;
     for (size_t t = 0; t < info->n_targets && used < sizeof list; ++t) {
-        const target_at_size *at = &st->at[t];
-        if (at->dropped || (!at->cut && !at->no_warmup))
+        if (at[t].dropped || (!at[t].cut && !at[t].no_warmup))
             continue;
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s %zu of %zu%s",
-                                 used ? ", " : "", info->targets[t].label, at->trials,
-                                 info->repeats, at->no_warmup ? " (no warm-up)" : "");
+        /* A target whose trials all ran lost only its warm-up. */
+        const char *sep = used ? ", " : "";
+        if (at[t].cut)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s %zu of %zu%s", sep,
+                                     info->targets[t].label, at[t].trials, info->repeats,
+                                     at[t].no_warmup ? " (no warm-up)" : "");
+        else
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s all %zu, no warm-up",
+                                     sep, info->targets[t].label, at[t].trials);
+        any_cut = any_cut || at[t].cut;
     }
+    note[0] = '\0';
     if (used == 0)
         return;
     char size_text[96];
     bench_size_text(s, '/', size_text, sizeof size_text);
-    bench_add_note(st->info,
-                   "Fewer trials at %s, where a method's runs would take more than the %g s "
-                   "budget a method and size: %s. Every trial: heat2d bench --full.",
-                   size_text, info->budget_s, list);
+    snprintf(note, size,
+             "%s at %s, where a method's runs would take more than the %g s budget a method and "
+             "size: %s. Every trial: heat2d bench --full.",
+             any_cut ? "Fewer trials" : "No warm-up", size_text, info->budget_s, list);
+}
+
+/* One note a size for the targets the budget cut, with their trials. */
+static void note_budget(bench_state *st, const bench_size *s)
+{
+    char note[700];
+    bench_budget_note(st->info, st->at, s, note, sizeof note);
+    if (note[0] != '\0')
+        bench_add_note(st->info, "%s", note);
 }
 
 /* Every run of every target at s (trials_size), with the load before and

@@ -620,6 +620,34 @@ static void test_load(void)
     check(bench_load_busy_at(&info, &s1) == NULL, "the quiet size stays quiet");
 }
 
+/* The time budget's note: a target cut names its trials, one that ran
+ * every trial without its warm-up says so (never "5 of 5"), and a size
+ * where nothing was cut says "No warm-up", not "Fewer trials". */
+static void test_budget_note(void)
+{
+    bench_target targets[3] = {{.label = "cpu"}, {.label = "omp"}, {.label = "cuda-each"}};
+    bench_run_info info = {.targets = targets, .n_targets = 3, .repeats = 5, .budget_s = 20};
+    const bench_size s = {2048, 2048, 500};
+    target_at_size at[3] = {{.cut = true, .no_warmup = true, .trials = 1},
+                            {.cut = true, .trials = 2},
+                            {.no_warmup = true, .trials = 5}};
+    char note[700];
+    bench_budget_note(&info, at, &s, note, sizeof note);
+    check(strcmp(note, "Fewer trials at 2048x2048/500, where a method's runs would take more than "
+                       "the 20 s budget a method and size: cpu 1 of 5 (no warm-up), omp 2 of 5, "
+                       "cuda-each all 5, no warm-up. Every trial: heat2d bench --full.") == 0,
+          "the budget's note, cut and warm-up alone: got '%s'", note);
+    at[0] = at[1] = (target_at_size){.trials = 5};
+    bench_budget_note(&info, at, &s, note, sizeof note);
+    check(strcmp(note, "No warm-up at 2048x2048/500, where a method's runs would take more than "
+                       "the 20 s budget a method and size: cuda-each all 5, no warm-up. Every "
+                       "trial: heat2d bench --full.") == 0,
+          "the budget's note, the warm-up alone: got '%s'", note);
+    at[2] = (target_at_size){.trials = 5};
+    bench_budget_note(&info, at, &s, note, sizeof note);
+    check(note[0] == '\0', "the budget took nothing: no note ('%s')", note);
+}
+
 /* The sizes the default ladder adds for the GPU: the GPU methods this
  * build runs on the host sit them out, and only them, and only there. */
 static void test_host_stand_ins(void)
@@ -666,6 +694,7 @@ int main(void)
     test_labels();
     test_load();
     test_host_stand_ins();
+    test_budget_note();
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
     test_parse_buffer(dirs[0]);
