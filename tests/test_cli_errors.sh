@@ -116,6 +116,10 @@ expect_failure 2 "$(r "--nx must be a positive integer, got '4\\n2\\x1b[0m'")" \
 # ---- options ------------------------------------------------------------------------
 run "$h"; expect_rc 2 "heat2d without a command"
 expect_failure 2 "heat2d: unknown command 'frobnicate' (try heat2d --help)" "$h" frobnicate
+# A typo of a command names the command meant.
+expect_failure 2 "heat2d: unknown command 'bnech' (did you mean heat2d bench?)" "$h" bnech
+expect_failure 2 "heat2d: unknown command 'methodz' (did you mean heat2d methods?)" "$h" methodz
+expect_failure 2 "heat2d: unknown command 'rn' (did you mean heat2d run?)" "$h" rn
 expect_failure 2 "$(r "unknown method 'nope' (heat2d methods lists them)")" "$h" run --method nope
 expect_failure 2 "$(r "--method is required")" "$h" run
 expect_failure 2 "$(r "option '--steps' needs a value")" "$h" run --method cpu --steps

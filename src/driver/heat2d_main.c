@@ -102,6 +102,19 @@ int main(int argc, char **argv)
                 nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 300000000}, NULL);
             return status;
         }
+    /* A typo names the command nearest to it. */
+    const char *near = NULL;
+    size_t nearest = heat2d_typo_distance(strlen(argv[1])) + 1;
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; ++k) {
+        const size_t d = heat2d_edit_distance(argv[1], commands[k].name);
+        if (d < nearest) {
+            nearest = d;
+            near = commands[k].name;
+        }
+    }
+    if (near != NULL)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "unknown command '%s' (did you mean heat2d %s?)", argv[1], near);
     return heat2d_report_error(HEAT2D_EXIT_USAGE, "unknown command '%s' (try heat2d --help)",
                                argv[1]);
 }

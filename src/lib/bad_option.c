@@ -7,9 +7,12 @@
 #include <getopt.h>
 #include <string.h>
 
-/* Edit distance between a and b (at most 63 characters each; longer words
- * are never near). */
-static size_t edit_distance(const char *a, const char *b)
+size_t heat2d_typo_distance(size_t len)
+{
+    return len <= 3 ? 1 : len <= 8 ? 2 : 3;
+}
+
+size_t heat2d_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 63 || lb > 63)
@@ -65,15 +68,13 @@ static void nearest_text(const char *arg, const struct option *options, char *bu
     const char *best = NULL;
     size_t best_distance = SIZE_MAX;
     for (const struct option *o = options; o->name != NULL; ++o) {
-        size_t d = edit_distance(word, o->name);
+        size_t d = heat2d_edit_distance(word, o->name);
         if (d < best_distance) {
             best_distance = d;
             best = o->name;
         }
     }
-    /* Near: a typo or two, never a different word of the same length. */
-    size_t allowed = len <= 3 ? 1 : len <= 8 ? 2 : 3;
-    if (best != NULL && best_distance <= allowed)
+    if (best != NULL && best_distance <= heat2d_typo_distance(len))
         snprintf(buf, size, " (did you mean --%s?)", best);
 }
 

@@ -60,6 +60,13 @@ struct option;
 int heat2d_report_bad_option(const char *command, int argc, char *const argv[],
                              const struct option *options, const char *hint);
 
+/* Edit distance between a and b (at most 63 characters each; longer words
+ * are never near), and the most that a typo of a word of len characters
+ * stands from the word meant: a typo or two, never a different word of
+ * the same length. */
+size_t heat2d_edit_distance(const char *a, const char *b);
+size_t heat2d_typo_distance(size_t len);
+
 /* Under mpirun every rank parses the same arguments and reaches the same
  * verdict: a program tells the library once that this process is not rank
  * 0, and heat2d_report_error then stays silent, so that a job prints one
