@@ -19,6 +19,29 @@ expect_rc 0 "heat2d methods"
 expect_eq "$(awk '{ print $1 }' <<<"$out")" "$built" \
   "heat2d methods lists the declared methods this build holds, in order"
 
+# Whether each runs here: what a run of it says. A single-process method
+# that runs reads "here" (on the host, where it is put there); one that
+# cannot, "not here:" and the run's own reason.
+listing=$out
+while read -r m _ _ here; do
+  case " $(awk -v m="$m" '!/^#/ && $1 == m' "$declared") " in *" MPI "*) continue ;; esac
+  run "$build/bin/heat2d" run --method "$m" --nx 8 --ny 8 --steps 1
+  if [ "$rc" = 0 ]; then
+    case $(key DEVICE) in
+    host\(*=*\)) want="here, on the $(sed -n 's/^DEVICE=//p' <<<"$out")" ;;
+    *) want=here ;;
+    esac
+  else
+    want="not here: ${err#heat2d: run: $m: }"
+  fi
+  expect_eq "$here" "$want" "heat2d methods: whether $m runs here"
+done <<<"$listing"
+expect_eq "$(awk '$1 == "cpu" {print $4}' <<<"$listing")" here "heat2d methods: cpu runs here"
+if grep -q '^mpi-cpu ' <<<"$listing"; then
+  expect_eq "$(awk '$1 == "mpi-cpu" {$1 = $2 = $3 = ""; print}' <<<"$listing" | sed 's/^ *//')" \
+    "here, under mpirun -np P (docs/mpi.md)" "heat2d methods: mpi-cpu runs under mpirun"
+fi
+
 run "$build/bin/heat2d" info
 expect_rc 0 "heat2d info"
 expect_eq "$(key METHODS)" "$(paste -sd, <<<"$built")" "heat2d info's METHODS= is the same list"

@@ -9,29 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-int heat2d_cmd_methods(int argc, char **argv)
-{
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
-        return heat2d_usage("methods", stdout) == 0 ? EXIT_SUCCESS : HEAT2D_EXIT_FAILURE;
-    if (argc > 1)
-        return heat2d_report_error(HEAT2D_EXIT_USAGE, "methods: unexpected argument '%s'", argv[1]);
-    static const char *const style_names[] = {"host", "each", "resident"};
-    /* Columns as wide as the table's longest name and seed name. */
-    int name_width = 0, seed_width = 0;
-    for (size_t k = 0; k < heat2d_method_count(); ++k) {
-        const heat2d_method *m = heat2d_method_at(k);
-        name_width = (int)strlen(m->name) > name_width ? (int)strlen(m->name) : name_width;
-        seed_width =
-            (int)strlen(m->seed_name) > seed_width ? (int)strlen(m->seed_name) : seed_width;
-    }
-    for (size_t k = 0; k < heat2d_method_count(); ++k) {
-        const heat2d_method *m = heat2d_method_at(k);
-        printf("%-*s %-*s %s\n", name_width, m->name, seed_width, m->seed_name,
-               style_names[m->style]);
-    }
-    return EXIT_SUCCESS;
-}
-
 /* The exit status once everything is printed: output that went nowhere
  * (a full disk, a closed stream, a reader that left) is a failure. */
 static int written(void)

@@ -65,7 +65,10 @@ static const struct {
              "                  its steps): the plotting script's reader\n"},
     {"methods", "usage: heat2d methods\n"
                 "\n"
-                "Lists the methods of this build: name, the original's METHOD name, style.\n"},
+                "Lists the methods of this build: name, the original's METHOD name, style,\n"
+                "and whether it runs here: \"here\", or \"not here:\" and why (no GPU, a\n"
+                "setting to ask for the host). A GPU method is asked to open its device; an\n"
+                "MPI method runs under mpirun -np P (docs/mpi.md).\n"},
 };
 
 /* run's: its own options by hand, the run options from their table. */
@@ -158,7 +161,7 @@ void heat2d_usage_main(FILE *stream)
     fputs(bench, stream);
     heat2d_options_synopsis(stream, true, strlen(strrchr(bench, '\n') + 1), 11);
     fputs("\n"
-          "  methods  list the methods in this build\n"
+          "  methods  list the methods in this build, and which run here\n"
           "  info     [--bandwidth] how this build was made, the machine, its limits\n"
           "\n"
           "Every command prints KEY=VALUE lines; every failure exits non-zero with one\n"
