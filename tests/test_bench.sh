@@ -137,6 +137,9 @@ if [ "$have_mpl" = yes ]; then
   done
   expect_eq "$([ -e "$b/field_256.dat" ] && echo kept || echo removed)" removed \
     "the field file goes once plotted"
+  # field.png is of a run of its own, which the summary names beside it.
+  expect_eq "$(grep -cxF "*field.png: cpu's final field on 256x256 after 400 steps, a run made for the picture alone (no table holds it): the heat spread from the centre cell.*" "$b/summary.md")" 1 \
+    "summary.md says which run field.png shows"
 else
   skip "the PNG checks" "no python with matplotlib"
   expect_out_has "apt-get install python3-matplotlib" "says how to get the plots"

@@ -12,9 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FIELD_SIDE  256
-#define FIELD_STEPS 400
-
 /* The final field that field.png shows: cpu, 256x256, 400 steps. */
 /* The field file lives in a scratch folder of the bench's own (removed by
  * bench_drop_field, or by a fatal signal), never in the results folder,
@@ -36,10 +33,10 @@ int bench_save_field(bench_state *st, char *path, size_t size)
         st->failures++;
         return -1;
     }
-    snprintf(path, size, "%s/field_%d.dat", field_dir, FIELD_SIDE);
+    snprintf(path, size, "%s/field_%d.dat", field_dir, BENCH_FIELD_SIDE);
     char nx[16], steps[16];
-    snprintf(nx, sizeof nx, "%d", FIELD_SIDE);
-    snprintf(steps, sizeof steps, "%d", FIELD_STEPS);
+    snprintf(nx, sizeof nx, "%d", BENCH_FIELD_SIDE);
+    snprintf(steps, sizeof steps, "%d", BENCH_FIELD_STEPS);
     char *argv[] = {BENCH_SELF_EXE, "run", "--method", "cpu", "--nx", nx, "--ny", nx,
                     "--steps",      steps, "--save",   path,  NULL};
     heat2d_child_result cap;

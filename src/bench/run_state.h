@@ -106,6 +106,10 @@ size_t bench_weak_runs(const bench_run_info *info);
 
 /* ---- plots.c: the final field and the pictures */
 
+/* The run field.png shows (summary.md says which). */
+#define BENCH_FIELD_SIDE  256
+#define BENCH_FIELD_STEPS 400
+
 /* cpu's final field of 256x256 after 400 steps, which field.png shows,
  * into a scratch folder of the bench's own (path: the file). */
 int bench_save_field(bench_state *st, char *path, size_t size);

@@ -4,6 +4,7 @@
 #include "file_replace.h"
 #include "load.h"
 #include "plot_helper.h"
+#include "run_state.h"
 #include "summary.h"
 #include "summary_tables.h"
 
@@ -194,7 +195,7 @@ static const char *const headline_plots[][2] = {
 };
 static const char *const ladder_plots[][2] = {
     {"time_per_step.png", "time per step against grid size"},
-    {"field.png", "final field"},
+    {"field.png", "final field of cpu, a run of its own"},
     {"scaling.png", "scaling efficiency over ranks"},
     {"snapshots.png", "time per step against the steps between snapshots"},
 };
@@ -208,6 +209,13 @@ static void emit_plots(FILE *f, const bench_run_info *info, const char *const pl
         snprintf(path, sizeof path, "%s/%s", info->dir, plots[k][0]);
         if (bench_is_image(path)) {
             fprintf(f, "![%s](%s)\n", plots[k][1], plots[k][0]);
+            /* The field is of a run no table holds: say which. */
+            if (strcmp(plots[k][0], "field.png") == 0)
+                fprintf(f,
+                        "\n*field.png: cpu's final field on %dx%d after %d steps, a run made "
+                        "for the picture alone (no table holds it): the heat spread from the "
+                        "centre cell.*\n",
+                        BENCH_FIELD_SIDE, BENCH_FIELD_SIDE, BENCH_FIELD_STEPS);
             any = true;
         }
     }
