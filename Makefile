@@ -4,6 +4,8 @@
 #   make test-sanitize  the test suite again, built with AddressSanitizer and UBSan
 #   make fuzz           build the libFuzzer targets with clang, run each FUZZ_SECONDS
 #   make format-check   fail on any C, CUDA or header file that clang-format would change
+#   make install PREFIX=DIR   heat2d and its plot script into DIR/bin, DIR/share
+#                       (default ~/.local: ~/.local/bin is on a login shell's PATH)
 #   make original ORIGINAL=DIR  the article's three Fortran programs from its sources in DIR
 #                       (gfortran; offloaded to the GPU where GCC's offload compiler can)
 #   make bench ORIGINAL=DIR     the same, and those three in the bench's table
@@ -14,7 +16,7 @@ FUZZ_SECONDS ?= 20
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build test test-sanitize fuzz format-check bench original clean
+.PHONY: all setup build test test-sanitize fuzz format-check bench original install clean
 
 # Tools a machine keeps outside a new user's PATH (CUDA's, /opt's) are found
 # too, after the user's own: tools/tool_path.sh.
@@ -86,6 +88,10 @@ bench: build $(if $(ORIGINAL),original)
 	$(RUN_ENV) $(BUILD)/bin/heat2d check $$(nvidia-smi -L >/dev/null 2>&1 && echo --gpu)
 	$(if $(ORIGINAL),$(RUN_ENV) $(BUILD)/bin/heat2d check $(ORIGINAL_PROGRAMS))
 	$(RUN_ENV) $(BUILD)/bin/heat2d bench $(BENCH_FLAGS) $(ORIGINAL_PROGRAMS)
+
+PREFIX ?= $(HOME)/.local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
