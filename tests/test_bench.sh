@@ -608,9 +608,9 @@ for m in ${pm//,/ }; do
   expect_eq "$(grep -c "^| $m-f32 | host" "$ps")" 2 "$m-f32 has its own rows"
   expect_eq "$(sed -n '/^## [0-9]/,$p' "$ps" | awk -F'|' -v m=" $m-f32 " '$2 == m {gsub(/ /, "", $4); print $4}' | head -n 1)" \
     2 "$m-f32 pools its own two trials"
-  expect_eq "$(grep -cE "^\| $m-f32 \| [0-9.e+-]+ ms \| .* \| host memory, 8 B/cell \| [0-9.e+-]+ ms \| [0-9]+% \|$" "$ps")" \
+  expect_eq "$(grep -cE "^\| $m-f32 \| [0-9.e+-]+ ms \| .* \| host memory, 8 B/cell(, measured on a busy machine)? \| [0-9.e+-]+ ms \| [0-9]+%( \([a-z ,]+\))? \|$" "$ps")" \
     1 "$m-f32 against host memory at 8 B/cell"
-  expect_eq "$(grep -cE "^\| $m \| [0-9.e+-]+ ms \| .* \| host memory, 16 B/cell \| [0-9.e+-]+ ms \| [0-9]+% \|$" "$ps")" \
+  expect_eq "$(grep -cE "^\| $m \| [0-9.e+-]+ ms \| .* \| host memory, 16 B/cell(, measured on a busy machine)? \| [0-9.e+-]+ ms \| [0-9]+%( \([a-z ,]+\))? \|$" "$ps")" \
     1 "$m against host memory at 16 B/cell"
   # GB/s: nx*ny*steps x the row's bytes per cell-step (8 in f32, 16 in f64)
   # over the median of the row's own trials, written as summary.md writes it.
@@ -752,7 +752,7 @@ fi
 # Every method's loop is set against a measured limit.
 expect_eq "$(grep -c '^HOST_COPY_GBS=' "$b/bandwidth.txt")" 1 "bench measured the host bandwidth"
 expect_eq "$(grep -c '^| method | loop per step |' "$summary")" 2 "a limits table per size"
-expect_eq "$(grep -cE '^\| cpu \| [0-9.e+-]+ ms \| .* \| host memory, 16 B/cell \| [0-9.e+-]+ ms \| [0-9]+% \|$' "$summary")" 2 \
+expect_eq "$(grep -cE '^\| cpu \| [0-9.e+-]+ ms \| .* \| host memory, 16 B/cell(, measured on a busy machine)? \| [0-9.e+-]+ ms \| [0-9]+%( \([a-z ,]+\))? \|$' "$summary")" 2 \
   "cpu against host memory bandwidth at both sizes"
 
 # A plot is reported only when its file is an image: a plotter that names a
@@ -856,7 +856,13 @@ if "$h" methods | grep -q '^omp '; then
     0/1 "busy: the summary says so"
   expect_eq "$([ "$(grep -n '^\*\*Busy machine' "$bs" | cut -d: -f1)" -lt "$(grep -n '^## Headline' "$bs" | cut -d: -f1)" ] 2>/dev/null && echo top)" \
     top "busy: said at the top, before the headline"
-  expect_eq "$(grep -c '^| cpu .*busy machine' "$bs" || true)" 0 "busy: cpu's rows (one core) carry no warning"
+  expect_eq "$(grep -c '^| cpu .*\*\*busy machine:' "$bs" || true)" 0 "busy: cpu's rows (one core) carry no warning"
+  # The host bandwidth was measured beside the same work: its bound is
+  # marked, with the share of the cores the probe had.
+  expect_eq "$(awk -F= '$1 == "HOST_COPY_CPU_SHARE" {print ($2 < 0.8) ? "busy" : "quiet " $2}' "$w/busy/bandwidth.txt")" \
+    busy "busy: the host probe had the cores part of the time"
+  expect_eq "$(grep -cE '^\| cpu \| .* \| host memory, 16 B/cell, measured on a busy machine \| ' "$bs")" 1 \
+    "busy: cpu's bound is marked as measured on a busy machine"
   if [ "$(grep -c '^| omp | host ([2-9][0-9]* threads)' "$bs" || true)" -gt 0 ]; then
     expect_eq "$(grep -cE '^\| omp \| host \([0-9]+ threads\), \*\*busy machine: other work on [0-9.]+ of [0-9]+ cores\*\* \|' "$bs")" \
       2 "busy: omp's rows (its size's and the headline's) carry the warning"
