@@ -15,7 +15,7 @@ set -e
 bin=$1
 ptx=$(strings -n 4 "$bin/heat2d" | grep -E '^(// BEGIN FUNCTION DEF: |\.entry |[a-z]+\.[a-z0-9.]+ )' || true)
 if ! grep -q '^\.entry .*_omp_fn' <<<"$ptx"; then
-  echo "test_acc_ptx: no OpenACC kernels' PTX in $bin/heat2d (not an offload build)"
+  echo "SKIP: no OpenACC kernels' PTX in $bin/heat2d (not an offload build)"
   exit 77
 fi
 # Each kernel comes in f64 and in f32 (names ending in _f32): the same

@@ -27,7 +27,7 @@ if ! "$h" info | grep -q '^NETCDF=NetCDF'; then
   "$h" run --method cpu --nx 8 --ny 8 --steps 2 --save t.dat >/dev/null
   expect_failure 1 "heat2d: compare: cannot read field file 'f.nc:3': $fix" "$h" compare t.dat f.nc:3
   finish >&2
-  echo "test_netcdf: skipped: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
+  echo "SKIP: this build has no NetCDF (configure with HEAT2D_NETCDF=ON after installing libnetcdf-dev)"
   exit 77
 fi
 # The python with netCDF4: the one on PATH, else the distribution's.

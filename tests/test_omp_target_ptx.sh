@@ -13,7 +13,7 @@ set -e
 library=$1
 ptx=$(strings -n 4 "$library" | grep -E '^(// BEGIN FUNCTION DEF: |\.visible \.entry |[a-z]+\.[a-z0-9.]+ )' || true)
 if ! grep -q '^// BEGIN FUNCTION DEF: args_columns_forward\$_omp_fn' <<<"$ptx"; then
-  echo "test_omp_target_ptx: no OpenMP target regions' PTX in $library (not a GCC OpenMP offload build)"
+  echo "SKIP: no OpenMP target regions' PTX in $library (not a GCC OpenMP offload build)"
   exit 77
 fi
 # The stencil regions by name (the outlined functions' names cut at the

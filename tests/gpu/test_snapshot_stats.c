@@ -93,7 +93,7 @@ int main(void)
 {
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("test_snapshot_stats: skipped, no GPU\n");
+        printf("SKIP: no GPU (cudaGetDeviceCount found none)\n");
         return 77;
     }
     /* 1 cell; the check's grid; a pass of the unrolled loop (1024 blocks x
