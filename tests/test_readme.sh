@@ -49,6 +49,10 @@ declared=$(awk '!/^#/ && !/TEST_DOUBLES/ { print $1 }' "$bin/../methods.txt")
 expect_eq "$(head -n 1 <<<"$declared")" cpu "methods.txt lists the declared methods, cpu first"
 expect_eq "$rows" "$declared" "README's methods table rows are the declared methods, in order"
 expect_eq "$(grep -c 'ctest --test-dir build -R ' "$readme")" 1 "README says how to run one test (ctest -R)"
+# The variable that points the tests at the original's sources is the one
+# tests/CMakeLists.txt reads.
+seed_var=$(sed -n 's/^set(\(HEAT2D_SEED_DIR\) .*/\1/p' "$2/tests/CMakeLists.txt")
+expect_eq "$(grep -c -- "-D$seed_var=DIR" "$readme")" 1 "README says how to point the tests at the original's sources ($seed_var)"
 
 # The first screen's answer: its table is what tools/readme_numbers.py
 # makes of the results folder it names, and a README or a trials.csv that
