@@ -22,13 +22,16 @@ log=$build/Testing/Temporary/LastTest.log
 status=$(mktemp)
 trap 'rm -f "$status"' EXIT
 
-# skip_lines NAME FILE: the SKIP lines of NAME's output in CTest's log FILE
-# (waited for a moment, in case CTest's console line came first).
+# skip_lines NAME FILE: the SKIP lines of NAME's output in CTest's log FILE,
+# or in the finished log once CTest has renamed it (waited for a moment, in
+# case CTest's console line came first).
 skip_lines() {
-  local k block=""
+  local k block="" file
   for k in 1 2 3 4 5 6 7 8 9 10; do
-    [ -f "$2" ] && block=$(awk -v name="$1" '$0 ~ "^[0-9]+/[0-9]+ Test: " && $NF == name {on=1; next}
-      on && /^<end of output>$/ {print "END"; exit} on' "$2")
+    file=$2
+    [ -f "$file" ] || file=$log
+    block=$(awk -v name="$1" '$0 ~ "^[0-9]+/[0-9]+ Test: " && $NF == name {on=1; next}
+      on && /^<end of output>$/ {print "END"; exit} on' "$file" 2>/dev/null)
     [[ $block == *END ]] && break
     sleep 0.1
   done
