@@ -172,9 +172,11 @@ done
 # ---- what a SIGKILL leaves in TMPDIR, the next heat2d sweeps ---------------------------
 # No handler runs on SIGKILL: a bench killed in its write probe, or in a
 # trial that writes snapshots, leaves its scratch there. Each scratch
-# folder is named heat2d-WORD-PID-XXXXXX after its owner and locked while
-# it lives; the next heat2d that makes a scratch folder removes the ones
-# whose owner is gone, and nothing else.
+# folder is named heat2d-WORD-PID-XXXXXX after its owner, holds a marker
+# that names it and its inode, and is locked while it lives; the next
+# heat2d that makes a scratch folder removes the ones whose owner is gone,
+# and nothing else: a folder of the user's with a name of that pattern is
+# never touched.
 tmp=$s/tmp
 mkdir "$tmp"
 # wait_for PREFIX [TRIES]: until an entry of $tmp starts with PREFIX (at
@@ -234,7 +236,9 @@ expect_eq "$([ -n "$trial" ] && ls "$tmp")" "$trial" \
   "SIGKILL in a trial: its scratch is left; the next bench swept the killed probe's"
 # Beside them: a folder of a live process; one whose owner is gone but
 # whose lock a process holds (another pid namespace's); not folders; names
-# not of the pattern; another user's; and an orphan of the pattern.
+# not of the pattern; another user's; folders of the user's whose names
+# fit the pattern (a backup, one made by hand with a file); and a copy of
+# the killed trial's folder (its marker names another folder).
 sleep 60 &
 live=$!
 sh -c 'exit 0' &
@@ -242,24 +246,42 @@ dead=$!
 wait "$dead"
 mkdir "$tmp/heat2d-snapshots-$live-abcdef" "$tmp/heat2d-check-$dead-locked" "$tmp/heat2d-check-abcdef" \
   "$tmp/mine-$dead-abcdef" "$tmp/heat2d-field-$dead-Orphan" "$s/elsewhere"
+[ -n "$trial" ] && cp -a "$tmp/$trial" "$tmp/heat2d-snapshots-$dead-Copied"
 # (the lock held by this shell, as another namespace's heat2d would hold it)
 exec {lock}<"$tmp/heat2d-check-$dead-locked"
 flock -n "$lock"
 echo keep >"$s/elsewhere/f.dat"
 echo keep >"$tmp/heat2d-check-$dead-afile1"
 ln -s "$s/elsewhere" "$tmp/heat2d-check-$dead-alink1"
-echo orphan >"$tmp/heat2d-field-$dead-Orphan/field_256.dat"
-kept="heat2d-check-$dead-afile1 heat2d-check-$dead-alink1 heat2d-check-$dead-locked heat2d-check-abcdef heat2d-snapshots-$live-abcdef mine-$dead-abcdef"
+echo mine >"$tmp/heat2d-field-$dead-Orphan/field_256.dat"
+# user_folder: the user's backup, made again before each command, so that
+# each is tried on it.
+user_folder() { mkdir -p "$tmp/heat2d-results-2024-backup" && echo mine >"$tmp/heat2d-results-2024-backup/run.log"; }
+kept="heat2d-check-$dead-afile1 heat2d-check-$dead-alink1 heat2d-check-$dead-locked heat2d-check-abcdef"
+kept="$kept heat2d-snapshots-$live-abcdef mine-$dead-abcdef heat2d-field-$dead-Orphan"
+kept="$kept heat2d-results-2024-backup heat2d-snapshots-$dead-Copied"
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
   mkdir "$tmp/heat2d-check-$dead-nobody"
   chown nobody "$tmp/heat2d-check-$dead-nobody"
   kept="$kept heat2d-check-$dead-nobody"
 fi
+left_in_tmp() { ls -A "$tmp" | grep -v '^ompi\.' | sort | paste -sd' '; }
+user_folder
 run env TMPDIR="$tmp" "$h" run --method cpu --nx 8 --ny 8 --steps 2 --output-every 1 --snapshot-writer text
 expect_rc 0 "the next heat2d run"
-expect_eq "$(ls -A "$tmp" | sort | paste -sd' ')" "$(tr ' ' '\n' <<<"$kept" | sort | paste -sd' ')" \
-  "the next run swept the killed bench's scratch and the orphan, and kept everything else"
+expect_eq "$(left_in_tmp)" "$(tr ' ' '\n' <<<"$kept" | sort | paste -sd' ')" \
+  "the next run swept the killed bench's scratch, and kept everything else"
 expect_eq "$(cat "$s/elsewhere/f.dat")" keep "a link of the pattern: its target untouched"
+expect_eq "$(cat "$tmp/heat2d-field-$dead-Orphan/field_256.dat")" mine "a folder of the pattern made by hand: its file kept"
+# check and bench sweep as run does: the user's folders stay.
+user_folder
+run env TMPDIR="$tmp" "$h" check --program "c=$bin/cpu_reference"
+expect_eq "$rc/$(left_in_tmp)" "0/$(tr ' ' '\n' <<<"$kept" | sort | paste -sd' ')" "check: the user's folders kept"
+user_folder
+run env TMPDIR="$tmp" HEAT2D_PYTHON=false "$h" bench --methods cpu --sizes 8x8:1 --warmups 0 --repeats 1 \
+  --out "$s/sweeping-bench"
+expect_eq "$rc/$(left_in_tmp)" "0/$(tr ' ' '\n' <<<"$kept" | sort | paste -sd' ')" "bench: the user's folders kept"
+expect_eq "$(cat "$tmp/heat2d-results-2024-backup/run.log")" mine "the user's backup: its file kept"
 exec {lock}<&-
 kill "$live"
 wait "$live" 2>/dev/null || true

@@ -160,7 +160,7 @@ int heat2d_scratch_make(const char *base, const char *name, char *path, size_t s
     if (rc != 0 && size > 0)
         path[0] = '\0';
     if (rc == 0 && *slot >= 0)
-        scratch_locks[*slot] = heat2d_scratch_lock(path) + 1;
+        scratch_locks[*slot] = heat2d_scratch_claim(path) + 1;
     return rc;
 }
 

@@ -58,8 +58,9 @@ void heat2d_remove_folder(const char *path);
  * /tmp. */
 const char *heat2d_tmp_base(void);
 /* A scratch folder BASE/NAME-PID-XXXXXX (NAME: "heat2d-" and a word, PID
- * this process's), made and registered as heat2d_cleanup_mkdtemp does and
- * locked (heat2d_scratch_lock) while it lives, into path (size bytes); 0,
+ * this process's), made and registered as heat2d_cleanup_mkdtemp does,
+ * marked and locked (heat2d_scratch_claim) while it lives, into path (size
+ * bytes); 0,
  * else the errno (ENAMETOOLONG when the name does not fit), path then "".
  * BASE is swept first (heat2d_scratch_sweep), once a process, except
  * under a bench (HEAT2D_BENCH_PID), which sweeps for its trials. */
@@ -72,14 +73,19 @@ void heat2d_scratch_drop(const char *path, int *slot);
  * sees) left in base, removed: only those that are provably heat2d's own
  * and orphaned. A folder is removed with its files when its name is
  * heat2d-WORD-PID-SUFFIX, it is a folder (not a link) owned by this user,
- * no process PID is alive, and no one holds its lock (the owner's, which
- * the kernel drops when the owner dies, whatever its pid namespace); any
- * doubt keeps it. Once a process (the first base asked); never fails. */
+ * it holds the marker heat2d_scratch_claim wrote (naming the folder, its
+ * device and inode), no process PID is alive, and no one holds its lock
+ * (the owner's, which the kernel drops when the owner dies, whatever its
+ * pid namespace); any doubt keeps it. A folder of the user's is never
+ * touched, whatever its name. Once a process (the first base asked); never
+ * fails. */
 void heat2d_scratch_sweep(const char *base);
-/* Takes the lock of a scratch folder just made (flock on the folder
- * itself, held by a close-on-exec descriptor); the descriptor, or -1 where
- * the file system has no such locks (the folder is then never swept). */
-int heat2d_scratch_lock(const char *path);
+/* Claims a scratch folder just made: writes its marker (.heat2d-scratch)
+ * and takes its lock (flock on the folder itself, held by a close-on-exec
+ * descriptor); the descriptor, or -1 where the file system has no such
+ * locks (the folder is then never swept; nor is one whose marker could
+ * not be written). */
+int heat2d_scratch_claim(const char *path);
 
 /* A process group sent SIGKILL by a fatal signal (a running trial); 0 for
  * none. */

@@ -1,11 +1,15 @@
 /* Scratch folders left by a heat2d that died of SIGKILL (no handler runs
  * then), found and removed by the next one. A scratch folder is named
- * heat2d-WORD-PID-SUFFIX after the process that made it, and that process
- * holds an flock on the folder while it lives: the kernel drops the lock
- * when the process dies, however it dies, and it is one kernel's lock for
- * every pid namespace that shares the file system. A folder is removed
- * only when all of its evidence agrees: the name, a folder (not a link)
- * of this user's, no live process PID here, and its lock free. */
+ * heat2d-WORD-PID-SUFFIX after the process that made it, holds a marker
+ * file written when it was made, and that process holds an flock on the
+ * folder while it lives: the kernel drops the lock when the process dies,
+ * however it dies, and it is one kernel's lock for every pid namespace
+ * that shares the file system. A folder is removed only when all of its
+ * evidence agrees: the name, a folder (not a link) of this user's, its
+ * marker (which names the folder and its inode: a folder of the user's
+ * that happens to have such a name has none, and a copy of a scratch
+ * folder carries another inode's), no live process PID here, and its lock
+ * free. */
 #define _GNU_SOURCE /* O_DIRECTORY, O_NOFOLLOW, O_CLOEXEC */
 
 #include "process_guard.h"
@@ -13,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,16 +27,62 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int heat2d_scratch_lock(const char *path)
+/* The marker's name in a scratch folder. */
+#define MARKER ".heat2d-scratch"
+
+/* The marker's one line for the folder open as fd and named name: the
+ * name (with mkdtemp's random letters) and the folder's device and inode.
+ * Its length, or -1. */
+static int marker_text(int fd, const char *name, char *text, size_t size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    const int n = snprintf(text, size, "heat2d scratch folder %s %ju:%ju\n", name,
+                           (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+    return n > 0 && (size_t)n < size ? n : -1;
+}
+
+int heat2d_scratch_claim(const char *path)
 {
     const int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return -1;
+    const char *slash = strrchr(path, '/');
+    char text[PATH_MAX + 64];
+    const int len = marker_text(fd, slash != NULL ? slash + 1 : path, text, sizeof text);
+    const int marker =
+        len > 0 ? openat(fd, MARKER, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)
+                : -1;
+    bool written = marker >= 0 && write(marker, text, (size_t)len) == len;
+    if (marker >= 0)
+        written = close(marker) == 0 && written;
+    /* Unmarked (a full disk), it is never swept: only removed at the end. */
+    if (!written)
+        unlinkat(fd, MARKER, 0);
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         close(fd);
         return -1;
     }
     return fd;
+}
+
+/* Whether the folder open as fd, named name, holds the marker that
+ * heat2d_scratch_claim wrote in it: a regular file of this user's, its
+ * line naming this folder. */
+static bool marked(int fd, const char *name)
+{
+    char want[PATH_MAX + 64], got[PATH_MAX + 64];
+    const int len = marker_text(fd, name, want, sizeof want);
+    const int marker = openat(fd, MARKER, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (marker < 0)
+        return false;
+    struct stat st;
+    ssize_t n = -1;
+    if (fstat(marker, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+        n = read(marker, got, sizeof got);
+    close(marker);
+    return len > 0 && n == len && memcmp(got, want, (size_t)len) == 0;
 }
 
 /* The PID of a name heat2d-WORD-PID-SUFFIX (WORD lower-case letters and
@@ -80,9 +131,10 @@ static void sweep_one(int dir_fd, const char *name)
     if (fd < 0)
         return;
     struct stat st;
-    /* The folder looked at above, and nobody's: its owner is gone. */
+    /* The folder looked at above, heat2d's own, and nobody's: its owner is
+     * gone. */
     if (fstat(fd, &st) == 0 && st.st_dev == seen.st_dev && st.st_ino == seen.st_ino &&
-        flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        marked(fd, name) && flock(fd, LOCK_EX | LOCK_NB) == 0) {
         const int list_fd = dup(fd);
         DIR *d = list_fd >= 0 ? fdopendir(list_fd) : NULL;
         if (d == NULL && list_fd >= 0)
