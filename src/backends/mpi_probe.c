@@ -142,16 +142,16 @@ static void probe_once(heat2d_mpi_probe *p)
     const heat2d_method *m = heat2d_mpi_probe_method();
     if (m == NULL)
         return; /* no MPI method: nothing to start */
-    /* Its output read until it ends, not until the pipe closes: OpenMPI's
-     * singleton hands its messages to the daemon it started, which holds
-     * the pipe after it and prints a failure's reason as it goes. */
+    /* Its output is read until it ends, not until the pipe closes
+     * (child_process.h): OpenMPI's singleton hands its messages to the
+     * daemon it started, which holds the pipe after it and prints a
+     * failure's reason as it goes, hence the linger. */
     char *name[] = {"the MPI probe", NULL};
     const heat2d_child_spec spec = {.argv = name,
                                     .body = probe_child,
                                     .ctx = (void *)m,
                                     .timeout_s = PROBE_TIMEOUT_S,
                                     .merge_stderr = true,
-                                    .end_at_exit = true,
                                     .linger_s = PROBE_GRACE_S};
     heat2d_child_result res;
     heat2d_error err = {{0}};

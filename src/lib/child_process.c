@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -31,9 +32,16 @@ extern char **environ;
  * up, a GPU context being torn down); the kernel reaps it later. */
 #define STOP_TERM_S 0.5
 #define STOP_KILL_S 0.25
+/* Once the child has exited and its group is ended: how long what is left
+ * in its pipes is read (a process outside the group, one that called
+ * setsid, may hold them open for ever). */
+#define EXIT_DRAIN_S 0.5
+/* How often the group's processes are counted against max_processes. */
+#define COUNT_EVERY_S 0.25
 /* poll's wait between looks at the stop flag and the deadlines, in ms: a
  * stop that lands just before poll is seen this late at most; a child
- * watched until it exits is looked at more often. */
+ * being ended, or one whose exit no pidfd reports, is looked at more
+ * often. */
 #define POLL_MS      250
 #define POLL_EXIT_MS 50
 
@@ -92,22 +100,33 @@ static int buf_append(stream_buf *b, const char *chunk, size_t n)
     return 0;
 }
 
-/* One child being watched: its pipes, its deadlines, how it is ending. */
+/* One child being watched: its pipes and its exit (a pidfd, where the
+ * kernel has them: readable once it exits), its deadlines, how it is
+ * ending. It is reaped only after its group is ended, so that the group's
+ * id (its pid) cannot have been reused while it is signalled. */
 typedef struct watch {
     const heat2d_child_spec *spec;
     pid_t pid;
-    struct pollfd fds[2];
+    struct pollfd fds[3]; /* stdout, stderr, the pidfd */
     stream_buf *bufs[2];
     size_t open_fds;
-    double started, kill_at, give_up_at, linger_until;
-    bool termed, killed, gave_up, exited;
-    int status; /* the wait status, once exited */
+    double started, kill_at, give_up_at, exited_at, drain_until, counted_at;
+    unsigned idle_ms; /* without a pidfd: the next wait for its exit */
+    bool termed, killed, gave_up, exited, ended;
+    int status; /* the wait status, once ended */
 } watch;
 
+/* SIGKILL to the group, once, with how long it is waited for after. */
+static void kill_group(watch *w, double now)
+{
+    kill(-w->pid, SIGKILL);
+    w->killed = true;
+    w->give_up_at = now + (w->termed ? STOP_KILL_S : STOP_GRACE_S);
+}
+
 /* A stop ends the group (SIGTERM, SIGKILL after the grace), so do the time
- * limit and a flood (SIGKILL: a child past them is stuck or broken). The
- * group is signalled only before its leader is reaped, so that its id
- * cannot have been reused. */
+ * limit, a flood and too many processes (SIGKILL: a child past them is
+ * stuck or broken). All of them apply until the child exits. */
 static void signal_group(watch *w, heat2d_child_result *res, double now)
 {
     const heat2d_child_spec *spec = w->spec;
@@ -118,33 +137,54 @@ static void signal_group(watch *w, heat2d_child_result *res, double now)
         w->termed = true;
         w->kill_at = now + STOP_TERM_S;
     }
+    if (w->killed)
+        return;
     const bool late = spec->timeout_s > 0.0 && now - w->started >= spec->timeout_s;
     const bool flood = spec->flood_stops && w->bufs[0]->cut;
-    if (!w->killed && (late || flood || (w->termed && now >= w->kill_at))) {
+    if (late || flood || (w->termed && now >= w->kill_at)) {
         res->timed_out = late && !w->termed;
         res->flooded = flood && !late && !w->termed;
-        kill(-w->pid, SIGKILL);
-        w->killed = true;
-        w->give_up_at = now + (w->termed ? STOP_KILL_S : STOP_GRACE_S);
+        kill_group(w, now);
+    } else if (spec->max_processes > 0 && now >= w->counted_at + COUNT_EVERY_S) {
+        w->counted_at = now;
+        const size_t n = heat2d_group_count(w->pid);
+        if (n > spec->max_processes) {
+            res->too_many = n;
+            kill_group(w, now);
+        }
     }
 }
 
-/* With end_at_exit: whether to stop reading now, the child reaped (after a
- * failure, once its linger is over). */
-static bool exit_ends_reading(watch *w, double now)
+/* Whether the child has exited: seen without reaping it (WNOWAIT), so that
+ * its pid still names its group. */
+static void look_for_exit(watch *w, double now)
 {
-    if (!w->spec->end_at_exit)
-        return false;
-    if (!w->exited) {
-        const pid_t done = waitpid(w->pid, &w->status, WNOHANG);
-        if (done != w->pid)
-            return false;
-        w->exited = true;
-        w->linger_until = now + w->spec->linger_s;
-        if (WIFEXITED(w->status) && WEXITSTATUS(w->status) == 0 && !w->killed)
-            return true; /* a success needs nothing more */
-    }
-    return now >= w->linger_until;
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (w->exited || waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+        info.si_pid != w->pid)
+        return;
+    w->exited = true;
+    w->exited_at = now;
+    if (w->fds[2].fd >= 0)
+        close(w->fds[2].fd);
+    w->fds[2].fd = -1;
+    const bool failed = info.si_code != CLD_EXITED || info.si_status != 0;
+    /* A stop or a kill wants no reason printed late. */
+    if (failed && !w->termed && !w->killed)
+        w->exited_at += w->spec->linger_s;
+}
+
+/* The child has exited (and lingered): its group is ended, what it left
+ * running counted first where its processes are watched (a scan of
+ * /proc: not for every child of a bench). */
+static void end_group(watch *w, heat2d_child_result *res, double now)
+{
+    if (w->spec->max_processes > 0 && !w->termed && !w->killed)
+        res->left_running = heat2d_group_count(w->pid);
+    kill(-w->pid, SIGKILL);
+    w->ended = true;
+    w->drain_until = now + EXIT_DRAIN_S;
 }
 
 /* Reads what poll found ready; -1 when a buffer could not grow (reading
@@ -169,26 +209,52 @@ static int read_ready(watch *w)
     return rc;
 }
 
-/* Drains the pipes until the child's group closes them (or, with
- * end_at_exit, the child ends), ending the group as signal_group says. */
-static int drain(watch *w, heat2d_child_result *res)
+/* poll's wait now, in ms: until the drain's end once the group is ended;
+ * short while a stop is under way, or while no pidfd says when the child
+ * exits (from 1 ms, doubling, once its pipes are closed: a child that has
+ * closed them is about to exit). */
+static int wait_ms(watch *w, double now)
+{
+    if (w->ended) {
+        const double left = (w->drain_until - now) * 1e3;
+        return left > 0.0 ? (int)left + 1 : 0;
+    }
+    if (w->exited || w->termed || w->killed)
+        return POLL_EXIT_MS;
+    int ms = POLL_EXIT_MS;
+    if (w->fds[2].fd >= 0) {
+        ms = POLL_MS;
+    } else if (w->open_fds == 0) {
+        ms = (int)w->idle_ms;
+        w->idle_ms = w->idle_ms < POLL_EXIT_MS / 2 ? 2 * w->idle_ms : POLL_EXIT_MS;
+    }
+    /* No later than the time limit. */
+    const double limit = w->spec->timeout_s;
+    if (limit > 0.0 && (w->started + limit - now) * 1e3 < ms)
+        ms = now < w->started + limit ? (int)((w->started + limit - now) * 1e3) + 1 : 0;
+    return ms;
+}
+
+/* Reads the pipes until the child has exited and its group is ended (then
+ * what is left in them, for EXIT_DRAIN_S at most), ending the group
+ * earlier as signal_group says; gives up on a child killed that does not
+ * exit. */
+static int watch_child(watch *w, heat2d_child_result *res)
 {
     int rc = 0;
-    while (w->open_fds > 0) {
+    while (true) {
         const double now = heat2d_now();
         signal_group(w, res, now);
-        if (w->killed && now >= w->give_up_at && !w->exited) {
+        look_for_exit(w, now);
+        if (w->exited && !w->ended && (now >= w->exited_at || w->open_fds == 0 || w->termed))
+            end_group(w, res, now);
+        if (w->ended && (w->open_fds == 0 || now >= w->drain_until))
+            break;
+        if (w->killed && !w->exited && now >= w->give_up_at) {
             w->gave_up = true;
             break;
         }
-        if (exit_ends_reading(w, now)) {
-            /* What it wrote last, if it is there now. */
-            if (poll(w->fds, 2, 0) > 0 && read_ready(w) != 0)
-                rc = -1;
-            break;
-        }
-        const int wait_ms = w->termed || w->spec->end_at_exit ? POLL_EXIT_MS : POLL_MS;
-        const int ready = poll(w->fds, 2, wait_ms);
+        const int ready = poll(w->fds, 3, wait_ms(w, now));
         if (ready < 0 && errno != EINTR)
             return -1;
         if (ready > 0 && read_ready(w) != 0)
@@ -321,6 +387,18 @@ static pid_t start_child(const heat2d_child_spec *spec, const char *path, child_
     return -1;
 }
 
+/* A descriptor that poll finds readable once the child pid exits (Linux
+ * 5.3 and later), else -1: the wait for its exit then looks often. */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec */
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
 /* /dev/null and the pipes (one with merge_stderr): 0, or an errno. */
 static int open_pipes(bool merge, int *null_fd, int out_pipe[2], int err_pipe[2])
 {
@@ -341,8 +419,8 @@ static int open_pipes(bool merge, int *null_fd, int out_pipe[2], int err_pipe[2]
  * not waited for), how it ended into res. 0, or an errno. */
 static int reap(watch *w, heat2d_child_result *res)
 {
-    pid_t reaped = w->exited ? w->pid : 0;
-    while (!w->exited && (reaped = waitpid(w->pid, &w->status, w->gave_up ? WNOHANG : 0)) < 0)
+    pid_t reaped = 0;
+    while ((reaped = waitpid(w->pid, &w->status, w->gave_up ? WNOHANG : 0)) < 0)
         if (errno != EINTR)
             return errno;
     if (reaped == 0) {
@@ -393,17 +471,22 @@ int heat2d_child_run(const heat2d_child_spec *spec, heat2d_child_result *res, he
         if (to_close[k] >= 0)
             close(to_close[k]);
     stream_buf out = {.keep_tail = spec->merge_stderr}, errs = {.keep_tail = true};
-    watch w = {
-        .spec = spec,
-        .pid = pid,
-        .fds = {{.fd = out_pipe[0], .events = POLLIN}, {.fd = err_pipe[0], .events = POLLIN}},
-        .bufs = {&out, &errs},
-        .open_fds = spec->merge_stderr ? 1 : 2,
-        .started = t0};
-    const int drained = pid < 0 ? 0 : drain(&w, res);
+    watch w = {.spec = spec,
+               .pid = pid,
+               .fds = {{.fd = out_pipe[0], .events = POLLIN},
+                       {.fd = err_pipe[0], .events = POLLIN},
+                       {.fd = pid < 0 ? -1 : open_pidfd(pid), .events = POLLIN}},
+               .bufs = {&out, &errs},
+               .open_fds = spec->merge_stderr ? 1 : 2,
+               .started = t0,
+               .idle_ms = 1};
+    const int drained = pid < 0 ? 0 : watch_child(&w, res);
     close(out_pipe[0]);
     if (err_pipe[0] >= 0)
         close(err_pipe[0]);
+    if (w.fds[2].fd >= 0)
+        close(w.fds[2].fd);
+    /* Its group ended, it is reaped: from now on its pid may be reused. */
     set_child_group(0);
     if (pid < 0)
         return heat2d_fail(err, "cannot start %s: %s", name, strerror(saved));
@@ -414,6 +497,7 @@ int heat2d_child_run(const heat2d_child_spec *spec, heat2d_child_result *res, he
     }
     res->wall_s = heat2d_now() - t0;
     res->timeout_s = spec->timeout_s;
+    res->max_processes = spec->max_processes;
     if (drained != 0 || keep_streams(&out, &errs, res) != 0)
         return heat2d_fail(err, "out of memory reading the output of %s", name);
     return 0;
@@ -428,7 +512,8 @@ void heat2d_child_result_free(heat2d_child_result *res)
 
 bool heat2d_child_ok(const heat2d_child_result *res)
 {
-    return !res->timed_out && !res->flooded && res->term_signal == 0 && res->exit_status == 0;
+    return !res->timed_out && !res->flooded && res->too_many == 0 && res->term_signal == 0 &&
+           res->exit_status == 0;
 }
 
 /* The last non-blank line of text, [*begin, *end). */
@@ -453,6 +538,13 @@ void heat2d_child_why(const heat2d_child_result *res, char *buf, size_t size)
     if (res->flooded) {
         snprintf(buf, size, "flooded its output: more than %zu MiB on stdout, killed",
                  HEAT2D_CHILD_KEEP >> 20);
+        return;
+    }
+    if (res->too_many > 0) {
+        snprintf(buf, size,
+                 "started too many processes: %zu at once, more than the %zu a run may have; "
+                 "its process group was killed",
+                 res->too_many, res->max_processes);
         return;
     }
     /* The last non-blank line of stderr is the one clear line that every

@@ -3,16 +3,20 @@
  * to its end, or a function of this one in a forked copy, with its output
  * captured and bounded, a time limit, and nothing it started left behind.
  *
- * Every child leads a process group of its own, which a stop, a time limit
- * or a flood ends as a whole, and which a fatal signal to this process
- * kills first (heat2d_cleanup_process_group); on Linux the kernel sends it
- * SIGKILL when this process dies, even by SIGKILL. */
+ * Every child leads a process group of its own, which a stop, a time limit,
+ * a flood or too many processes end as a whole, which is ended when the
+ * child exits (what it started does not outlive it), and which a fatal
+ * signal to this process kills first (heat2d_cleanup_process_group) until
+ * the child is reaped; on Linux the kernel sends the child SIGKILL when
+ * this process dies, even by SIGKILL. */
 #ifndef HEAT2D_CHILD_PROCESS_H
 #define HEAT2D_CHILD_PROCESS_H
 
 #include "heat2d_error.h"
 
 #include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,10 +42,14 @@ typedef struct heat2d_child_spec {
     const volatile sig_atomic_t *stop;
     bool merge_stderr; /* stderr into stdout's pipe, one stream keeping its tail */
     bool flood_stops;  /* stdout past HEAT2D_CHILD_KEEP: the group gets SIGKILL */
-    /* Read until the child exits, not until its pipes close (a daemon it
-     * started may hold them for ever); after a failure, linger_s more
-     * seconds for the reason its daemon prints late. */
-    bool end_at_exit;
+    /* More processes than this in the child's group at once (itself
+     * included, counted a few times a second): the group gets SIGKILL. 0:
+     * no bound. */
+    size_t max_processes;
+    /* Its output is read until the child exits, not until its pipes close
+     * (a process it started may hold them for ever); then its group is
+     * ended. After a failure, linger_s more seconds first, for the reason
+     * a daemon of its prints late. */
     double linger_s;
     /* Called while the child runs, after each wait on its pipes (a few
      * times a second at least), with the seconds since it started: a
@@ -61,6 +69,13 @@ typedef struct heat2d_child_result {
     int term_signal; /* the signal that killed it, 0 if it exited */
     bool timed_out;  /* it ran past its time limit, and its group was killed */
     double timeout_s;
+    /* Past max_processes: the processes its group held when counted (its
+     * group was killed for it); 0 when never. */
+    size_t too_many;
+    size_t max_processes;
+    /* Processes of its group still running when it exited, which were then
+     * ended (SIGKILL); 0 when none. Counted only with max_processes. */
+    size_t left_running;
     double wall_s; /* start to end, monotonic clock */
 } heat2d_child_result;
 
@@ -75,13 +90,19 @@ extern volatile sig_atomic_t heat2d_child_group;
 int heat2d_child_run(const heat2d_child_spec *spec, heat2d_child_result *res, heat2d_error *err);
 void heat2d_child_result_free(heat2d_child_result *res);
 
-/* Exit status 0, no signal, no time limit, no flood. */
+/* Exit status 0, no signal, no time limit, no flood, not too many
+ * processes. */
 bool heat2d_child_ok(const heat2d_child_result *res);
 
-/* One line saying why a child failed: a time limit or a flood, else its
+/* One line saying why a child failed: a time limit, a flood or too many
+ * processes, else its
  * last stderr line (a heat2d child's "heat2d: " dropped) with how it
  * ended, else how it ended. */
 void heat2d_child_why(const heat2d_child_result *res, char *buf, size_t size);
+
+/* The processes of a process group that are running (zombies, which
+ * have exited, are not counted), from /proc; 0 where there is none. */
+size_t heat2d_group_count(pid_t group);
 
 /* The program that a child of argv0 runs: argv0 itself when it names a
  * path, else the first executable regular file of that name on PATH (an
