@@ -32,6 +32,13 @@ static struct {
     /* cpu's field at the size of the last program trial. */
     bench_size size;
     heat2d_field reference;
+    /* Where notes go, and the size at which each program was last said to
+     * have left processes running (one note a program and size). */
+    bench_run_info *info;
+    struct {
+        const heat2d_program *program;
+        bench_size size;
+    } left_noted[BENCH_MAX_PROGRAMS];
 } programs = {.slot = -1};
 
 /* Whether name is a method's, or the label of a target already listed:
@@ -128,6 +135,7 @@ int bench_programs_start(const bench_options *opt, bool gpu_seen, bench_run_info
         return 0;
     programs.tol = opt->program_tol;
     programs.timeout_s = opt->program_timeout_s;
+    programs.info = info;
     const char *tmp = heat2d_tmp_base();
     const int made = heat2d_scratch_make(tmp, "heat2d-programs", programs.scratch,
                                          sizeof programs.scratch, &programs.slot);
@@ -146,7 +154,10 @@ void bench_programs_end(void)
 }
 
 /* cpu's field at s, once a size: `heat2d run --method cpu --save` into the
- * scratch folder, read back, the file removed. 0, or -1 with why. */
+ * scratch folder, read back, the file removed. The name is made free
+ * first and read back only as a regular file: a program's trial had the
+ * folder (a FIFO it left there would be written as a stream, for ever).
+ * 0, or -1 with why. */
 static int reference_at(const bench_size *s, heat2d_error *why)
 {
     if (programs.reference.values != NULL && programs.size.nx == s->nx &&
@@ -163,6 +174,9 @@ static int reference_at(const bench_size *s, heat2d_error *why)
                     "--steps",      steps, "--save",   path,  NULL};
     heat2d_child_result res;
     heat2d_error err = {{0}};
+    if (unlink(path) != 0 && errno != ENOENT)
+        return heat2d_fail(why, "cpu's field to compare with: cannot remove %s: %s", path,
+                           strerror(errno));
     int rc = bench_spawn(argv, NULL, 0.0, &res, &err);
     if (rc == 0) {
         if (!heat2d_child_ok(&res)) {
@@ -171,7 +185,7 @@ static int reference_at(const bench_size *s, heat2d_error *why)
         }
         heat2d_child_result_free(&res);
     }
-    if (rc == 0 && heat2d_field_read(path, &programs.reference, &err) != 0)
+    if (rc == 0 && heat2d_field_read_regular(path, &programs.reference, &err) != 0)
         rc = -1;
     unlink(path);
     if (rc != 0)
@@ -265,16 +279,29 @@ static int transfer_fields(const char *file, heat2d_trial_values *res, heat2d_er
     return 0;
 }
 
-/* What a program says of itself that only the bench may say: its place
- * and its copies are the trace's, not its own lines'. */
-static void drop_own_claims(heat2d_trial_values *res)
+/* A note, once a program and size, when its run left processes running
+ * (its group was ended: they would have slowed the trials after it, which
+ * the summary would have blamed on other work). */
+static void note_left_running(const heat2d_program *p, const bench_size *s, size_t left)
 {
-    static const heat2d_field_id bench_says[] = {HEAT2D_FIELD_DEVICE,    HEAT2D_FIELD_TRANSFERS,
-                                                 HEAT2D_FIELD_H2D_COUNT, HEAT2D_FIELD_H2D_BYTES,
-                                                 HEAT2D_FIELD_D2H_COUNT, HEAT2D_FIELD_D2H_BYTES,
-                                                 HEAT2D_FIELD_H2D_S,     HEAT2D_FIELD_D2H_S};
-    for (size_t k = 0; k < sizeof bench_says / sizeof bench_says[0]; ++k)
-        res->value[bench_says[k]][0] = '\0';
+    size_t k = 0;
+    while (k < BENCH_MAX_PROGRAMS && programs.left_noted[k].program != NULL &&
+           programs.left_noted[k].program != p)
+        k++;
+    if (left == 0 || k == BENCH_MAX_PROGRAMS)
+        return;
+    const bench_size *was = &programs.left_noted[k].size;
+    if (programs.left_noted[k].program == p && was->nx == s->nx && was->ny == s->ny &&
+        was->steps == s->steps)
+        return;
+    programs.left_noted[k].program = p;
+    programs.left_noted[k].size = *s;
+    char size_text[96];
+    bench_size_text(s, '/', size_text, sizeof size_text);
+    bench_add_note(programs.info,
+                   "%s at %s left %zu process(es) running when it exited; heat2d ended them "
+                   "(its process group), so that they could not slow the trials after it.",
+                   p->name, size_text, left);
 }
 
 /* The run and its verdicts; 0, or -1 with why. */
@@ -297,16 +324,18 @@ static int run_program(const bench_target *t, const bench_size *s, heat2d_trial_
                                     .envp = env,
                                     .timeout_s = programs.timeout_s,
                                     .stop = &bench_interrupted};
-    int rc = heat2d_program_start(t->program, &run, res, process_s, why);
+    heat2d_program_ended ended;
+    int rc = heat2d_program_start(t->program, &run, res, &ended, why);
     free(env);
+    *process_s = ended.wall_s;
+    if (!bench_interrupted)
+        note_left_running(t->program, s, ended.left_running);
     if (rc == 0)
         rc = heat2d_program_field_check(field, s->nx, s->ny, programs.reference.values,
                                         programs.tol, NULL, why);
     unlink(field);
-    if (rc == 0) {
-        drop_own_claims(res);
+    if (rc == 0)
         rc = transfer_fields(file, res, why);
-    }
     unlink(file);
     return rc;
 }

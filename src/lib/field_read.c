@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE, where there are */
 
 #include "heat2d.h"
+#include "file_replace.h"
 #include "real_parse.h"
 
 #include <errno.h>
@@ -391,14 +392,10 @@ static int read_fd(int fd, const char *path, const struct stat *st, char *buf, s
     return rc;
 }
 
-int heat2d_field_read_hooked(const char *path, const heat2d_field_read_hook *hook,
-                             heat2d_field *field, heat2d_error *err)
+/* The reader on fd, open on path, closed here. */
+static int read_open(int fd, const char *path, const heat2d_field_read_hook *hook,
+                     heat2d_field *field, heat2d_error *err)
 {
-    field->nx = field->ny = 0;
-    field->values = NULL;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return heat2d_fail(err, "cannot open field file '%s': %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
@@ -425,9 +422,40 @@ int heat2d_field_read_hooked(const char *path, const heat2d_field_read_hook *hoo
     return rc;
 }
 
+int heat2d_field_read_hooked(const char *path, const heat2d_field_read_hook *hook,
+                             heat2d_field *field, heat2d_error *err)
+{
+    field->nx = field->ny = 0;
+    field->values = NULL;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return heat2d_fail(err, "cannot open field file '%s': %s", path, strerror(errno));
+    return read_open(fd, path, hook, field, err);
+}
+
 int heat2d_field_read(const char *path, heat2d_field *field, heat2d_error *err)
 {
     return heat2d_field_read_hooked(path, NULL, field, err);
+}
+
+int heat2d_field_read_regular(const char *path, heat2d_field *field, heat2d_error *err)
+{
+    field->nx = field->ny = 0;
+    field->values = NULL;
+    /* Neither a FIFO (whose open waits for a writer) nor a link is
+     * followed into. */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ELOOP)
+        return heat2d_fail(err, "'%s' is a symbolic link, not the field file itself", path);
+    if (fd < 0)
+        return heat2d_fail(err, "cannot open field file '%s': %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        close(fd);
+        return heat2d_fail(err, "'%s' is not a regular file (%s)", path,
+                           heat2d_file_kind(st.st_mode));
+    }
+    return read_open(fd, path, NULL, field, err);
 }
 
 void heat2d_field_free(heat2d_field *field)

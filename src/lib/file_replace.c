@@ -327,16 +327,22 @@ int heat2d_file_check_kind(const char *option, const char *path, bool force, hea
                        said[found], wanted);
 }
 
+const char *heat2d_file_kind(mode_t mode)
+{
+    return S_ISREG(mode)    ? "a regular file"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISLNK(mode)  ? "a symbolic link"
+                            : "not a file";
+}
+
 int heat2d_file_check_regular(const char *path, heat2d_error *err)
 {
     struct stat st;
     if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
         return 0;
-    const char *kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
-                       : S_ISDIR(st.st_mode)  ? "a directory"
-                       : S_ISCHR(st.st_mode)  ? "a character device"
-                       : S_ISBLK(st.st_mode)  ? "a block device"
-                       : S_ISSOCK(st.st_mode) ? "a socket"
-                                              : "not a file";
-    return heat2d_fail(err, "%s is not a regular file (%s)", path, kind);
+    return heat2d_fail(err, "%s is not a regular file (%s)", path, heat2d_file_kind(st.st_mode));
 }

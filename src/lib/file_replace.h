@@ -6,6 +6,7 @@
 #include "heat2d.h"
 
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Writes the content to stream; 0, or an errno value. */
 typedef int (*heat2d_file_writer)(FILE *stream, void *ctx);
@@ -38,5 +39,8 @@ int heat2d_file_check_kind(const char *option, const char *path, bool force, hea
  * 0 when path is one or does not exist, else -1 with "F is not a regular
  * file (a FIFO)" and the like. */
 int heat2d_file_check_regular(const char *path, heat2d_error *err);
+
+/* What a file of that mode is, for messages: "a FIFO", "a directory", ... */
+const char *heat2d_file_kind(mode_t mode);
 
 #endif

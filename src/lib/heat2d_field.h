@@ -43,6 +43,12 @@ typedef struct heat2d_field {
 int heat2d_field_read(const char *path, heat2d_field *field, heat2d_error *err);
 void heat2d_field_free(heat2d_field *field);
 
+/* heat2d_field_read on a file that must be a regular file, and is opened
+ * as one that may not be (no link followed, no wait for a FIFO's writer):
+ * a field that another program wrote, whose name it could have made a
+ * FIFO or a link. "'P' is not a regular file (a FIFO)" and the like. */
+int heat2d_field_read_regular(const char *path, heat2d_field *field, heat2d_error *err);
+
 /* heat2d_field_read with its reads under a test's control: chunk_bytes per
  * read() (0: the default, 1 MiB), and after_read(ctx, bytes so far) called
  * after each, where a test cuts the file short or rewrites it. */

@@ -105,7 +105,8 @@ int heat2d_parse_tolerance(const char *option, const char *text, heat2d_toleranc
 }
 
 int heat2d_program_start(const heat2d_program *p, const heat2d_program_run *run,
-                         heat2d_trial_values *values, double *wall_s, heat2d_error *why)
+                         heat2d_trial_values *values, heat2d_program_ended *ended,
+                         heat2d_error *why)
 {
     char nx[32], ny[32], steps[32];
     snprintf(nx, sizeof nx, "%zu", run->nx);
@@ -117,12 +118,13 @@ int heat2d_program_start(const heat2d_program *p, const heat2d_program_run *run,
                                     .envp = run->envp,
                                     .timeout_s = run->timeout_s,
                                     .stop = run->stop,
-                                    .flood_stops = true};
+                                    .flood_stops = true,
+                                    .max_processes = HEAT2D_PROGRAM_MAX_PROCESSES};
     heat2d_child_result res;
-    *wall_s = 0.0;
+    *ended = (heat2d_program_ended){0};
     if (heat2d_child_run(&spec, &res, why) != 0)
         return -1;
-    *wall_s = res.wall_s;
+    *ended = (heat2d_program_ended){.wall_s = res.wall_s, .left_running = res.left_running};
     int rc = 0;
     if (!heat2d_child_ok(&res)) {
         char how[HEAT2D_MESSAGE_ROOM];
@@ -145,7 +147,7 @@ int heat2d_program_field_check(const char *path, size_t nx, size_t ny, const dou
 {
     heat2d_field field;
     heat2d_error err = {{0}};
-    if (heat2d_field_read(path, &field, &err) != 0)
+    if (heat2d_field_read_regular(path, &field, &err) != 0)
         return heat2d_fail(why, "its field: %s", err.message);
     if (field.nx != nx || field.ny != ny) {
         heat2d_fail(why, "its field is %zux%zu, not %zux%zu", field.nx, field.ny, nx, ny);

@@ -56,16 +56,34 @@ typedef struct heat2d_program_run {
     const volatile sig_atomic_t *stop; /* the caller's stop flag (child_process.h) */
 } heat2d_program_run;
 
-/* Runs p as run says (its stdout bounded: a flood kills it), then reads
- * its KEY=VALUE lines into values (heat2d_trial_read, a program's).
- * *wall_s: start to end. 0, or -1 with why: how it ended ("timed out
- * after 2 s", "exit status 3, nothing on stderr", "flooded its output:
- * ...") or what its output lacks ("no CHECK=PASS in its output",
- * "TOTAL_S=x is not a finite number"). */
-int heat2d_program_start(const heat2d_program *p, const heat2d_program_run *run,
-                         heat2d_trial_values *values, double *wall_s, heat2d_error *why);
+/* The processes a program's run may hold at once, itself included: a
+ * bound on what it starts (a loop of forks), far above what a port under
+ * mpirun needs. */
+#define HEAT2D_PROGRAM_MAX_PROCESSES 256
 
-/* The field the program wrote at path, read as any field file (the
+/* How a program's run ended, besides its values. */
+typedef struct heat2d_program_ended {
+    double wall_s; /* start to end */
+    /* Processes it started that were still running when it exited, which
+     * were then ended (its process group); 0 when none. */
+    size_t left_running;
+} heat2d_program_ended;
+
+/* Runs p as run says (its stdout bounded: a flood kills it; at most
+ * HEAT2D_PROGRAM_MAX_PROCESSES processes at once; its process group ended
+ * when it exits), then reads its KEY=VALUE lines into values
+ * (heat2d_trial_read, a program's). *ended: how it ended, also on a
+ * failure. 0, or -1 with why: how it ended ("timed out after 2 s", "exit
+ * status 3, nothing on stderr", "flooded its output: ...") or what its
+ * output lacks ("no CHECK=PASS in its output", "TOTAL_S=x is not a finite
+ * number"). */
+int heat2d_program_start(const heat2d_program *p, const heat2d_program_run *run,
+                         heat2d_trial_values *values, heat2d_program_ended *ended,
+                         heat2d_error *why);
+
+/* The field the program wrote at path, which must be a regular file
+ * (heat2d_field_read_regular: a FIFO or a link there is refused, not
+ * waited on), read as any field file (the
  * Fortran originals' numbers too), against reference (nx*ny cells, cpu's)
  * cell by cell within tol: 0, or -1 with why: the file ("its field: ..."),
  * its shape, or "its field differs from cpu's in N of M cells (atol A,
