@@ -22,9 +22,10 @@ typedef struct heat2d_trial_values {
 } heat2d_trial_values;
 
 /* Whose output it is: heat2d run's, or a program's (the original's
- * protocol: its reals in any form the field reader takes, the Fortran
- * originals' "1.0-271" and 'D' exponents too, each rewritten as C prints
- * it; no PRECISION line: f64). */
+ * protocol: only its keys are taken, NX, NY, TOTAL_S, MASS, CENTRE, MIN,
+ * MAX and the phases, every other line ignored; its reals in any form the
+ * field reader takes, the Fortran originals' "1.0-271" and 'D' exponents
+ * too, each rewritten as C prints it; PRECISION f64). */
 typedef enum heat2d_trial_source { HEAT2D_FROM_RUN, HEAT2D_FROM_PROGRAM } heat2d_trial_source;
 
 /* Reads the KEY=VALUE lines of one run into res and checks them: CHECK=PASS
