@@ -82,7 +82,8 @@ void bench_set_launcher(const char *mpirun, const char *self, char **env);
 
 /* One run of t at s: `heat2d run` for a method, the program itself for a
  * program (programs.h). Returns 0 with res and the process time, or -1
- * with why. */
+ * with why (a TOTAL_S below the clock's resolution too: no table can
+ * divide by it). */
 int bench_run_child(const bench_target *t, const bench_size *s, heat2d_trial_values *res,
                     double *process_s, char *why, size_t why_size);
 

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static char launcher_mpirun[PATH_MAX];
 static char launcher_self[PATH_MAX];
@@ -92,12 +93,30 @@ static int method_trial(const bench_target *t, const bench_size *s, heat2d_trial
     return rc;
 }
 
+/* A time the tables may divide by: at least the clock's resolution. A
+ * TOTAL_S of 0 (a program's coarse clock at a small size) or 1e-300 would
+ * make a speed-up infinite or absurd. 0, or -1 with why. */
+static int measurable(const heat2d_trial_values *res, char *why, size_t why_size)
+{
+    struct timespec tick = {0, 1};
+    clock_getres(CLOCK_MONOTONIC, &tick);
+    const double resolution = (double)tick.tv_sec + 1e-9 * (double)tick.tv_nsec;
+    if (res->total_s >= resolution)
+        return 0;
+    snprintf(why, why_size,
+             "TOTAL_S=%s is below the clock's resolution (%g s): no speed-up can be computed "
+             "from it; time more steps or a larger grid",
+             res->value[HEAT2D_FIELD_TOTAL_S], resolution);
+    return -1;
+}
+
 int bench_run_child(const bench_target *t, const bench_size *s, heat2d_trial_values *res,
                     double *process_s, char *why, size_t why_size)
 {
-    if (t->kind == BENCH_PROGRAM)
-        return bench_program_trial(t, s, res, process_s, why, why_size);
-    return method_trial(t, s, res, process_s, why, why_size);
+    const int rc = t->kind == BENCH_PROGRAM
+                       ? bench_program_trial(t, s, res, process_s, why, why_size)
+                       : method_trial(t, s, res, process_s, why, why_size);
+    return rc != 0 ? rc : measurable(res, why, why_size);
 }
 
 /* One warm-up (trial == 0) or one recorded trial. A failure drops the method
