@@ -3,7 +3,10 @@
 # NAME=PATH): small programs that speak the original's protocol, one right
 # and six wrong in each way a port goes wrong (a cell off, no CHECK=PASS,
 # exit 3, a hang, a flood, a TOTAL_S that is no number), each verdict and
-# its message; heat2d's own cpu_reference and the original's Fortran
+# its message; ten hostile to what runs them (closed streams, a FIFO at
+# the field's name, keys of heat2d's own, processes left running or too
+# many, a TOTAL_S of 0), none of which hangs, misleads or outlives heat2d;
+# heat2d's own cpu_reference and the original's Fortran
 # reference_cpu (built by tools/build_original.sh from ../shared where it
 # is) bit for bit; the C example of docs/usage.md.
 # usage: test_programs.sh BIN_DIR SOURCE_DIR SEED_DIR
@@ -14,7 +17,10 @@ src=$2
 seed=$3
 h=$bin/heat2d
 w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+# Each run of a hostile program appends its process group (which holds
+# what it starts) to $groups; what a heat2d left running, the test ends.
+groups=$w/groups
+trap 'for g in $(sort -u "$groups" 2>/dev/null); do kill -KILL -- "-$g" 2>/dev/null || true; done; rm -rf "$w"' EXIT
 cc=${CC:-cc}
 
 # ---- the programs ----------------------------------------------------------------------
@@ -164,6 +170,150 @@ expect_eq "$(grep -vc "^$w/tmp/heat2d-" "$w/relative.log")/$(grep -c '' "$w/rela
 run "$h" check --gpu --program "good=$w/good"
 expect_eq "$rc/$err" "2/heat2d: check: --program checks the programs alone, against cpu in f64: drop --gpu" \
   "check --gpu --program: refused"
+
+# ---- programs hostile to what runs them ------------------------------------------------
+# The right program but for one way it treats heat2d (protocol.c, FAULT
+# 7-15): it closes stdout and stderr and runs on; leaves a FIFO, or a link
+# to one, at its field's name; prints PRECISION=f32, RANKS=4 and other
+# keys of heat2d's own; leaves a process holding its stdout, or a busy
+# loop; starts 300 processes; prints a TOTAL_S of 0, -0 or 1e-300; leaves
+# a FIFO named cpu.dat beside its field (the bench's reference at the
+# next size).
+hostile=(closed fifo fifolink keys holder busy forky)
+for k in "${!hostile[@]}"; do
+  "$cc" -O2 -DFAULT=$((k + 7)) "$src/tests/programs/protocol.c" -o "$w/${hostile[$k]}"
+done
+"$cc" -O2 -DFAULT=14 -DTOTAL_TEXT='"0"' "$src/tests/programs/protocol.c" -o "$w/zero"
+"$cc" -O2 -DFAULT=14 -DTOTAL_TEXT='"-0"' "$src/tests/programs/protocol.c" -o "$w/negzero"
+"$cc" -O2 -DFAULT=14 -DTOTAL_TEXT='"1e-300"' "$src/tests/programs/protocol.c" -o "$w/tiny"
+"$cc" -O2 -DFAULT=15 "$src/tests/programs/protocol.c" -o "$w/refifo"
+running() { # the processes still running (not zombies) in the groups the programs listed
+  local n=0 g
+  for g in $(sort -u "$groups"); do
+    n=$((n + $(ps -e -o pgid=,stat= | awk -v g="$g" '$1 == g && $2 !~ /^Z/' | wc -l)))
+  done
+  echo "$n"
+}
+# A heat2d that hangs on one is ended (and fails the test).
+hang_limit=(timeout -k 5 90)
+
+hb=$w/hostile-bench
+hp=()
+for n in "${hostile[@]}" zero negzero tiny; do hp+=(--program "$n=$w/$n"); done
+run "${hang_limit[@]}" env HEAT2D_PYTHON=false TMPDIR="$w/tmp" PROTOCOL_GROUPS="$groups" "$h" bench \
+  --methods cpu --sizes 16x12:3 --warmups 0 --repeats 1 --program-timeout 1 --out "$hb" "${hp[@]}"
+expect_eq "$rc/$(tail -n 1 <<<"$err")" "1/heat2d: bench: 7 failure(s), listed at the top of $hb/summary.md" \
+  "hostile bench: it ends, seven programs failing"
+expect_eq "$(running)" 0 "hostile bench: nothing its programs started is left running"
+scratch_re="$w/tmp/heat2d-programs-[0-9]+-[A-Za-z0-9]+"
+clock_re="below the clock's resolution \([0-9.e+-]+ s\): no speed-up can be computed from it; time more steps or a larger grid"
+declare -A hwhy=(
+  [closed]="timed out after 1 s"
+  [fifo]="its field: '$scratch_re/fifo\.dat' is not a regular file \(a FIFO\)"
+  [fifolink]="its field: '$scratch_re/fifolink\.dat' is a symbolic link, not the field file itself"
+  [forky]="started too many processes: [0-9]+ at once, more than the 256 a run may have; its process group was killed"
+  [zero]="TOTAL_S=0 is $clock_re"
+  [negzero]="TOTAL_S=-0 is $clock_re"
+  [tiny]="TOTAL_S=1e-300 is $clock_re"
+)
+for n in "${!hwhy[@]}"; do
+  expect_eq "$(grep -cE "^- FAILED: $n at 16x12/3, trial 1/1: ${hwhy[$n]}\. Dropped at this size\.\$" \
+    "$hb/summary.md")" 1 "hostile bench: $n fails, saying why"
+done
+left_note() { # NAME SIZE: the summary's note of what NAME left running at SIZE
+  echo "- $1 at $2 left 1 process(es) running when it exited; heat2d ended them (its process group), so that they could not slow the trials after it."
+}
+for n in holder busy; do
+  expect_eq "$(grep -cxF -- "$(left_note "$n" 16x12/3)" "$hb/summary.md")" 1 \
+    "hostile bench: what $n left running ended and noted"
+done
+csv=$hb/trials.csv
+for n in keys holder busy; do
+  expect_eq "$(rows_of "$n" | wc -l | tr -d ' ')" 1 "hostile bench: $n's trial recorded"
+done
+for n in "${!hwhy[@]}"; do
+  expect_eq "$(rows_of "$n" | wc -l | tr -d ' ')" 0 "hostile bench: no time of $n is recorded"
+done
+expect_eq "$(grep -ciE '(^|[^a-z])-?inf([^a-z]|$)' "$hb/summary.md")" 0 "hostile bench: no infinite speed-up"
+# Only the protocol's keys are a program's: its row is f64, with no ranks,
+# halos, snapshots or copies of its own saying.
+for c in precision ranks decomp halo_depth output_every snapshots device transfers h2d_count; do
+  cn=$(col "$c")
+  expect_eq "$(rows_of keys | cut -d, -f"$cn" | sort -u)" "$(rows_of busy | cut -d, -f"$cn" | sort -u)" \
+    "hostile bench: keys's $c column is the bench's, not its own line's"
+done
+expect_eq "$(rows_of keys | cut -d, -f"$(col precision)" | sort -u)" f64 "hostile bench: keys's precision f64"
+# A run that took milliseconds, not the 60 s its helper holds stdout.
+expect_eq "$(rows_of holder | awk -F, -v c="$(col process_s)" '$c >= 1' | wc -l | tr -d ' ')" 0 \
+  "hostile bench: holder's runs end when it exits"
+
+# The FIFO at cpu.dat, where the bench computes cpu's field at the next
+# size: that field is written to a new file all the same. Each size has its
+# own note of what holder left.
+hb=$w/hostile-bench-2
+run "${hang_limit[@]}" env HEAT2D_PYTHON=false TMPDIR="$w/tmp" PROTOCOL_GROUPS="$groups" "$h" bench \
+  --methods cpu --sizes 16x12:3,12x10:2 --warmups 0 --repeats 1 --out "$hb" --program "refifo=$w/refifo" \
+  --program "holder=$w/holder"
+expect_rc 0 "hostile bench, two sizes: it ends, passing"
+csv=$hb/trials.csv
+for n in refifo holder; do
+  expect_eq "$(rows_of "$n" | wc -l | tr -d ' ')" 2 "hostile bench, two sizes: $n's trial at each size recorded"
+done
+for size in 16x12/3 12x10/2; do
+  expect_eq "$(grep -cxF -- "$(left_note holder "$size")" "$hb/summary.md")" 1 \
+    "hostile bench, two sizes: what holder left at $size noted"
+done
+
+# check: the same programs on the nine cases.
+run "${hang_limit[@]}" env TMPDIR="$w/tmp" PROTOCOL_GROUPS="$groups" "$h" check --program-timeout 0.3 \
+  --program "closed=$w/closed" --program "fifo=$w/fifo" --program "fifolink=$w/fifolink" \
+  --program "keys=$w/keys" --program "holder=$w/holder" --program "busy=$w/busy"
+expect_eq "$rc/$(tail -n 1 <<<"$err")" "1/heat2d: PROGRAM_CHECK=FAIL: 27 failure(s)" "hostile check: three fail each case"
+expect_eq "$(running)" 0 "hostile check: nothing its programs started is left running"
+dir_re="$w/tmp/heat2d-check-[0-9]+-[A-Za-z0-9]+"
+for c in $cases; do
+  nx=${c%%x*} rest=${c#*x} ny=${rest%%/*} steps=${c#*/}
+  f="${nx}x${ny}_$steps"
+  expect_count "^PROGRAM=closed case=$c FAIL: timed out after 0\.3 s\$" 1 "hostile check: closed times out at $c"
+  expect_count "^PROGRAM=fifo case=$c FAIL: its field: '$dir_re/fifo_$f\.dat' is not a regular file \(a FIFO\)\$" 1 \
+    "hostile check: fifo at $c"
+  expect_count "^PROGRAM=fifolink case=$c FAIL: its field: '$dir_re/fifolink_$f\.dat' is a symbolic link, not the field file itself\$" 1 \
+    "hostile check: fifolink at $c"
+  for n in keys holder busy; do
+    expect_count "^PROGRAM=$n case=$c MAX_ABS_DIFF=0\\.000000e\\+00 WORST_INDEX=0 FAILURES=0 PASS\$" 1 \
+      "hostile check: $n passes $c"
+  done
+  for n in holder busy; do
+    expect_count "^NOTE: check: $n $c left 1 process\(es\) running when it exited; heat2d ended them\$" 1 \
+      "hostile check: $n at $c, what it left running ended and noted"
+  done
+done
+
+# A stop reaches a program that closed its streams: SIGTERM ends check and
+# bench at once (the bench writing its summary), and the program with them.
+for cmd in check bench; do
+  before=$(wc -l <"$groups")
+  args=(check --program "closed=$w/closed")
+  [ "$cmd" = bench ] && args=(bench --methods cpu --sizes 16x12:3 --warmups 0 --repeats 1 --out "$w/stopped"
+    --program "closed=$w/closed")
+  env HEAT2D_PYTHON=false TMPDIR="$w/tmp" PROTOCOL_GROUPS="$groups" "$h" "${args[@]}" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 600); do
+    [ "$(wc -l <"$groups")" -gt "$before" ] && break
+    sleep 0.05
+  done
+  sleep 0.5 # its streams closed: no pipe left to watch
+  kill -TERM "$pid"
+  (sleep 10 && kill -KILL "$pid" 2>/dev/null) &
+  watchdog=$!
+  set +e; wait "$pid" 2>/dev/null; rc=$?; set -e
+  kill "$watchdog" 2>/dev/null || true
+  for _ in $(seq 40); do
+    [ "$(running)" = 0 ] && break
+    sleep 0.05
+  done
+  expect_eq "$rc/$(running)" 143/0 "SIGTERM to $cmd with a program that closed its streams: both end"
+done
 
 # ---- heat2d's cpu_reference and the original's reference_cpu, bit for bit ----------------
 refs=(--program "c-cpu=$bin/cpu_reference")
