@@ -161,8 +161,12 @@ static void look_for_exit(watch *w, double now)
 {
     siginfo_t info;
     memset(&info, 0, sizeof info);
-    if (w->exited || waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
-        info.si_pid != w->pid)
+    if (w->exited)
+        return;
+    const int seen = waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT);
+    /* ECHILD: reaped already, by the kernel (SIGCHLD ignored); the reap
+     * says so. */
+    if ((seen != 0 && errno != ECHILD) || (seen == 0 && info.si_pid != w->pid))
         return;
     w->exited = true;
     w->exited_at = now;

@@ -13,7 +13,9 @@
 /* Reopens closed descriptors 0, 1 and 2 on /dev/null (before anything else
  * is opened, so no file of heat2d's can take their numbers), ignores
  * SIGPIPE and SIGXFSZ (the writes fail with EPIPE or EFBIG and are
- * reported), and installs the cleanup handler below. Call it first. */
+ * reported), sets SIGCHLD to its default (an ignored one, inherited,
+ * would reap the children before heat2d learns how they ended), and
+ * installs the cleanup handler below. Call it first. */
 void heat2d_process_start(void);
 
 /* Flushes stdout. Returns 0, or -1 with a message when stdout was closed

@@ -65,6 +65,9 @@ void heat2d_process_start(void)
     }
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
+    /* Ignored by whoever started us, SIGCHLD would have the kernel reap
+     * our children itself: their exit statuses lost. */
+    signal(SIGCHLD, SIG_DFL);
     watch_stdout();
     heat2d_cleanup_install();
     heat2d_die_with_bench();
