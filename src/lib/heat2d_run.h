@@ -52,8 +52,9 @@ int heat2d_summarise_run(const heat2d_config *cfg, const double *field, heat2d_s
  * mass, keeps the bounds of cfg's initial state: for the standard one the
  * original's (-1e-12 <= lo, hi <= 1 + 1e-12, -1e-12 <= mass <= 1 +
  * 1e-10); for cfg->initial its own, each widened alike in proportion to
- * max |u0|; in f32 also by the precision's slack. 0, else 1 for a value
- * out of bounds, 2 for the mass. */
+ * max |u0|; the mass also by the rounding of its sums and steps, from
+ * the cell count, step and sum |u0|; in f32 also by the precision's slack.
+ * 0, else 1 for a value out of bounds, 2 for the mass. */
 int heat2d_check_bounds(const heat2d_config *cfg, size_t step, double lo, double hi, double mass);
 
 typedef struct heat2d_outcome {
