@@ -10,11 +10,11 @@
 # value the command line gives that differs is refused naming both,
 # unless --change-physics), and --append needs none typed. The refusals, each
 # before the series is touched: no --initial record, another --save-every,
-# not the last record, another dt, precision or alpha, an incomplete
-# series. A run that fails part-way, or is killed by SIGKILL
-# part-way, leaves a series that opens with every record written before,
-# the old ones byte for byte, marked incomplete, which a later --append
-# refuses.
+# another variable than u, not the last record, another dt, precision or
+# alpha, an incomplete series. A run that fails part-way, or is killed by
+# SIGKILL part-way, leaves a series that opens with every record written
+# before, the old ones byte for byte, marked incomplete, which a later
+# --append refuses.
 # usage: test_series_append.sh BIN_DIR
 set -e
 bin=$(cd "$1" && pwd)
@@ -162,6 +162,19 @@ refused 2 "$(r "--initial r.nc:400 holds precision = f64, the command line gives
   --steps 100 --initial r.nc:400 --save-every r.nc --append --precision f32
 refused 2 "$(r "--change-physics cannot go with --append (a series continues with its own physics)")" \
   --steps 100 --initial r.nc:400 --save-every r.nc --append --alpha 0.05 --change-physics
+# A series that holds a second variable h(time, y, x) (u's records as
+# ncdump prints them): its field would go on as u's next record.
+ncdump r.nc | awk '
+/^\tdouble u\(time, y, x\) ;/ {print; print "\tdouble h(time, y, x) ;"; next}
+/^ u =/ {inu = 1}
+inu {h = h $0 "\n"; if ($0 ~ /;$/) inu = 0}
+/^}/ {sub(/^ u =/, " h =", h); printf "%s", h}
+{print}' >rh.cdl
+ncgen -k nc4 -o rh.nc rh.cdl
+cp rh.nc rh_before.nc
+expect_failure 2 "$(r "--append continues the series' variable u, and --initial rh.nc:h:400 names 'h': give --initial rh.nc:400")" \
+  "$h" run "${long[@]}" --steps 100 --initial rh.nc:h:400 --save-every rh.nc --append
+cmp -s rh.nc rh_before.nc && ok || ko "--append from h: rh.nc changed"
 
 # ---- complete is set last: an append whose header's last write fails stays "false" -----------
 "$h" run "${long[@]}" --steps 200 --save-every fin.nc >/dev/null

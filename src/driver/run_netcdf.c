@@ -124,6 +124,13 @@ static int append_check(const char *initial_path, const heat2d_netcdf_spec *pars
                     "--append writes to the series that --initial %s reads: give "
                     "--save-every %s",
                     initial_path, parsed->file);
+    /* The series' records are u's: another variable's field would go on
+     * as u's next record. */
+    else if (parsed->var[0] != '\0' && strcmp(parsed->var, "u") != 0)
+        heat2d_fail(err,
+                    "--append continues the series' variable u, and --initial %s names '%s': "
+                    "give --initial %s:%zu",
+                    initial_path, parsed->var, parsed->file, parsed->step);
     else
         return 0;
     return -2;
