@@ -5,7 +5,9 @@
 # leaves the S.nc that was there byte for byte; what is at an output's name
 # is replaced only when it is what heat2d writes there, unless --force (a
 # link to a text file included: the link stays, its target is replaced);
-# --initial S.nc:K cannot be the series --save-every writes, however spelt;
+# --initial S.nc:K cannot be the series --save-every writes, nor the file
+# --save writes, nor --initial F a file of a --save-every folder, however
+# spelt;
 # SIGTERM or SIGKILL in a run's first moments leaves an S.nc that opens
 # (the old one, or the new one), no temporary file after SIGTERM, and
 # nothing after the next run; a record's step is set only once its field is
@@ -91,6 +93,29 @@ for name in S.nc ./sub/../S.nc link.nc; do
     "--initial S.nc:10 --save-every $name"
 done
 cmp -s S.nc old.copy && ok || ko "--initial refused: S.nc changed"
+# Nor the file --save writes, however spelt, nor a file a --save-every
+# folder's run writes there: each refused before anything is written.
+for name in S.nc ./sub/../S.nc link.nc; do
+  run "$h" "${small[@]}" --initial S.nc:10 --save "$name"
+  expect_eq "$rc/$err" "2/$(r "--save $name is the file that --initial S.nc:10 reads; choose another name")" \
+    "--initial S.nc:10 --save $name"
+done
+cmp -s S.nc old.copy && ok || ko "--initial S.nc:10 --save S.nc refused: S.nc changed"
+mkdir texts
+"$h" "${small[@]}" --save-every texts --save f.dat >/dev/null
+ln f.dat hard.dat
+cp f.dat f.copy
+cp texts/step_10.dat step_10.copy
+for name in f.dat ./sub/../f.dat hard.dat; do
+  run "$h" "${small[@]}" --initial f.dat --save "$name"
+  expect_eq "$rc/$err" "2/$(r "--save $name is the file that --initial f.dat reads; choose another name")" \
+    "--initial f.dat --save $name"
+done
+run "$h" "${small[@]}" --initial texts/step_10.dat --save-every ./texts
+expect_eq "$rc/$err" "2/$(r "--save-every ./texts writes its step file of step 10 over the file that --initial texts/step_10.dat reads; choose another folder")" \
+  "--initial texts/step_10.dat --save-every texts"
+cmp -s f.dat f.copy && cmp -s texts/step_10.dat step_10.copy && ok || ko "--initial refused: its file changed"
+rm -r texts f.dat hard.dat f.copy step_10.copy
 
 # ---- what is at the name: replaced only when heat2d's, or with --force ------------------------
 echo "my notes" >notes.txt

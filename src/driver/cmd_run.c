@@ -10,6 +10,7 @@
 #include "process_guard.h"
 #include "run_netcdf.h"
 #include "run_progress.h"
+#include "same_file.h"
 #include "series_folder.h"
 #include "snapshot_sink.h"
 
@@ -314,6 +315,38 @@ static int take_file_physics(run_request *r, const heat2d_netcdf_facts *facts)
                                heat2d_precision_name(cfg->precision));
 }
 
+/* No file the run writes is the one --initial reads: --save, or a step
+ * file or the manifest of a --save-every folder (a .nc --save-every is
+ * heat2d_run_initial_check's). Returns 0, else the exit status. */
+static int check_initial_outputs(const run_request *r)
+{
+    heat2d_netcdf_spec parsed;
+    heat2d_error ignored;
+    const char *input = heat2d_netcdf_spec_parse(r->initial_path, &parsed, &ignored) == 1
+                            ? parsed.file
+                            : r->initial_path;
+    if (r->save_path != NULL && heat2d_same_file(r->save_path, input))
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "run: --save %s is the file that --initial %s reads; choose "
+                                   "another name",
+                                   r->save_path, r->initial_path);
+    size_t step = 0;
+    const int written = r->save_every != NULL && !heat2d_netcdf_path(r->save_every)
+                            ? heat2d_series_writes(r->save_every, &r->cfg, input, &step)
+                            : 0;
+    if (written == 1)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "run: --save-every %s writes its step file of step %zu over "
+                                   "the file that --initial %s reads; choose another folder",
+                                   r->save_every, step, r->initial_path);
+    if (written == 2)
+        return heat2d_report_error(HEAT2D_EXIT_USAGE,
+                                   "run: --save-every %s writes its manifest over the file that "
+                                   "--initial %s reads; choose another folder",
+                                   r->save_every, r->initial_path);
+    return 0;
+}
+
 /* --initial FILE: the run starts from that field, of the run's shape (the
  * file's, when --nx and --ny are not given), refused up front. Returns 0,
  * else the exit status. */
@@ -325,6 +358,12 @@ static int load_initial(run_request *r, run_state *s)
     if (checked != 0)
         return heat2d_report_error(checked == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                    "run: %s", err.message);
+    /* Before the file is read: first_step names the step files. */
+    if (r->initial_path != NULL) {
+        const int status = check_initial_outputs(r);
+        if (status != 0)
+            return status;
+    }
     if (r->change_physics && (r->initial_path == NULL || r->append))
         return heat2d_report_error(HEAT2D_EXIT_USAGE,
                                    r->append ? "run: --change-physics cannot go with --append (a "

@@ -5,6 +5,7 @@
 #include "build_info.h"
 #include "file_replace.h"
 #include "process.h"
+#include "same_file.h"
 #include "write_lock.h"
 
 #include <limits.h>
@@ -73,14 +74,6 @@ int heat2d_run_netcdf_meta(heat2d_netcdf_meta *meta, const heat2d_config *cfg, c
     return 0;
 }
 
-/* Whether a and b name one file (the same name, or one inode). */
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-                                 sa.st_ino == sb.st_ino);
-}
-
 int heat2d_run_netcdf_check(const char *save_path, const char *save_every, bool force,
                             heat2d_error *err)
 {
@@ -89,7 +82,7 @@ int heat2d_run_netcdf_check(const char *save_path, const char *save_every, bool 
     if ((nc_save && heat2d_netcdf_check_built("--save", save_path, err) != 0) ||
         (series && heat2d_netcdf_check_built("--save-every", save_every, err) != 0))
         return -1;
-    if (series && save_path != NULL && same_file(save_path, save_every)) {
+    if (series && save_path != NULL && heat2d_same_file(save_path, save_every)) {
         heat2d_fail(err, "--save %s is the series that --save-every writes; choose another name",
                     save_path);
         return -2;
@@ -119,7 +112,7 @@ static int append_check(const char *initial_path, const heat2d_netcdf_spec *pars
         heat2d_fail(err, "--append continues a series from its last record: give --initial "
                          "FILE.nc:STEP");
     else if (save_every == NULL || !heat2d_netcdf_path(save_every) ||
-             !same_file(parsed->file, save_every))
+             !heat2d_same_file(parsed->file, save_every))
         heat2d_fail(err,
                     "--append writes to the series that --initial %s reads: give "
                     "--save-every %s",
@@ -150,7 +143,7 @@ int heat2d_run_initial_check(const char *initial_path, const char *save_every, b
         return 0;
     const char *name = parsed.file;
     if (!append && save_every != NULL && heat2d_netcdf_path(save_every) &&
-        same_file(name, save_every)) {
+        heat2d_same_file(name, save_every)) {
         heat2d_fail(err,
                     "--initial %s reads the series that --save-every %s writes; choose another "
                     "name (or give --append to continue it)",

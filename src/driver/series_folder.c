@@ -3,9 +3,10 @@
  * settings into one folder would mix their step files without a word, and
  * a --save naming one of the step files would be overwritten by it (or
  * overwrite it). Every refusal comes before the run. */
-#define _GNU_SOURCE /* realpath */
+#define _POSIX_C_SOURCE 200809L
 #include "series_folder.h"
 #include "file_replace.h"
+#include "same_file.h"
 #include "series_manifest.h"
 
 #include <dirent.h>
@@ -76,41 +77,13 @@ static int make_dirs(const char *dir, heat2d_error *err)
     }
 }
 
-/* path's full name with its folder resolved (the file itself may not
- * exist yet), or false. */
-static bool resolved(const char *path, char *out, size_t size)
-{
-    char *full = realpath(path, NULL);
-    if (full == NULL) {
-        char copy[PATH_MAX];
-        snprintf(copy, sizeof copy, "%s", path);
-        char *slash = strrchr(copy, '/');
-        const char *base = slash != NULL ? slash + 1 : copy;
-        if (slash == copy)
-            full = realpath("/", NULL);
-        else {
-            if (slash != NULL)
-                *slash = '\0';
-            full = realpath(slash != NULL ? copy : ".", NULL);
-        }
-        if (full == NULL)
-            return false;
-        int n = snprintf(out, size, "%s/%s", strcmp(full, "/") == 0 ? "" : full, base);
-        free(full);
-        return n > 0 && (size_t)n < size;
-    }
-    int n = snprintf(out, size, "%s", full);
-    free(full);
-    return n > 0 && (size_t)n < size;
-}
-
 /* --save naming a file that --save-every writes: the same file twice. */
 static int save_collides(const char *dir, const char *save_path, const heat2d_config *cfg,
                          heat2d_error *err)
 {
     char save_full[PATH_MAX], dir_full[PATH_MAX];
-    if (save_path == NULL || !resolved(save_path, save_full, sizeof save_full) ||
-        !resolved(dir, dir_full, sizeof dir_full))
+    if (save_path == NULL || !heat2d_path_resolved(save_path, save_full, sizeof save_full) ||
+        !heat2d_path_resolved(dir, dir_full, sizeof dir_full))
         return 0;
     const char *slash = strrchr(save_full, '/');
     const size_t dir_len = (size_t)(slash - save_full);
@@ -196,6 +169,27 @@ static int check_entries(const char *dir, bool has_manifest, const heat2d_config
     }
     closedir(d);
     return rc;
+}
+
+int heat2d_series_writes(const char *dir, const heat2d_config *cfg, const char *path, size_t *step)
+{
+    struct stat want, st;
+    DIR *d = stat(path, &want) == 0 ? opendir(dir) : NULL;
+    if (d == NULL)
+        return 0;
+    int found = 0;
+    for (struct dirent *e = readdir(d); e != NULL && found == 0; e = readdir(d)) {
+        char name[PATH_MAX + 300];
+        snprintf(name, sizeof name, "%s/%s", dir, e->d_name);
+        const int kind = heat2d_series_step_name(e->d_name, cfg, step) ? 1
+                         : strcmp(e->d_name, HEAT2D_SERIES_FILE) == 0  ? 2
+                                                                       : 0;
+        if (kind != 0 && stat(name, &st) == 0 && st.st_dev == want.st_dev &&
+            st.st_ino == want.st_ino)
+            found = kind;
+    }
+    closedir(d);
+    return found;
 }
 
 uint64_t heat2d_series_bytes(const char *dir, const heat2d_config *cfg)

@@ -17,6 +17,11 @@
 int heat2d_series_claim(const char *dir, const heat2d_config *cfg, const char *method,
                         const char *save_path, heat2d_error *err);
 
+/* Whether the file at path is one that cfg's run writes in dir (the same
+ * inode): 1, a step file, with its step in *step; 2, the manifest; 0, none
+ * (path or dir not there). */
+int heat2d_series_writes(const char *dir, const heat2d_config *cfg, const char *path, size_t *step);
+
 /* The bytes that the step files of cfg's run in dir hold (the files that
  * heat2d_series_step_name names; the manifest is not counted): what the
  * run wrote there, once it has. */
