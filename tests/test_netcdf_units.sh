@@ -8,7 +8,8 @@
 # --alpha 0.01. Without --dt a step takes 1 s; without --dx x and y count
 # cells. The refusals' exact lines: an unstable alpha (with the largest
 # stable dt), --alpha beside --diffusivity, --diffusivity without --dx or
-# --dt, a value that is no positive number, a series past 2^31-1 steps.
+# --dt, a value that is no positive number, a series past 2^31-1 steps, a
+# diffusivity, coordinate or time that overflows (never written).
 # usage: test_netcdf_units.sh BIN_DIR
 set -e
 bin=$(cd "$1" && pwd)
@@ -139,4 +140,13 @@ expect_failure 2 "$(r "--start-time 2024-02-30: not an ISO 8601 date and time (Y
 expect_failure 2 "$(r "--save-every big.nc: a series counts its steps up to 2147483647 (32-bit), this run ends at step 3000000000")" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3000000000 --output-every 1000000000 --save-every big.nc
 expect_eq "$(ls big.nc 2>/dev/null || true)" "" "the refused run made no series"
+# Each input finite, a product of them not: refused before any file is made.
+nofile="a NetCDF file cannot record"
+expect_failure 2 "$(r "the diffusivity alpha*dx^2/dt (alpha 0.1, dx 1e+200 m, dt 1 s) is not a finite number, which $nofile; give a smaller --dx or a larger --dt")" \
+  "$h" "${small[@]}" --dx 1e200 --dt 1 --save inf_d.nc
+expect_failure 2 "$(r "dx 1e+308 m: the cell centres along x reach 7 x dx, not a finite number, which $nofile; give a smaller --dx")" \
+  "$h" "${small[@]}" --dx 1e308 --output-every 1 --save-every inf_x.nc
+expect_failure 2 "$(r "dt 1e+308 s: the time of step 2, 2 x dt, is not a finite number, which $nofile; give a smaller --dt")" \
+  "$h" "${small[@]}" --dt 1e308 --output-every 1 --save-every inf_t.nc
+expect_eq "$(ls inf_* 2>/dev/null || true)" "" "the refused runs made no file"
 finish

@@ -71,7 +71,7 @@ int heat2d_run_netcdf_meta(heat2d_netcdf_meta *meta, const heat2d_config *cfg, c
             return heat2d_fail(err, "HEAT2D_NETCDF_DEFLATE=%s: want a deflate level 0 to 9", level);
         meta->deflate = level[0] - '0';
     }
-    return 0;
+    return heat2d_netcdf_meta_check(meta, err);
 }
 
 int heat2d_run_netcdf_check(const char *save_path, const char *save_every, bool force,

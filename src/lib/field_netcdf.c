@@ -115,6 +115,8 @@ static int locked_write_field(const char *path, const heat2d_netcdf_meta *meta, 
 int heat2d_netcdf_write_field(const char *path, const heat2d_netcdf_meta *meta, const double *field,
                               heat2d_error *err)
 {
+    if (heat2d_netcdf_meta_check(meta, err) != 0)
+        return -1;
     heat2d_nc_lock();
     const int rc = locked_write_field(path, meta, field, err);
     heat2d_nc_unlock();

@@ -38,6 +38,12 @@ typedef struct heat2d_netcdf_meta {
     int deflate;              /* 0 to 9, or -1 for the default */
 } heat2d_netcdf_meta;
 
+/* 0 when every number meta records is finite: its coordinates (up to
+ * (n - 1) dx), its last step's time (steps dt) and its diffusivity; else
+ * -1 with err naming the option to change. Every writer below asks first,
+ * before any file is made. */
+int heat2d_netcdf_meta_check(const heat2d_netcdf_meta *meta, heat2d_error *err);
+
 /* Whether this build reads and writes NetCDF. */
 bool heat2d_netcdf_built(void);
 

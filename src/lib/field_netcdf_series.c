@@ -346,6 +346,9 @@ static int locked_series_close(heat2d_netcdf_series *s, bool complete, heat2d_er
 int heat2d_netcdf_series_open(heat2d_netcdf_series **series, const char *path,
                               const heat2d_netcdf_meta *meta, heat2d_error *err)
 {
+    *series = NULL;
+    if (heat2d_netcdf_meta_check(meta, err) != 0)
+        return -1;
     heat2d_nc_lock();
     const int rc = locked_series_open(series, path, meta, err);
     heat2d_nc_unlock();
@@ -356,6 +359,8 @@ int heat2d_netcdf_series_open_append(heat2d_netcdf_series **series, const char *
                                      const heat2d_netcdf_meta *meta, size_t from, heat2d_error *err)
 {
     *series = NULL;
+    if (heat2d_netcdf_meta_check(meta, err) != 0)
+        return -1;
     heat2d_nc_lock();
     heat2d_netcdf_series *s = new_locked(path, meta, err);
     heat2d_nc_unlock();
