@@ -6,9 +6,12 @@
 # x) without a step variable (FILE.nc, FILE.nc:0) all read as the same
 # field, bit for bit, in compare, in run --initial (the same run, NX and NY
 # the field's) and in plot's reader; a 3-D or mis-named variable, text, a
-# cell holding _FillValue or missing_value (its (i, j) named), a series
-# with a step twice, a variable the file lacks: each refused in one line,
-# the same from compare, run --initial and plot. Coordinates are honoured:
+# cell holding _FillValue or missing_value, or outside its valid_range,
+# valid_min or valid_max (its (i, j) named), an _Unsigned neither true nor
+# false, a series with a step twice, a step past 2^53, a record whose step
+# holds the step's _FillValue, a variable the file lacks: each refused in
+# one line, the same from compare, run --initial and plot. A short with
+# _Unsigned "true" reads its raw values unsigned. Coordinates are honoured:
 # north-up, south-up, a reversed x in u(x, y) and km are one field and one
 # run, bit for bit, dx from them (a different --dx refused); uneven spacing
 # (the worst step named), degrees, unknown units and oblong cells refused.
@@ -24,7 +27,8 @@ need_netcdf "$h"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 cd "$w"
-for f in field_yx field_xy packed named fill missing three_d misnamed text_u twice; do
+for f in field_yx field_xy packed named fill missing three_d misnamed text_u twice unsigned \
+  unsigned_bad valid_range valid_min valid_max step_fill step_2p53; do
   cp "$src/tests/fuzz/corpus/netcdf/$f.nc" .
 done
 exact=(--atol 0 --rtol 0)
@@ -50,6 +54,13 @@ run "$h" compare want.dat field_xy.nc packed.nc --atol 1e-15 --rtol 0
 expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "cell (i, j) holds (i + 10 j) / 1000, i along x"
 run "$h" compare named.nc:hs:5 field_yx.nc
 expect_rc 1 "hs:5 is twice the field, not it"
+# A short with _Unsigned "true": its raw values past 32767 unsigned, then
+# unpacked (40000 + (i + 10 j)) * 0.001 - 40, the field to rounding.
+run "$h" compare want.dat unsigned.nc --atol 1e-12 --rtol 0
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "_Unsigned: the raw shorts read unsigned"
+# A series whose step has _FillValue 10: its other records read.
+run "$h" compare field_yx.nc step_fill.nc:0 "${exact[@]}"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "step_fill.nc's record of step 0"
 
 # ---- run --initial: the same run from each ------------------------------------------------------
 for spec in field_yx.nc field_xy.nc packed.nc named.nc:h named.nc:hs:0; do
@@ -155,6 +166,14 @@ refused three_d.nc:1 "three_d.nc: 'u' has dimensions (z, y, x) and the file no '
 refused text_u.nc "text_u.nc: 'u' holds characters, not numbers (integers or reals)"
 refused fill.nc "fill.nc: cell (3, 2) of 'u' holds its _FillValue -999: a missing value, which heat2d does not read"
 refused missing.nc "missing.nc: cell (4, 1) of 'u' holds its missing_value 1e+20: a missing value, which heat2d does not read"
+missing="a missing value, which heat2d does not read"
+refused valid_range.nc "valid_range.nc: cell (1, 4) of 'u' holds 0.041, outside its valid_range 0 to 0.04: $missing"
+refused valid_min.nc "valid_min.nc: cell (2, 3) of 'u' holds -1, below its valid_min 0: $missing"
+refused valid_max.nc "valid_max.nc: cell (6, 4) of 'u' holds 0.046, above its valid_max 0.045: $missing"
+refused unsigned_bad.nc "unsigned_bad.nc: the _Unsigned of 'u' is 'yes', not true or false"
+# A record whose step holds the step variable's _FillValue has no step.
+refused step_fill.nc:10 "step_fill.nc holds no record of step 10 (2 records, steps 0 to 20)"
+refused step_2p53.nc:0 "step_2p53.nc: record 1 holds step 9007199254740994, past 2^53 (9007199254740992), where steps are no longer told apart: not heat2d's"
 refused twice.nc:10 "twice.nc holds step 10 twice (records 1 and 2)"
 refused twice.nc:0 "twice.nc holds step 10 twice (records 1 and 2)"
 refused named.nc "named.nc: no variable 'u' (not a heat2d field: name its variable as named.nc:VAR)"

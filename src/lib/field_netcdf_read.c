@@ -14,8 +14,10 @@
 #include <netcdf_filter.h>
 #define HAVE_FILTER_IDS 1
 #endif
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 /* Values read at a time: what the reader holds of a field (4 MiB). */
@@ -167,11 +169,11 @@ static int shape(netcdf_file *f, const char *spec, heat2d_error *err)
     return 0;
 }
 
-/* The numbers of attribute `name` of the variable, at most `most`, into
- * values: their count, 0 when there is none, or -1 with err when it holds
- * something else or more. */
-static int number_att(const netcdf_file *f, const char *name, double *values, size_t most,
-                      heat2d_error *err)
+/* The numbers of attribute `name` of the variable, least to most of them,
+ * into values: their count, 0 when there is none, or -1 with err when it
+ * holds something else, fewer or more. */
+static int number_att(const netcdf_file *f, const char *name, double *values, size_t least,
+                      size_t most, heat2d_error *err)
 {
     nc_type type;
     size_t len = 0, size;
@@ -180,17 +182,19 @@ static int number_att(const netcdf_file *f, const char *name, double *values, si
     if (!numeric_type(f->ncid, type, &size))
         return heat2d_fail(err, "%s: the %s of '%s' holds %s, not numbers", f->path, name, f->name,
                            type_words(type));
-    if (len == 0 || len > most)
+    if (len < least || len > most)
         return heat2d_fail(err, "%s: the %s of '%s' holds %zu numbers, not %s", f->path, name,
-                           f->name, len, most == 1 ? "one" : "one to 8");
+                           f->name, len,
+                           least < most ? "one to 8"
+                           : most == 1  ? "one"
+                                        : "two");
     const int status = nc_get_att_double(f->ncid, f->var, name, values);
     if (status != NC_NOERR && status != NC_ERANGE)
         return read_fail(err, f->path, status);
     return (int)len;
 }
 
-/* The library's fill value for a type, converted to double. */
-static double default_fill(nc_type type)
+double heat2d_nc_default_fill(int type)
 {
     switch (type) {
     case NC_BYTE:
@@ -216,22 +220,79 @@ static double default_fill(nc_type type)
     }
 }
 
+/* _Unsigned on the variable: 2^bits into *shift when it is "true" on a
+ * signed integer type (on any other type readers ignore it), 0 when it is
+ * "false" or absent; -1 with err when it says anything else. */
+static int unsigned_att(const netcdf_file *f, nc_type type, double *shift, heat2d_error *err)
+{
+    nc_type att_type;
+    size_t len = 0;
+    char text[8] = "";
+    *shift = 0.0;
+    if (nc_inq_att(f->ncid, f->var, "_Unsigned", &att_type, &len) != NC_NOERR)
+        return 0;
+    if (att_type != NC_CHAR || len >= sizeof text ||
+        nc_get_att_text(f->ncid, f->var, "_Unsigned", text) != NC_NOERR)
+        return heat2d_fail(err, "%s: the _Unsigned of '%s' is not the text true or false", f->path,
+                           f->name);
+    text[len] = '\0';
+    const bool yes = strcasecmp(text, "true") == 0;
+    if (!yes && strcasecmp(text, "false") != 0)
+        return heat2d_fail(err, "%s: the _Unsigned of '%s' is '%s', not true or false", f->path,
+                           f->name, text);
+    const int bits = type == NC_BYTE ? 8 : type == NC_SHORT ? 16 : type == NC_INT ? 32 : 64;
+    if (yes && (type == NC_BYTE || type == NC_SHORT || type == NC_INT || type == NC_INT64))
+        *shift = ldexp(1.0, bits);
+    return 0;
+}
+
+/* A number of the variable's own type read as _Unsigned says (raw values,
+ * _FillValue, missing_value, the valid range; not scale_factor or
+ * add_offset, which are of the unpacked values). */
+static double unsigned_value(const netcdf_unpack *u, double raw)
+{
+    return raw < 0 && u->unsigned_shift > 0 ? raw + u->unsigned_shift : raw;
+}
+
+/* valid_range, else valid_min and valid_max, into u (CF: a value outside
+ * them is a missing value); 0, or -1 with err. */
+static int valid_atts(const netcdf_file *f, netcdf_unpack *u, heat2d_error *err)
+{
+    double range[2];
+    const int given = number_att(f, "valid_range", range, 2, 2, err);
+    const int lo = given == 0 ? number_att(f, "valid_min", &u->valid_min, 1, 1, err) : 0;
+    const int hi = given == 0 ? number_att(f, "valid_max", &u->valid_max, 1, 1, err) : 0;
+    if (given < 0 || lo < 0 || hi < 0)
+        return -1;
+    u->range = given > 0;
+    u->ranged = given > 0 || lo > 0 || hi > 0;
+    u->valid_min = unsigned_value(u, given > 0 ? range[0] : lo > 0 ? u->valid_min : -INFINITY);
+    u->valid_max = unsigned_value(u, given > 0 ? range[1] : hi > 0 ? u->valid_max : INFINITY);
+    return 0;
+}
+
 /* How the variable's values read (netcdf_unpack), from its attributes: a
- * cell holding its _FillValue or a missing_value holds no value; a cell of
- * a float or a double holding the library's fill was never written; CF's
- * scale_factor and add_offset unpack the rest. */
+ * cell holding its _FillValue or a missing_value, or outside its valid
+ * range, holds no value; a cell of a float or a double holding the
+ * library's fill was never written; _Unsigned makes a signed integer's
+ * values unsigned; CF's scale_factor and add_offset unpack the rest. */
 static int unpacking(netcdf_file *f, heat2d_error *err)
 {
     netcdf_unpack *u = &f->unpack;
     nc_type type = NC_NAT;
     nc_inq_vartype(f->ncid, f->var, &type);
-    *u = (netcdf_unpack){.fill = default_fill(type), .scale = 1.0, .offset = 0.0};
-    const int fill = number_att(f, "_FillValue", &u->fill, 1, err);
-    const int missing = number_att(f, "missing_value", u->missing, HEAT2D_NC_MAX_MISSING, err);
-    const int scale = number_att(f, "scale_factor", &u->scale, 1, err);
-    const int offset = number_att(f, "add_offset", &u->offset, 1, err);
-    if (fill < 0 || missing < 0 || scale < 0 || offset < 0)
+    *u = (netcdf_unpack){.fill = heat2d_nc_default_fill(type), .scale = 1.0, .offset = 0.0};
+    if (unsigned_att(f, type, &u->unsigned_shift, err) != 0)
         return -1;
+    const int fill = number_att(f, "_FillValue", &u->fill, 1, 1, err);
+    const int missing = number_att(f, "missing_value", u->missing, 1, HEAT2D_NC_MAX_MISSING, err);
+    const int scale = number_att(f, "scale_factor", &u->scale, 1, 1, err);
+    const int offset = number_att(f, "add_offset", &u->offset, 1, 1, err);
+    if (fill < 0 || missing < 0 || scale < 0 || offset < 0 || valid_atts(f, u, err) != 0)
+        return -1;
+    u->fill = unsigned_value(u, u->fill);
+    for (int k = 0; k < missing; ++k)
+        u->missing[k] = unsigned_value(u, u->missing[k]);
     u->fill_declared = fill > 0;
     u->fill_checked = fill > 0 || type == NC_FLOAT || type == NC_DOUBLE;
     u->n_missing = (size_t)missing;
@@ -245,7 +306,8 @@ static int unpacking(netcdf_file *f, heat2d_error *err)
 static bool raw_run_allowed(const netcdf_file *f)
 {
     return !f->transposed && !f->flip_x && !f->flip_y && !f->unpack.packed &&
-           !f->unpack.fill_declared && f->unpack.n_missing == 0;
+           !f->unpack.fill_declared && f->unpack.n_missing == 0 && !f->unpack.ranged &&
+           f->unpack.unsigned_shift == 0;
 }
 
 /* Where a slab starts and how many rows and columns it takes: whole rows
@@ -300,21 +362,36 @@ static int missing_cell(const netcdf_file *f, const netcdf_request *req, double 
     const size_t i = cell % f->nx, j = cell / f->nx;
     if (u->fill_checked && raw == u->fill && !u->fill_declared)
         return heat2d_nc_check_values(req, &raw, 1, f->nx, cell, u->fill, err);
+    char why[160];
+    if (u->fill_checked && raw == u->fill)
+        snprintf(why, sizeof why, "its _FillValue %.9g", raw);
+    else if (!(raw < u->valid_min) && !(raw > u->valid_max))
+        snprintf(why, sizeof why, "its missing_value %.9g", raw);
+    else if (u->range)
+        snprintf(why, sizeof why, "%.9g, outside its valid_range %.9g to %.9g", raw, u->valid_min,
+                 u->valid_max);
+    else
+        snprintf(why, sizeof why, "%.9g, %s its %s %.9g", raw,
+                 raw < u->valid_min ? "below" : "above",
+                 raw < u->valid_min ? "valid_min" : "valid_max",
+                 raw < u->valid_min ? u->valid_min : u->valid_max);
     return heat2d_fail(err,
-                       "%s: cell (%zu, %zu) of '%s' holds its %s %.9g: a missing value, which "
-                       "heat2d does not read",
-                       req->spec, i, j, f->name,
-                       u->fill_checked && raw == u->fill ? "_FillValue" : "missing_value", raw);
+                       "%s: cell (%zu, %zu) of '%s' holds %s: a missing value, which heat2d does "
+                       "not read",
+                       req->spec, i, j, f->name, why);
 }
 
-/* The values as read (raw, i fastest, cells first_cell onwards) held to
- * the variable's fill and missing values, then unpacked in place. */
+/* The values as read (raw, i fastest, cells first_cell onwards), unsigned
+ * where _Unsigned says so, held to the variable's fill and missing values
+ * and its valid range, then unpacked in place. */
 static int unpack_values(const netcdf_file *f, const netcdf_request *req, double *values, size_t n,
                          size_t first_cell, heat2d_error *err)
 {
     const netcdf_unpack *u = &f->unpack;
     for (size_t k = 0; k < n; ++k) {
+        values[k] = unsigned_value(u, values[k]);
         bool missing = u->fill_checked && values[k] == u->fill;
+        missing = missing || values[k] < u->valid_min || values[k] > u->valid_max;
         for (size_t m = 0; m < u->n_missing; ++m)
             missing = missing || values[k] == u->missing[m];
         if (missing)

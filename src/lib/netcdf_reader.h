@@ -74,7 +74,10 @@ uint64_t heat2d_nc_capacity(uint64_t bytes, uint64_t ratio, uint64_t unit);
  * netcdf_storage.c) ---- */
 
 /* How a variable's values are read: the cells that hold no value, and
- * CF's packing (scale_factor, add_offset), both from its attributes. */
+ * CF's packing (scale_factor, add_offset), both from its attributes. A
+ * signed integer variable with _Unsigned "true" holds unsigned values:
+ * each raw value (and each number of the attributes above) below 0 is
+ * read as value + 2^bits, as netCDF-Java and Python's netCDF4 read it. */
 #define HEAT2D_NC_MAX_MISSING 8
 typedef struct netcdf_unpack {
     double fill;        /* what a cell never written holds */
@@ -82,9 +85,18 @@ typedef struct netcdf_unpack {
     bool fill_checked;  /* cells equal to fill are refused (floats, or a declared fill) */
     double missing[HEAT2D_NC_MAX_MISSING]; /* missing_value's numbers */
     size_t n_missing;
+    /* valid_range (range), else valid_min and valid_max: a raw value
+     * outside them is a missing value (-inf and inf when not given). */
+    double valid_min, valid_max;
+    bool range, ranged;    /* valid_range given; any of the three given */
+    double unsigned_shift; /* 2^bits under _Unsigned "true", else 0 */
     double scale, offset;
     bool packed; /* scale_factor or add_offset given: value * scale + offset */
 } netcdf_unpack;
+
+/* The library's fill value for an nc_type, as a double: what a value (or a
+ * step) never written reads as when the variable declares none. */
+double heat2d_nc_default_fill(int type);
 
 /* An open file and what its field variable claims, each size checked. */
 typedef struct netcdf_file {

@@ -1,9 +1,10 @@
 /* A series' records (netcdf_reader.h): the step variable checked to be
  * heat2d's (one dimension, the field variable's first), the record count
  * checked against the file's size before anything is read, then the steps
- * read in bounded slabs. A record whose step is unset (the fill value) is
- * one a killed run cut short, and is passed over; the steps set must
- * increase, so that a step names one record. */
+ * read in bounded slabs. A record whose step is unset (the step variable's
+ * fill value: its _FillValue, else the library's) is one a killed run cut
+ * short, and is passed over; the steps set must increase and stay within
+ * 2^53, so that a step names one record. */
 #define _POSIX_C_SOURCE 200809L
 #include "netcdf_reader.h"
 #include "netcdf_schema.h"
@@ -69,13 +70,31 @@ static int check_count(const netcdf_file *f, int step_var, heat2d_error *err)
     return 0;
 }
 
-/* Whether a step read back is one a run wrote (0: the initial state): the
- * fill value of an unset step, and anything else no run could reach, is
- * not. */
-static bool step_set(double step)
+/* The step variable's fill: its own _FillValue, else the library's for its
+ * type. A step that holds it was never set (or, by CF, holds no value). */
+static double step_fill(const netcdf_file *f, int var)
 {
-    return step >= 0 && step < 1e18;
+    nc_type type = NC_NAT, att_type = NC_NAT;
+    size_t len = 0;
+    double fill;
+    nc_inq_vartype(f->ncid, var, &type);
+    if (nc_inq_att(f->ncid, var, "_FillValue", &att_type, &len) == NC_NOERR && len == 1 &&
+        att_type != NC_CHAR && att_type >= NC_BYTE && att_type <= NC_UINT64 &&
+        nc_get_att_double(f->ncid, var, "_FillValue", &fill) == NC_NOERR)
+        return fill;
+    return heat2d_nc_default_fill(type);
 }
+
+/* Whether a step read back is one a run wrote (0: the initial state): the
+ * step variable's fill is not, nor a negative step or a NaN. */
+static bool step_set(double step, double fill)
+{
+    return step >= 0 && step != fill;
+}
+
+/* Past 2^53 a double no longer holds every step: two steps would read as
+ * one, and a step asked for would match its neighbour's record. */
+#define MAX_STEP 9007199254740992.0
 
 /* Calls visit(ctx, record, step) for each record whose step is set, in
  * order, reading the steps STEP_SLAB at a time; stops at visit's -1. */
@@ -116,6 +135,7 @@ static int each_step(const netcdf_file *f, step_visit visit, void *ctx, heat2d_e
     int rc = 0;
     double last = -1;
     size_t last_record = 0;
+    const double fill = step_fill(f, var);
     for (size_t first = 0; rc == 0 && first < f->records; first += STEP_SLAB) {
         const size_t count = f->records - first < STEP_SLAB ? f->records - first : STEP_SLAB;
         const int status = nc_get_vara_double(f->ncid, var, &first, &count, steps);
@@ -125,11 +145,19 @@ static int each_step(const netcdf_file *f, step_visit visit, void *ctx, heat2d_e
             rc = heat2d_fail(err, "cannot read field file '%s': %s", f->path, nc_strerror(status));
             break;
         }
-        for (size_t r = 0; rc == 0 && r < count; ++r)
-            if (step_set(steps[r]))
-                rc = in_order(f, first + r, steps[r], &last_record, &last, err) == 0
-                         ? visit(ctx, first + r, steps[r], err)
-                         : -1;
+        for (size_t r = 0; rc == 0 && r < count; ++r) {
+            if (!step_set(steps[r], fill))
+                continue;
+            if (steps[r] > MAX_STEP)
+                rc = heat2d_fail(err,
+                                 "%s: record %zu holds step %.0f, past 2^53 (%.0f), where steps "
+                                 "are no longer told apart: not heat2d's",
+                                 f->path, first + r, steps[r], MAX_STEP);
+            else if (in_order(f, first + r, steps[r], &last_record, &last, err) == 0)
+                rc = visit(ctx, first + r, steps[r], err);
+            else
+                rc = -1;
+        }
     }
     free(steps);
     return rc;

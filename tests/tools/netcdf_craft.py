@@ -32,6 +32,17 @@ Named inputs (the test expects each one's values or exact refusal):
   misnamed.nc      u(a, b)
   text_u.nc        u(y, x) of characters
   twice.nc         a series whose steps are 0, 10, 10
+CF attributes other readers apply (64-bit offset files; each read or refused
+as netCDF-Java and Python's netCDF4 read it):
+  unsigned.nc      the same field as a short u(y, x), _Unsigned "true", each
+                   raw value 40000 + (i + 10 j) (negative as signed),
+                   scale_factor 0.001, add_offset -40
+  unsigned_bad.nc  the same with _Unsigned "yes"
+  valid_range.nc   u(y, x), valid_range 0 to 0.04 (cell (1, 4) holds 0.041)
+  valid_min.nc     u(y, x), valid_min 0, cell (2, 3) -1
+  valid_max.nc     u(y, x), valid_max 0.045 (cell (6, 4) holds 0.046)
+  step_fill.nc     a series whose step has _FillValue 10, steps 0, 10, 20
+  step_2p53.nc     a NetCDF-4 series whose steps are 0 and 2^53 + 2
 """
 import os
 import random
@@ -57,9 +68,10 @@ def heat2d_files(heat2d, out):
                    env=dict(os.environ, HEAT2D_NETCDF_DEFLATE="1"))
 
 
-def series(path, fmt="NETCDF4", step_dim=None):
+def series(path, fmt="NETCDF4", step_dim=None, step_fill=None):
     """A series as heat2d writes one: u(time, y, x) not filled, one record a
-    chunk, and step(time), or step on step_dim (name, length) instead."""
+    chunk, and step(time), or step on step_dim (name, length) instead; its
+    _FillValue step_fill when given."""
     d = netCDF4.Dataset(path, "w", format=fmt)
     d.createDimension("time", None)
     d.createDimension("y", NY)
@@ -69,7 +81,8 @@ def series(path, fmt="NETCDF4", step_dim=None):
     step_type = "i8" if fmt in ("NETCDF4", "NETCDF3_64BIT_DATA") else "f8"
     if step_dim:
         d.createDimension(*step_dim)
-    step = d.createVariable("step", step_type, (step_dim[0] if step_dim else "time",))
+    step = d.createVariable("step", step_type, (step_dim[0] if step_dim else "time",),
+                            fill_value=step_fill)
     return d, u, step
 
 
@@ -137,9 +150,9 @@ def named_field():
     return packed, packed * 0.001
 
 
-def field_file(path, dims, var="u", dtype="f8", **attrs):
+def field_file(path, dims, var="u", dtype="f8", fmt="NETCDF4", **attrs):
     """A file of one 2-D variable over dims (names, in the file's order)."""
-    d = netCDF4.Dataset(path, "w")
+    d = netCDF4.Dataset(path, "w", format=fmt)
     sizes = {"x": NX, "y": NY, "a": NY, "b": NX}
     for name in dims:
         d.createDimension(name, sizes[name])
@@ -198,6 +211,38 @@ def named(out):
     d.close()
 
 
+def cf_attributes(out):
+    packed, field = named_field()
+    classic = "NETCDF3_64BIT_OFFSET"
+    for name, flag in (("unsigned", "true"), ("unsigned_bad", "yes")):
+        d, u = field_file(f"{out}/{name}.nc", ("y", "x"), dtype="i2", fmt=classic,
+                          _Unsigned=flag, scale_factor=0.001, add_offset=-40.0)
+        u[:] = (packed + 40000 - 65536).astype("i2")
+        d.close()
+    d, u = field_file(f"{out}/valid_range.nc", ("y", "x"), fmt=classic,
+                      valid_range=np.array([0.0, 0.04]))
+    u[:] = field
+    d.close()
+    d, u = field_file(f"{out}/valid_min.nc", ("y", "x"), fmt=classic, valid_min=0.0)
+    values = field.copy()
+    values[3, 2] = -1.0
+    u[:] = values
+    d.close()
+    d, u = field_file(f"{out}/valid_max.nc", ("y", "x"), fmt=classic, valid_max=0.045)
+    u[:] = field
+    d.close()
+    d, u, step = series(f"{out}/step_fill.nc", step_fill=10)
+    for r in range(3):
+        u[r] = field * (r + 1)
+    step[:] = [0, 10, 20]
+    d.close()
+    d, u, step = series(f"{out}/step_2p53.nc")
+    for r in range(2):
+        u[r] = field
+    step[:] = [0, 2**53 + 2]
+    d.close()
+
+
 def mutants(heat2d, base, count, seed, out):
     """One changed byte each; kept when heat2d says the library crashed or
     hung on it."""
@@ -236,6 +281,7 @@ def main(argv):
     valid_classic(out)
     crafted(out)
     named(out)
+    cf_attributes(out)
     return 0
 
 
