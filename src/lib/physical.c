@@ -2,6 +2,7 @@
  * refusals that keep the two forms of a run (physical, or alpha) apart. */
 #include "heat2d_physical.h"
 #include "heat2d_error.h"
+#include "real_format.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -17,19 +18,6 @@ int heat2d_parse_physical(const char *text, const char *what, double *value, hea
         return heat2d_fail(err, "%s must be a positive number, got '%s'", what, text ? text : "");
     *value = parsed;
     return 0;
-}
-
-/* x in the fewest significant digits that strtod reads back as x, so that
- * a value a message echoes is the value given. */
-static void shortest(double x, char *out, size_t size)
-{
-    /* An integer's digits all shown: 10, not 1e+01. */
-    const int whole = fabs(x) >= 1.0 && fabs(x) < 1e17 ? (int)floor(log10(fabs(x))) + 1 : 1;
-    for (int digits = whole; digits <= 17; ++digits) {
-        snprintf(out, size, "%.*g", digits, x);
-        if (strtod(out, NULL) == x)
-            return;
-    }
 }
 
 /* The check itself: alpha = D*dt/dx^2, as the run computes it, in (0, 1/4]. */
@@ -89,10 +77,10 @@ static const char *bound_fault(const heat2d_physical *p)
 static int refuse_unstable(const heat2d_physical *p, double alpha, heat2d_error *err)
 {
     char d[32], dx[32], dt[32], a[32], best[32];
-    shortest(p->diffusivity, d, sizeof d);
-    shortest(p->dx, dx, sizeof dx);
-    shortest(p->dt, dt, sizeof dt);
-    shortest(alpha, a, sizeof a);
+    heat2d_format_shortest(p->diffusivity, d, sizeof d);
+    heat2d_format_shortest(p->dx, dx, sizeof dx);
+    heat2d_format_shortest(p->dt, dt, sizeof dt);
+    heat2d_format_shortest(alpha, a, sizeof a);
     const double bound = p->dx * p->dx / (4.0 * p->diffusivity);
     if (!stable_dt_text(p, bound, best, sizeof best))
         return heat2d_fail(err,
@@ -128,9 +116,9 @@ int heat2d_physical_resolve(const heat2d_physical *p, heat2d_config *cfg, heat2d
         return refuse_unstable(p, alpha, err);
     if (!(alpha > 0.0) || !isfinite(alpha)) {
         char d[32], dx[32], dt[32];
-        shortest(p->diffusivity, d, sizeof d);
-        shortest(p->dx, dx, sizeof dx);
-        shortest(p->dt, dt, sizeof dt);
+        heat2d_format_shortest(p->diffusivity, d, sizeof d);
+        heat2d_format_shortest(p->dx, dx, sizeof dx);
+        heat2d_format_shortest(p->dt, dt, sizeof dt);
         return heat2d_fail(err,
                            "--diffusivity %s --dx %s --dt %s: alpha = D*dt/dx^2 = %g, not a "
                            "positive number in double precision; give dx, dt and D in units "

@@ -4,27 +4,18 @@
  * defaults would compute another problem and restart its clock. */
 #include "heat2d_error.h"
 #include "heat2d_physical.h"
+#include "real_format.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-/* x in the fewest significant digits that read back as x. */
-static void shortest(double x, char *text, size_t size)
-{
-    for (int digits = 6; digits <= 17; ++digits) {
-        snprintf(text, size, "%.*g", digits, x);
-        if (strtod(text, NULL) == x)
-            return;
-    }
-}
 
 /* The command line's value of one quantity against the file's. */
 static int refuse(const char *from, const char *what, double theirs, const char *option,
                   double mine, heat2d_error *err)
 {
     char a[32], b[32];
-    shortest(theirs, a, sizeof a);
-    shortest(mine, b, sizeof b);
+    heat2d_format_shortest(theirs, a, sizeof a);
+    heat2d_format_shortest(mine, b, sizeof b);
     return heat2d_fail(err,
                        "--initial %s holds %s = %s, the command line gives %s = %s (%s): leave "
                        "it out to continue with the file's, or give --change-physics to run "

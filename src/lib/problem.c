@@ -1,5 +1,6 @@
 /* Sizes, the initial state, the summary check and the run report. */
 #include "heat2d.h"
+#include "real_format.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,10 +27,12 @@ int heat2d_array_bytes(const heat2d_config *cfg, size_t *bytes, heat2d_error *er
 
 int heat2d_config_check(const heat2d_config *cfg, heat2d_error *err)
 {
-    if (!(cfg->alpha > 0.0 && cfg->alpha <= HEAT2D_MAX_ALPHA))
+    if (!(cfg->alpha > 0.0 && cfg->alpha <= HEAT2D_MAX_ALPHA)) {
+        char alpha[32];
+        heat2d_format_shortest(cfg->alpha, alpha, sizeof alpha);
         return heat2d_fail(
-            err, "alpha %.17g is unstable: explicit 5-point diffusion needs 0 < alpha <= 1/4",
-            cfg->alpha);
+            err, "alpha %s is unstable: explicit 5-point diffusion needs 0 < alpha <= 1/4", alpha);
+    }
     if (cfg->steps == 0)
         return heat2d_fail(err, "steps must be >= 1");
     size_t bytes;

@@ -1,7 +1,9 @@
-/* The %24.16E formatter the field writer uses (real_format.c), internal to
- * the library. */
+/* The %24.16E formatter the field writer uses (real_format.c), and the
+ * shortest form messages echo (real_shortest.c), internal to the library. */
 #ifndef HEAT2D_REAL_FORMAT_H
 #define HEAT2D_REAL_FORMAT_H
+
+#include <stddef.h>
 
 #define E16_WIDTH 24
 
@@ -9,5 +11,9 @@
  * NUL): the 17 significant digits of x correctly rounded, ties to even, as
  * glibc does in the default rounding mode. */
 void heat2d_format_e16(double x, char out[E16_WIDTH]);
+
+/* x in the fewest significant digits that strtod reads back as x
+ * (real_shortest.c): what a message echoes. */
+void heat2d_format_shortest(double x, char *out, size_t size);
 
 #endif /* HEAT2D_REAL_FORMAT_H */
