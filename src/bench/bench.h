@@ -45,7 +45,7 @@ void bench_target_label(bench_target *t);
 /* A method (of the build) that runs on several ranks; false for a program. */
 bool bench_target_distributed(const bench_target *t);
 
-#define BENCH_MAX_NOTES 16
+#define BENCH_MAX_NOTES 32
 
 /* A size during which other work kept cores busy (load.h). */
 typedef struct bench_busy {
@@ -88,6 +88,8 @@ typedef struct bench_run_info {
      * failed. */
     char notes[BENCH_MAX_NOTES][600];
     size_t n_notes;
+    /* Notes that found no place (bench_add_note): said in the summary. */
+    size_t n_notes_dropped;
     /* The sizes that ran on a busy machine (bench_load_judge), and the
      * load average when the bench started (environment.txt's LOADAVG),
      * negative when unknown. */
@@ -96,7 +98,11 @@ typedef struct bench_run_info {
     double loadavg;
 } bench_run_info;
 
+/* A note for the reader; past BENCH_MAX_NOTES a failure still takes a
+ * place and the rest are counted (n_notes_dropped). */
 void bench_add_note(bench_run_info *info, const char *fmt, ...) HEAT2D_PRINTF(2, 3);
+/* Whether a note says that something failed ("FAILED: ..."). */
+bool bench_note_is_failure(const char *note);
 
 /* "NXxNY:STEPS" for lists and "NXxNY/STEPS" for prose. */
 void bench_size_text(const bench_size *s, char sep, char *buf, size_t size);

@@ -223,16 +223,11 @@ static void emit_plots(FILE *f, const bench_run_info *info, const char *const pl
         fputc('\n', f);
 }
 
-static bool is_failure(const char *note)
-{
-    return strncmp(note, "FAILED:", 7) == 0;
-}
-
 static size_t count_failures(const bench_run_info *info)
 {
     size_t n = 0;
     for (size_t k = 0; k < info->n_notes; ++k)
-        n += is_failure(info->notes[k]);
+        n += bench_note_is_failure(info->notes[k]);
     return n;
 }
 
@@ -241,10 +236,15 @@ static void emit_notes(FILE *f, const bench_run_info *info, bool failures)
 {
     bool any = false;
     for (size_t k = 0; k < info->n_notes; ++k)
-        if (is_failure(info->notes[k]) == failures) {
+        if (bench_note_is_failure(info->notes[k]) == failures) {
             fprintf(f, "- %s\n", info->notes[k]);
             any = true;
         }
+    if (!failures && info->n_notes_dropped > 0) {
+        fprintf(f, "- %zu more notes were not kept: a bench keeps %d, failures first.\n",
+                info->n_notes_dropped, BENCH_MAX_NOTES);
+        any = true;
+    }
     if (any)
         fputc('\n', f);
 }

@@ -673,6 +673,23 @@ static void test_host_stand_ins(void)
           "sizes asked for by name: every method runs");
 }
 
+/* The notes' list is bounded, but never at a failure's cost: past its
+ * places a failure takes the newest other note's, and every note that
+ * found no place is counted for the summary. */
+static void test_notes_bound(void)
+{
+    static bench_run_info info;
+    for (int k = 0; k < BENCH_MAX_NOTES + 5; ++k)
+        bench_add_note(&info, "note %d", k);
+    bench_add_note(&info, "FAILED: cuda-each at 64x64/5: it died");
+    check(info.n_notes == BENCH_MAX_NOTES, "the list holds %d notes, got %zu", BENCH_MAX_NOTES,
+          info.n_notes);
+    check(info.n_notes_dropped == 6, "6 notes found no place, got %zu", info.n_notes_dropped);
+    check(bench_note_is_failure(info.notes[BENCH_MAX_NOTES - 1]),
+          "the failure took the newest note's place: got '%s'", info.notes[BENCH_MAX_NOTES - 1]);
+    check(strcmp(info.notes[0], "note 0") == 0, "the first note kept: got '%s'", info.notes[0]);
+}
+
 int main(void)
 {
     char base[] = "/tmp/heat2d-test-bench-XXXXXX";
@@ -694,6 +711,7 @@ int main(void)
     test_labels();
     test_load();
     test_host_stand_ins();
+    test_notes_bound();
     test_budget_note();
     test_csv_round_trip(dirs[0]);
     test_torn_row(dirs[1]);
