@@ -188,10 +188,10 @@ for a in 0 -0.1 nan inf abc " 0.1" ""; do
   expect_failure 2 "$(r "--alpha must be a positive number, got '$a'")" "$h" run --method cpu --alpha "$a"
 done
 for pr in f16 F32 double ""; do
-  expect_failure 2 "$(r "precision '$pr' is not one of f64, f32")" "$h" run --method cpu --precision "$pr"
+  expect_failure 2 "$(r "--precision '$pr' is not one of f64, f32")" "$h" run --method cpu --precision "$pr"
 done
 expect_failure 2 "$(r "option '--precision' needs a value")" "$h" run --method cpu --precision
-expect_failure 2 "heat2d: check: precision 'f16' is not one of f64, f32" "$h" check --precision f16
+expect_failure 2 "heat2d: check: --precision 'f16' is not one of f64, f32" "$h" check --precision f16
 run "$h" run --method cpu --nx 25 --ny 21 --steps 7 --alpha 0.25
 expect_rc 0 "alpha 1/4 is stable"
 expect_eq "$(key ALPHA)" "2.5000000000000000E-01" "ALPHA reported"
@@ -491,7 +491,7 @@ fi
 # Snapshots asked of what cannot take them, or asked wrongly.
 expect_failure 2 "heat2d: run: --output-every must be a positive integer, got '0'" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 0
-expect_failure 2 "heat2d: run: snapshot copy 'fast' is not one of plain, overlap" \
+expect_failure 2 "heat2d: run: --snapshot-copy 'fast' is not one of plain, overlap" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --output-every 1 --snapshot-copy fast
 expect_failure 2 "heat2d: run: --save-every needs --output-every" \
   "$h" run --method cpu --nx 8 --ny 8 --steps 3 --save-every "$s"

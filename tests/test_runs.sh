@@ -220,7 +220,7 @@ expect_failure 1 "heat2d: run: --snapshot-writer text: cannot make a scratch fol
   env TMPDIR="$scratch_root/none" "$bin/heat2d" run --method cpu --nx 40 --ny 30 --steps 20 --output-every 5 --snapshot-writer text
 expect_failure 2 "heat2d: run: --snapshot-writer needs --output-every" \
   "$bin/heat2d" run --method cpu --nx 40 --ny 30 --steps 20 --snapshot-writer text
-expect_failure 2 "heat2d: run: snapshot writer 'csv' is not one of none, text, netcdf" \
+expect_failure 2 "heat2d: run: --snapshot-writer 'csv' is not one of none, text, netcdf" \
   "$bin/heat2d" run --method cpu --nx 40 --ny 30 --steps 20 --output-every 5 --snapshot-writer csv
 rmdir "$scratch_root"
 

@@ -41,7 +41,7 @@ static int take_option(int opt, const char *arg, check_request *r, heat2d_error 
         return 0;
     case 'P':
         r->precision_given = true;
-        return heat2d_parse_precision(arg, &r->st.precision, err);
+        return heat2d_parse_precision(arg, "--precision", &r->st.precision, err);
     case 'p':
         return heat2d_program_add("--program", arg, r->programs, &r->spec.n, CHECK_MAX_PROGRAMS,
                                   err);

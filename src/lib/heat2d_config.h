@@ -28,7 +28,8 @@ typedef enum heat2d_precision {
 
 /* "f64" or "f32"; parsing refuses anything else. */
 const char *heat2d_precision_name(heat2d_precision p);
-int heat2d_parse_precision(const char *text, heat2d_precision *p, heat2d_error *err);
+int heat2d_parse_precision(const char *text, const char *what, heat2d_precision *p,
+                           heat2d_error *err);
 /* Bytes of one cell in p: 8 or 4. */
 size_t heat2d_precision_bytes(heat2d_precision p);
 

@@ -23,10 +23,11 @@ static int parse_name(const char *text, const char *const names[2], const char *
     return -1;
 }
 
-int heat2d_parse_precision(const char *text, heat2d_precision *p, heat2d_error *err)
+int heat2d_parse_precision(const char *text, const char *what, heat2d_precision *p,
+                           heat2d_error *err)
 {
     static const char *const names[2] = {"f64", "f32"};
-    int k = parse_name(text, names, "precision", err);
+    int k = parse_name(text, names, what, err);
     if (k < 0)
         return -1;
     *p = k == 1 ? HEAT2D_F32 : HEAT2D_F64;

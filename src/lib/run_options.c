@@ -29,7 +29,7 @@ static bool choice_name(const char *arg, size_t k, char *buf, size_t size)
 
 int heat2d_option_choice(const heat2d_option_def *o, const char *text, size_t *v, heat2d_error *err)
 {
-    char name[32], names[128] = "", words[48];
+    char name[32], names[128] = "";
     size_t used = 0;
     for (size_t k = 0; choice_name(o->arg, k, name, sizeof name); ++k) {
         if (strcmp(text, name) == 0) {
@@ -39,10 +39,7 @@ int heat2d_option_choice(const heat2d_option_def *o, const char *text, size_t *v
         used += (size_t)snprintf(names + used, used < sizeof names ? sizeof names - used : 0,
                                  "%s%s", k ? ", " : "", name);
     }
-    snprintf(words, sizeof words, "%s", o->name);
-    for (char *c = strchr(words, '-'); c != NULL; c = strchr(c, '-'))
-        *c = ' ';
-    return heat2d_fail(err, "%s '%s' is not one of %s", words, text, names);
+    return heat2d_fail(err, "--%s '%s' is not one of %s", o->name, text, names);
 }
 
 void heat2d_option_count_text(const heat2d_option_def *o, size_t v, char *buf, size_t size)

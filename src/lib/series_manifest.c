@@ -39,7 +39,7 @@ static int parse_value(int key, const char *value, heat2d_series *s, heat2d_erro
         memcpy(s->method, value, strlen(value) + 1);
         return 0;
     default:
-        return heat2d_parse_precision(value, &s->precision, err);
+        return heat2d_parse_precision(value, "precision", &s->precision, err);
     }
 }
 
