@@ -9,6 +9,8 @@
 
 void heat2d_format_shortest(double x, char *out, size_t size)
 {
+    if (out == NULL || size == 0)
+        return;
     /* An integer's digits all shown: 10, not 1e+01. */
     const int whole = fabs(x) >= 1.0 && fabs(x) < 1e17 ? (int)floor(log10(fabs(x))) + 1 : 1;
     for (int digits = whole; digits <= 17; ++digits) {
