@@ -37,8 +37,8 @@ inject() {
 }
 
 registry='size_t heat2d_method_count(void); size_t layer_violation(void); size_t layer_violation(void) { return heat2d_method_count(); }'
-inject "lib includes the backends' methods.h" src/lib/error.c heat2d_lib '#include "methods.h"'
-inject "lib calls the registry" src/lib/error.c layer_check_heat2d_lib "$registry"
+inject "lib includes the backends' methods.h" src/lib/core/error.c heat2d_core '#include "methods.h"'
+inject "lib calls the registry" src/lib/core/error.c layer_check_heat2d_core "$registry"
 inject "host kernels include a probe's header" src/kernels/cpu/stencil_cpu.c heat2d_kernels_cpu '#include "host_bandwidth.h"'
 inject "host kernels call a probe" src/kernels/cpu/stencil_cpu.c layer_check_heat2d_kernels_cpu \
   'int heat2d_host_bandwidth(void *, heat2d_error *); int layer_violation(void); int layer_violation(void) { return heat2d_host_bandwidth(0, 0); }'

@@ -18,7 +18,7 @@
 #        noisy machine disturbs every variant alike).
 # read:  heat2d_field_load alone, timed inside one process by
 #        tools/tuning/field_read_time.c (built here against BIN_DIR's
-#        build, BIN_DIR/../src/lib/libheat2d.a), median of REPEATS reads of
+#        build, BIN_DIR/../src/lib/libheat2d_*.a, its rooms), median of REPEATS reads of
 #        each file in turn: the file into memory the read allocates, every
 #        value checked finite, the same work for every format. The page
 #        cache holds every file whole (fincore's share is printed).
@@ -49,10 +49,11 @@ trap 'rm -rf "$scratch"' EXIT
 PAUSE=${PAUSE:-4}
 # The read timer, against the library heat2d itself was built from.
 lib=$(dirname "$bin")/src/lib
-[ -f "$lib/libheat2d.a" ] || { echo "field_format_speed: no $lib/libheat2d.a beside $h" >&2; exit 1; }
+[ -f "$lib/libheat2d_io.a" ] || { echo "field_format_speed: no $lib/libheat2d_io.a beside $h" >&2; exit 1; }
 reader=$scratch/field_read_time
 # shellcheck disable=SC2046 # the link flags are words
-"${CC:-cc}" -O2 -std=c11 -Isrc/lib tools/tuning/field_read_time.c "$lib/libheat2d.a" \
+"${CC:-cc}" -O2 -std=c11 -Isrc/lib/io -Isrc/lib/sys -Isrc/lib/core -Isrc/lib/numbers \
+  tools/tuning/field_read_time.c "$lib"/libheat2d_{io,sys,core,numbers}.a \
   "$lib/libheat2d_process_serial.a" $(pkg-config --libs netcdf 2>/dev/null || echo -lnetcdf) \
   -lm -lpthread -o "$reader" || { echo "field_format_speed: cannot build $reader" >&2; exit 1; }
 
