@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The layer check at work: injects, one at a time, a call or an include that
-# goes up a layer (lib, kernels, probes, backends, bench; the CUDA kernels
-# opening the device, which is the probes'), builds only what it touches in
-# BUILD_DIR, and expects the build to refuse it. Each file is restored after
-# its try, and on any exit. Needs a configured build; the CUDA rows need CUDA.
+# goes up a layer (lib's rooms, lib, kernels, probes, backends, bench; the
+# CUDA kernels opening the device, which is the probes'), builds only what it
+# touches in BUILD_DIR, and expects the build to refuse it. Each file is
+# restored after its try, and on any exit. Needs a configured build; the CUDA
+# rows need CUDA.
 # usage: tools/layer_violations.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,8 +38,18 @@ inject() {
 }
 
 registry='size_t heat2d_method_count(void); size_t layer_violation(void); size_t layer_violation(void) { return heat2d_method_count(); }'
-inject "lib includes the backends' methods.h" src/lib/core/error.c heat2d_core '#include "methods.h"'
-inject "lib calls the registry" src/lib/core/error.c layer_check_heat2d_core "$registry"
+inject "lib includes the backends' methods.h" src/lib/io/field_write.c heat2d_io '#include "methods.h"'
+inject "lib calls the registry" src/lib/io/field_write.c layer_check_heat2d_io "$registry"
+# lib's rooms: io -> sys -> core -> numbers, nothing back up.
+calls() { printf 'int %s(); int layer_violation(void); int layer_violation(void) { return %s(); }' "$1" "$1"; }
+inject "numbers includes a core header" src/lib/numbers/pow5_table.c heat2d_numbers '#include "heat2d_error.h"'
+inject "numbers calls core" src/lib/numbers/pow5_table.c layer_check_heat2d_numbers "$(calls heat2d_fail)"
+inject "core includes a sys header" src/lib/core/error.c heat2d_core '#include "process_guard.h"'
+inject "core calls sys" src/lib/core/error.c layer_check_heat2d_core "$(calls heat2d_cleanup_file)"
+inject "core includes an io header" src/lib/core/error.c heat2d_core '#include "heat2d_field.h"'
+inject "core calls io" src/lib/core/error.c layer_check_heat2d_core "$(calls heat2d_field_write)"
+inject "sys includes an io header" src/lib/sys/cleanup.c heat2d_sys '#include "field_netcdf.h"'
+inject "sys calls io" src/lib/sys/cleanup.c layer_check_heat2d_sys "$(calls heat2d_field_load)"
 inject "host kernels include a probe's header" src/kernels/cpu/stencil_cpu.c heat2d_kernels_cpu '#include "host_bandwidth.h"'
 inject "host kernels call a probe" src/kernels/cpu/stencil_cpu.c layer_check_heat2d_kernels_cpu \
   'int heat2d_host_bandwidth(void *, heat2d_error *); int layer_violation(void); int layer_violation(void) { return heat2d_host_bandwidth(0, 0); }'

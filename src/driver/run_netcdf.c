@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_netcdf.h"
 #include "build_info.h"
+#include "field_format.h"
 #include "file_replace.h"
 #include "process.h"
 #include "same_file.h"

@@ -2,7 +2,7 @@
  * positional arguments. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "heat2d.h"
+#include "heat2d_args.h"
 
 #include <ctype.h>
 #include <errno.h>

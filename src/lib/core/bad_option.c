@@ -2,7 +2,7 @@
  * user typed and, where one is near, the option they meant. */
 #define _GNU_SOURCE /* getopt_long's optopt */
 
-#include "heat2d.h"
+#include "heat2d_progress.h"
 
 #include <getopt.h>
 #include <string.h>

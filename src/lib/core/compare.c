@@ -2,7 +2,7 @@
  * original tool's test and bookkeeping, made safe for NaN. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "heat2d.h"
+#include "heat2d_compare.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* Errors: the message a failing call hands back (control characters
  * escaped, so that it stays one line), and the one line a program prints. */
-#include "heat2d.h"
+#include "heat2d_method.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,6 @@
 /* A field's invariants from a scan on the host, and the snapshot check from
  * them, whoever found them. */
-#include "heat2d_field_stats.h"
-#include "heat2d.h"
+#include "heat2d_run.h"
 
 #include <math.h>
 

@@ -7,7 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE, where there are */
 
-#include "heat2d.h"
+#include "heat2d_memory.h"
 
 #include <ctype.h>
 #include <errno.h>

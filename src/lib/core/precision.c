@@ -1,7 +1,7 @@
 /* Precision, snapshot-copy and snapshot-writer names, and the f32 error
  * bound. (The one place that turns an f32 run's float arrays into doubles
  * is solve.c.) */
-#include "heat2d.h"
+#include "heat2d_run.h"
 
 #include <math.h>
 #include <stdlib.h>

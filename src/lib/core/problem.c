@@ -1,5 +1,6 @@
 /* Sizes, the initial state, the summary check and the run report. */
-#include "heat2d.h"
+#include "heat2d_run.h"
+#include "heat2d_memory.h"
 #include "real_format.h"
 
 #include <math.h>

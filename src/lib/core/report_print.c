@@ -1,6 +1,6 @@
 /* A run's KEY=VALUE output: the seed protocol in the original's order, then
  * heat2d's own keys as the trial schema lists them. */
-#include "heat2d.h"
+#include "heat2d_run.h"
 #include "trial_schema.h"
 
 const heat2d_field_def heat2d_trial_fields[HEAT2D_N_FIELDS] = {

@@ -2,7 +2,7 @@
  * it shares: which options a set of values asks for, the configuration and
  * the label they make, and the synopsis of a usage text. */
 #include "run_options.h"
-#include "heat2d.h"
+#include "heat2d_args.h"
 
 #include <string.h>
 

@@ -1,7 +1,8 @@
 /* The timed part of a run: a method's solve in its precision, in working
  * arrays of that precision (page-locked where the method keeps them so),
  * and the hand-over of each snapshot to the caller, timed apart. */
-#include "heat2d.h"
+#include "heat2d_run.h"
+#include "heat2d_args.h"
 
 #include <stdlib.h>
 #include <string.h>

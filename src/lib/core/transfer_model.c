@@ -1,7 +1,8 @@
 /* The transfer model of SPEC section 2: what must cross between host and
  * device for a method's style (with snapshots, one download each), the
  * numbers a measured run is held to. */
-#include "heat2d.h"
+#include "heat2d_method.h"
+#include "heat2d_schedule.h"
 
 void heat2d_transfer_model(const heat2d_method *m, const heat2d_config *cfg, uint64_t *h2d_count,
                            uint64_t *h2d_bytes, uint64_t *d2h_count, uint64_t *d2h_bytes)

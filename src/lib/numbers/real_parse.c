@@ -1,7 +1,6 @@
 /* Reading a decimal number as Python's float() does, correctly rounded:
  * decimal to binary, the general scanner behind the fast one in real_parse.h
  * (every shape the field writer does not produce), and heat2d_parse_real. */
-#include "heat2d.h"
 #include "decimal.h"
 #include "real_parse.h"
 

@@ -6,7 +6,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
+
+/* Parses one number as the field reader does (heat2d_field.h says more);
+ * returns 0 and sets *value, or -1 when text[0..len) is not a number. */
+int heat2d_parse_real(const char *text, size_t len, double *value);
 
 static inline bool is_digit(char c)
 {

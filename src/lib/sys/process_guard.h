@@ -6,7 +6,7 @@
 #ifndef HEAT2D_PROCESS_GUARD_H
 #define HEAT2D_PROCESS_GUARD_H
 
-#include "heat2d.h"
+#include "heat2d_error.h"
 
 #include <sys/types.h>
 

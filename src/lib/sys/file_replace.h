@@ -3,7 +3,7 @@
 #ifndef HEAT2D_FILE_REPLACE_H
 #define HEAT2D_FILE_REPLACE_H
 
-#include "heat2d.h"
+#include "heat2d_error.h"
 
 #include <stdio.h>
 #include <sys/types.h>
@@ -25,14 +25,9 @@ int heat2d_file_check_replaceable(const char *path, const char *what, heat2d_err
  * (resolved), else path itself; false when it does not fit in out. */
 bool heat2d_file_final_name(const char *path, char *out, size_t size);
 
-/* heat2d run's rule for a file that is already where an output goes
- * (docs/usage.md, "Files that are there already"): a regular file, or the
- * one a link names, is replaced only when it holds what heat2d writes
- * under that name (a NetCDF file heat2d wrote for a .nc name, text for any
- * other) or nothing; otherwise, and for a link to nothing, -1 with
- * "OPTION PATH: it holds binary data, not text; give --force to replace
- * it" and the like. force: anything goes. Streams are not judged. */
-int heat2d_file_check_kind(const char *option, const char *path, bool force, heat2d_error *err);
+/* The descriptor a path names by itself (/dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N), or -1. */
+int heat2d_file_named_descriptor(const char *path);
 
 /* A file that heat2d keeps as its own (a bench's ledger and summary) must
  * be a regular file: a FIFO or a device there would hang or swallow it.

@@ -4,7 +4,7 @@
 #ifndef HEAT2D_WRITE_LOCK_H
 #define HEAT2D_WRITE_LOCK_H
 
-#include "heat2d.h"
+#include "heat2d_config.h"
 
 #include <limits.h>
 
