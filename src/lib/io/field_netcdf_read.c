@@ -9,11 +9,6 @@
 
 #include <math.h>
 #include <netcdf.h>
-#include <netcdf_meta.h>
-#if NC_VERSION_MAJOR > 4 || (NC_VERSION_MAJOR == 4 && NC_VERSION_MINOR >= 8)
-#include <netcdf_filter.h>
-#define HAVE_FILTER_IDS 1
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +17,6 @@
 
 /* Values read at a time: what the reader holds of a field (4 MiB). */
 #define SLAB_VALUES ((size_t)1 << 19)
-
-uint64_t heat2d_nc_capacity(uint64_t bytes, uint64_t ratio, uint64_t unit)
-{
-    if (unit == 0)
-        return UINT64_MAX;
-    if (ratio != 0 && bytes > UINT64_MAX / ratio)
-        return UINT64_MAX;
-    return bytes * ratio / unit;
-}
 
 static int read_fail(heat2d_error *err, const char *name, int status)
 {
@@ -52,19 +38,6 @@ static const char *type_words(nc_type type)
            : type == NC_STRING ? "strings"
            : type > NC_STRING  ? "a type of the file's own"
                                : "no known type";
-}
-
-bool heat2d_nc_filtered(const netcdf_file *f, int var)
-{
-    if (!f->netcdf4)
-        return false;
-#ifdef HAVE_FILTER_IDS
-    size_t filters = 0;
-    return nc_inq_var_filter_ids(f->ncid, var, &filters, NULL) != NC_NOERR || filters > 0;
-#else
-    int shuffle = 0, deflate = 0, level = 0;
-    return nc_inq_var_deflate(f->ncid, var, &shuffle, &deflate, &level) != NC_NOERR || deflate;
-#endif
 }
 
 /* The axis a dimension's name gives: 'x', 'y', or 0. */

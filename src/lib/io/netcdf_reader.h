@@ -70,8 +70,8 @@ int heat2d_nc_check_values(const netcdf_request *req, const double *values, size
  * `ratio`, without overflow: what a file of `bytes` can hold. */
 uint64_t heat2d_nc_capacity(uint64_t bytes, uint64_t ratio, uint64_t unit);
 
-/* ---- the reader's parts (field_netcdf_read.c, netcdf_records.c,
- * netcdf_storage.c) ---- */
+/* ---- the reader's parts (field_netcdf_read.c, netcdf_capacity.c,
+ * netcdf_records.c, netcdf_storage.c) ---- */
 
 /* How a variable's values are read: the cells that hold no value, and
  * CF's packing (scale_factor, add_offset), both from its attributes. A
