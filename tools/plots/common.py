@@ -149,7 +149,7 @@ def is_picture(path) -> bool:
 
 def picture_target(target: Path):
     """Where the picture named target goes, by the rules heat2d's own files
-    follow (src/lib/file_replace.c, --save's): (path, mode to keep or None,
+    follow (src/lib/sys/file_replace.c, --save's): (path, mode to keep or None,
     whether it is a stream). A link's file is written, not the link; a FIFO
     or a device is written in place, as a stream; a read-only file is
     refused; a replaced file keeps its mode. A file that holds something and
