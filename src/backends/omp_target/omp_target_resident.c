@@ -70,6 +70,7 @@ typedef float heat2d_lane_f4 __attribute__((ext_vector_type(4)));
 #include "omp_target_runtime.h"
 #include "omp_target_stencil.h"
 #include "column_lanes.h"
+#include "zero_edges.h"
 
 #include <errno.h>
 #include <limits.h>

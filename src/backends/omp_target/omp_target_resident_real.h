@@ -61,20 +61,9 @@ typedef REAL FN(omp_target_real4) __attribute__((ext_vector_type(4)));
 static FN(omp_target_args) FN(resident_args);
 #pragma omp end declare target
 
-#define PASS_FROM  0
-#define PASS_TO    1
-#define PASS(name) FN(name##_forward)
-#include "omp_target_pass.h"
-#undef PASS_FROM
-#undef PASS_TO
-#undef PASS
-#define PASS_FROM  1
-#define PASS_TO    0
-#define PASS(name) FN(name##_backward)
-#include "omp_target_pass.h"
-#undef PASS_FROM
-#undef PASS_TO
-#undef PASS
+#define PASS_HEADER "omp_target_pass.h"
+#include "ping_pong_passes.h"
+#undef PASS_HEADER
 #ifdef OMP_TARGET_BARE
 #undef LANE_REAL4
 #undef LANE_QUAD_ROWS
@@ -85,27 +74,9 @@ static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
 {
     const size_t longest = nx > ny ? nx : ny;
 #pragma omp target teams distribute parallel for simd
-    for (size_t k = 0; k < longest; ++k) {
-        if (k < nx) {
-            v[k] = 0;
-            v[(ny - 1) * nx + k] = 0;
-        }
-        if (k < ny) {
-            v[k * nx] = 0;
-            v[k * nx + nx - 1] = 0;
-        }
-    }
+    for (size_t k = 0; k < longest; ++k)
+        HEAT2D_ZERO_EDGE_CELLS(k, nx, ny, v);
 }
-
-/* The argument-free region of the ping-pong's direction at `step`: forward
- * (array[0] into array[1]) on even steps, backward on odd ones. */
-#define BY_DIRECTION(region, ...)                                                                  \
-    do {                                                                                           \
-        if (step % 2 == 0)                                                                         \
-            FN(region##_forward)(__VA_ARGS__);                                                     \
-        else                                                                                       \
-            FN(region##_backward)(__VA_ARGS__);                                                    \
-    } while (0)
 
 /* One step from `from` into `to`. `step` counts from 0. */
 static void FN(omp_target_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,

@@ -45,6 +45,7 @@
 #include "acc_runtime.h"
 #include "acc_stencil.h"
 #include "column_lanes.h"
+#include "zero_edges.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -57,20 +57,9 @@ typedef struct FN(acc_resident_args) {
 static FN(acc_resident_args) FN(resident_args);
 #pragma acc declare create(FN(resident_args))
 
-#define PASS_FROM  0
-#define PASS_TO    1
-#define PASS(name) FN(name##_forward)
-#include "acc_resident_pass.h"
-#undef PASS_FROM
-#undef PASS_TO
-#undef PASS
-#define PASS_FROM  1
-#define PASS_TO    0
-#define PASS(name) FN(name##_backward)
-#include "acc_resident_pass.h"
-#undef PASS_FROM
-#undef PASS_TO
-#undef PASS
+#define PASS_HEADER "acc_resident_pass.h"
+#include "ping_pong_passes.h"
+#undef PASS_HEADER
 
 /* The column schedules' blocks (gang iterations) for nx x ny. */
 static size_t FN(column_blocks)(size_t nx, size_t ny)
@@ -84,27 +73,9 @@ static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
     size_t n = nx * ny;
     size_t longest = nx > ny ? nx : ny;
 #pragma acc parallel loop present(v [0:n]) async(HEAT2D_ACC_QUEUE)
-    for (size_t k = 0; k < longest; ++k) {
-        if (k < nx) {
-            v[k] = 0;
-            v[(ny - 1) * nx + k] = 0;
-        }
-        if (k < ny) {
-            v[k * nx] = 0;
-            v[k * nx + nx - 1] = 0;
-        }
-    }
+    for (size_t k = 0; k < longest; ++k)
+        HEAT2D_ZERO_EDGE_CELLS(k, nx, ny, v);
 }
-
-/* The argument-free kernel of the ping-pong's direction at `step`: forward
- * (array[0] into array[1]) on even steps, backward on odd ones. */
-#define BY_DIRECTION(kernel, ...)                                                                  \
-    do {                                                                                           \
-        if (step % 2 == 0)                                                                         \
-            FN(kernel##_forward)(__VA_ARGS__);                                                     \
-        else                                                                                       \
-            FN(kernel##_backward)(__VA_ARGS__);                                                    \
-    } while (0)
 
 /* One step from `from` into `to`, queued (or, for the seed schedule, run
  * and waited for). `step` counts from 0. */
