@@ -341,6 +341,22 @@ expect_eq "$(grep -c "^INVARIANT=[a-z-]* method=$doubles .* PASS$" <<<"$check_ou
 expect_eq "$(grep -c "method=$doubles .* FAIL\$" <<<"$check_out" || true)" 0 \
   "no-acc-link: no check of the test double fails"
 expect_summary_has "$doubles" "no-acc-link: the bench measures the test double"
+# The test double format (tests/doubles/format_double.c): its file and its
+# line in the table of formats make --save write it, the check of a file
+# already there know it, and every reader of fields read it.
+d=$w/no-acc-link/bin/heat2d
+run "$d" run --method cpu --nx 9 --ny 7 --steps 4 --save "$w/field.dbl"
+expect_rc 0 "double format: run --save FILE.dbl"
+expect_eq "$(head -n 2 "$w/field.dbl")" "heat2d test double field
+9 7" "double format: --save FILE.dbl writes the test double's lines"
+run "$d" run --method cpu --nx 9 --ny 7 --steps 4 --save "$w/field.txt"
+run "$d" compare "$w/field.dbl" "$w/field.txt" --atol 0 --rtol 0
+expect_rc 0 "double format: compare reads it back, the text field's values bit for bit"
+expect_out_has "MAX_ABS_DIFF=0.000000e+00 " "double format: no cell differs"
+expect_failure 1 "heat2d: run: --save $w/field.txt.dbl: it holds text, not a heat2d test double field; give --force to replace it" \
+  sh -c 'cp "$1" "$1.dbl" && exec "$2" run --method cpu --nx 9 --ny 7 --steps 4 --save "$1.dbl"' sh "$w/field.txt" "$d"
+expect_failure 1 "heat2d: run: --save $w/field.txt: it holds a heat2d test double field, not text; give --force to replace it" \
+  sh -c 'cp "$1" "$2" && exec "$3" run --method cpu --nx 9 --ny 7 --steps 4 --save "$2"' sh "$w/field.dbl" "$w/field.txt" "$d"
 expect_eq "$("$build/bin/heat2d" methods | awk -v m="$doubles" '$1 == m')" "" \
   "default: no test double in a build for use"
 expect_eq "$("$build/bin/heat2d" info | grep '^LEFT_OUT=' | grep -c -- "$doubles" || true)" 0 \

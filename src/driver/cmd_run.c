@@ -6,6 +6,7 @@
  * (run_and_close) and what it prints and saves (print_and_save). */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "field_format.h"
 #include "heat2d_time_units.h"
 #include "process_guard.h"
 #include "run_netcdf.h"
@@ -554,10 +555,7 @@ static int print_and_save(const run_request *r, run_state *s)
     if (r->save_path == NULL)
         return EXIT_SUCCESS;
     heat2d_error err = {{0}};
-    const int wrote = heat2d_netcdf_path(r->save_path)
-                          ? heat2d_netcdf_write_field(r->save_path, &s->meta, s->field, &err)
-                          : heat2d_field_write(r->save_path, r->cfg.nx, r->cfg.ny, s->field, &err);
-    if (wrote != 0)
+    if (heat2d_field_save(r->save_path, r->cfg.nx, r->cfg.ny, s->field, &s->meta, &err) != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
     heat2d_print_name(stdout, "FIELD_FILE", r->save_path);
     return EXIT_SUCCESS;

@@ -1,9 +1,10 @@
-/* Whether a file that is already where an output goes holds what heat2d
- * writes under that name, judged from its first bytes. */
+/* The table of field formats, the one place that picks a format for a
+ * name or for what a file holds (field_format.h), and what follows from
+ * it: the final field's writer, and whether a file already where an output
+ * goes holds what heat2d writes under that name. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "field_format.h"
-#include "field_netcdf.h"
 #include "file_replace.h"
 
 #include <fcntl.h>
@@ -12,30 +13,66 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What a regular file holds, from its first bytes. */
-typedef enum { HOLDS_NOTHING, HOLDS_TEXT, HOLDS_BINARY, HOLDS_NETCDF, HOLDS_OTHER_NETCDF } holds;
+#ifdef HEAT2D_TEST_DOUBLES
+extern const heat2d_field_format heat2d_format_double;
+#endif
 
-static holds sniff(const char *path)
+/* Asked in order: text, which takes every name, last. */
+static const heat2d_field_format *const formats[] = {
+    &heat2d_format_netcdf,
+#ifdef HEAT2D_TEST_DOUBLES
+    &heat2d_format_double,
+#endif
+    &heat2d_format_text,
+};
+#define FORMATS (sizeof formats / sizeof formats[0])
+
+const heat2d_field_format *heat2d_field_format_writing(const char *path)
 {
-    static const unsigned char hdf5[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    for (size_t k = 0; k + 1 < FORMATS; ++k)
+        if (formats[k]->writes(path))
+            return formats[k];
+    return &heat2d_format_text;
+}
+
+const heat2d_field_format *heat2d_field_format_reading(const char *spec, heat2d_error *err)
+{
+    for (size_t k = 0; k + 1 < FORMATS; ++k) {
+        const int asked = formats[k]->reads(spec, err);
+        if (asked != 0)
+            return asked > 0 ? formats[k] : NULL;
+    }
+    return &heat2d_format_text;
+}
+
+int heat2d_field_save(const char *path, size_t nx, size_t ny, const double *field,
+                      const heat2d_netcdf_meta *meta, heat2d_error *err)
+{
+    return heat2d_field_format_writing(path)->write(path, nx, ny, field, meta, err);
+}
+
+/* What the regular file at path holds, in words, from its first bytes; ""
+ * when it is empty; *ours when it is what *format writes. */
+static const char *holds(const char *path, const heat2d_field_format **format, bool *ours)
+{
     unsigned char head[4096];
     const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    ssize_t got = fd >= 0 ? read(fd, head, sizeof head) : -1;
+    const ssize_t got = fd >= 0 ? read(fd, head, sizeof head) : -1;
     if (fd >= 0)
         close(fd);
+    *format = NULL;
+    *ours = false;
     if (got <= 0)
-        return got == 0 ? HOLDS_NOTHING : HOLDS_BINARY;
-    const size_t n = (size_t)got;
-    const bool classic =
-        n >= 4 && memcmp(head, "CDF", 3) == 0 && (head[3] == 1 || head[3] == 2 || head[3] == 5);
-    if (classic || (n >= sizeof hdf5 && memcmp(head, hdf5, sizeof hdf5) == 0))
-        return heat2d_netcdf_is_heat2d(path) ? HOLDS_NETCDF : HOLDS_OTHER_NETCDF;
-    /* Text: no control character but the blanks (UTF-8's bytes pass). */
-    for (size_t k = 0; k < n; ++k)
-        if ((head[k] < 0x20 && (head[k] == 0 || strchr("\t\n\v\f\r", head[k]) == NULL)) ||
-            head[k] == 0x7f)
-            return HOLDS_BINARY;
-    return HOLDS_TEXT;
+        return got == 0 ? "" : "binary data";
+    for (size_t k = 0; k < FORMATS; ++k) {
+        const heat2d_holds found = formats[k]->sniff(path, head, (size_t)got);
+        if (found == HEAT2D_HOLDS_OTHER)
+            continue;
+        *format = formats[k];
+        *ours = found == HEAT2D_HOLDS_OURS;
+        return *ours ? formats[k]->holds : formats[k]->foreign;
+    }
+    return "binary data";
 }
 
 int heat2d_file_check_kind(const char *option, const char *path, bool force, heat2d_error *err)
@@ -56,18 +93,16 @@ int heat2d_file_check_kind(const char *option, const char *path, bool force, hea
                            option, path, link_target);
     if (!S_ISREG(st.st_mode))
         return 0; /* a stream, written in place; a folder is refused elsewhere */
-    const bool netcdf = heat2d_netcdf_path(path);
-    const holds found = sniff(path);
-    if (found == HOLDS_NOTHING || found == (netcdf ? HOLDS_NETCDF : HOLDS_TEXT))
+    const heat2d_field_format *wanted = heat2d_field_format_writing(path), *found;
+    bool ours;
+    const char *said = holds(path, &found, &ours);
+    if (said[0] == '\0' || (found == wanted && ours))
         return 0;
-    static const char *const said[] = {"", "text", "binary data", "a heat2d NetCDF file",
-                                       "NetCDF data that heat2d did not write (or cannot open)"};
-    const char *wanted = netcdf ? "a heat2d NetCDF file" : "text";
     if (is_link)
         return heat2d_fail(err,
                            "%s %s: it is a link to %s, which holds %s, not %s; give --force to "
                            "replace it",
-                           option, path, link_target, said[found], wanted);
+                           option, path, link_target, said, wanted->holds);
     return heat2d_fail(err, "%s %s: it holds %s, not %s; give --force to replace it", option, path,
-                       said[found], wanted);
+                       said, wanted->holds);
 }

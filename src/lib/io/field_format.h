@@ -1,11 +1,61 @@
-/* A field file's format: what a name asks for, and whether a file that is
- * there already holds it. */
+/* A field file's format: the one interface between heat2d and a kind of
+ * field file (what names it goes by, what its files hold, its writer and
+ * its reader), and the table of formats (field_format.c), the one place
+ * that picks one for a name or for what a file holds. A new format is its
+ * own file, which defines a heat2d_field_format, and one line in that
+ * table (tests/doubles/format_double.c shows one). */
 #ifndef HEAT2D_FIELD_FORMAT_H
 #define HEAT2D_FIELD_FORMAT_H
 
-#include "heat2d_error.h"
+#include "field_netcdf.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/* What a file's first bytes say to a format. */
+typedef enum {
+    HEAT2D_HOLDS_OTHER,   /* not this format's */
+    HEAT2D_HOLDS_OURS,    /* this format's, as heat2d writes it */
+    HEAT2D_HOLDS_FOREIGN, /* this format's, but not what heat2d wrote */
+} heat2d_holds;
+
+typedef struct heat2d_field_format {
+    const char *name;    /* "text", "netcdf" */
+    const char *holds;   /* a file of it that heat2d wrote, in words: "text" */
+    const char *foreign; /* one heat2d did not write, in words; NULL: none */
+    /* Whether path, an output's name, asks for this format. */
+    bool (*writes)(const char *path);
+    /* Whether spec, an input's name (a format may take parts after the
+     * file's, as FILE.nc:STEP), asks for it: 1, 0, or -1 with err when
+     * it does but is malformed. */
+    int (*reads)(const char *spec, heat2d_error *err);
+    /* What the first n (> 0) bytes of the file at path say. */
+    heat2d_holds (*sniff)(const char *path, const unsigned char *head, size_t n);
+    /* The final field (nx*ny doubles, i fastest) to path, replaced whole
+     * (file_replace.c); meta, what the run was, is filled for a format
+     * that records it (NetCDF). */
+    int (*write)(const char *path, size_t nx, size_t ny, const double *field,
+                 const heat2d_netcdf_meta *meta, heat2d_error *err);
+    /* A field from spec, with the text reader's checks, and into facts
+     * (NULL: not asked; zeroed by the caller) what the file says of the
+     * run that wrote it, for a format that records it (NetCDF). */
+    int (*read)(const char *spec, heat2d_field *field, heat2d_netcdf_facts *facts,
+                heat2d_error *err);
+} heat2d_field_format;
+
+extern const heat2d_field_format heat2d_format_text;
+extern const heat2d_field_format heat2d_format_netcdf;
+
+/* The format an output's name asks for (text for any name no other takes). */
+const heat2d_field_format *heat2d_field_format_writing(const char *path);
+
+/* The format an input's name asks for, or NULL with err when a format
+ * takes the name but it is malformed ("FILE.nc:bad"). */
+const heat2d_field_format *heat2d_field_format_reading(const char *spec, heat2d_error *err);
+
+/* Writes the final field to path in the format its name asks for. */
+int heat2d_field_save(const char *path, size_t nx, size_t ny, const double *field,
+                      const heat2d_netcdf_meta *meta, heat2d_error *err);
 
 /* heat2d run's rule for a file that is already where an output goes
  * (docs/usage.md, "Files that are there already"): a regular file, or the

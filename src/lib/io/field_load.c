@@ -1,15 +1,12 @@
-/* Which reader a field's name asks for: a NetCDF input as netcdf_spec.c
- * parses it (a build without NetCDF refuses it, naming the fix), a bad
- * record index an error, anything else a text field file. */
-#include "field_netcdf.h"
+/* A field from any format, the one its name asks for (field_format.c). */
+#include "field_format.h"
 
 #include <string.h>
 
 bool heat2d_field_is_netcdf(const char *spec)
 {
-    heat2d_netcdf_spec parsed;
     heat2d_error ignored;
-    return heat2d_netcdf_spec_parse(spec, &parsed, &ignored) == 1;
+    return heat2d_field_format_reading(spec, &ignored) == &heat2d_format_netcdf;
 }
 
 int heat2d_field_load(const char *spec, heat2d_field *field, heat2d_error *err)
@@ -22,14 +19,11 @@ int heat2d_field_load_facts(const char *spec, heat2d_field *field, heat2d_netcdf
 {
     if (facts != NULL)
         memset(facts, 0, sizeof *facts);
-    heat2d_netcdf_spec parsed;
-    const int kind = heat2d_netcdf_spec_parse(spec, &parsed, err);
-    if (kind == 1)
-        return heat2d_netcdf_read_facts(spec, field, facts, err);
-    if (kind < 0) {
+    const heat2d_field_format *format = heat2d_field_format_reading(spec, err);
+    if (format == NULL) {
         field->nx = field->ny = 0;
         field->values = NULL;
         return -1;
     }
-    return heat2d_field_read(spec, field, err);
+    return format->read(spec, field, facts, err);
 }
