@@ -54,6 +54,8 @@ void heat2d_halo_block_init(heat2d_halo_block *b, size_t nx, size_t ny, size_t x
 bool heat2d_halo_rect_empty(heat2d_halo_rect r);
 size_t heat2d_halo_rect_cells(heat2d_halo_rect r);
 
+/* Cell (i, j)'s index in the block's local array; inline, as the strips'
+ * loops call it for every row they move. */
 static inline size_t heat2d_halo_index(const heat2d_halo_block *b, size_t i, size_t j)
 {
     return j * b->stride + i;

@@ -107,7 +107,8 @@ void heat2d_mpi_layout_close(heat2d_mpi_layout *l);
 int heat2d_mpi_layout_open_halo(const char *who, const heat2d_config *cfg, size_t depth,
                                 heat2d_mpi_layout *l, heat2d_report *rep, heat2d_error *err);
 
-/* Own cell (a, b)'s index in the local array. */
+/* Own cell (a, b)'s index in the local array; inline, as the per-cell
+ * loops that copy a block call it for every cell. */
 static inline size_t heat2d_mpi_local(const heat2d_mpi_layout *l, size_t a, size_t b)
 {
     return (b + l->halo.margin_s) * l->stride + (a + l->halo.margin_w);

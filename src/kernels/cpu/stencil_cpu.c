@@ -26,25 +26,16 @@ enum { STREAM_CHUNK = 512 }; /* cells of a streaming run's buffer: 4 KiB in f64 
 #define HOST_KERNEL
 #endif
 
-#define REAL         double
-#define REAL_BITS    uint64_t
-#define FN(name)     name
-#define STREAM(p, b) _mm_stream_pd((p), _mm_load_pd(b))
-#include "stencil_cpu_real.h"
-#undef REAL
-#undef REAL_BITS
-#undef FN
-#undef STREAM
+/* A streaming store of one 16-byte vector from b to p (SSE2), of the
+ * precision being written (REAL_F32, heat2d_precisions.h). */
+#define STREAM(p, b)          STREAM_OF(REAL_F32, p, b)
+#define STREAM_OF(f32, p, b)  STREAM_OF_(f32, p, b)
+#define STREAM_OF_(f32, p, b) STREAM_##f32(p, b)
+#define STREAM_0(p, b)        _mm_stream_pd((p), _mm_load_pd(b))
+#define STREAM_1(p, b)        _mm_stream_ps((p), _mm_load_ps(b))
 
-#define REAL         float
-#define REAL_BITS    uint32_t
-#define FN(name)     name##_f32
-#define STREAM(p, b) _mm_stream_ps((p), _mm_load_ps(b))
-#include "stencil_cpu_real.h"
-#undef REAL
-#undef REAL_BITS
-#undef FN
-#undef STREAM
+#define HEAT2D_REAL_SOURCE "stencil_cpu_real.h"
+#include "heat2d_precisions.h"
 
 bool heat2d_cpu_stream_stores(void)
 {
@@ -78,4 +69,9 @@ int heat2d_cpu_fail_nonfinite(const heat2d_cpu_kernels *k, size_t nx, size_t ny,
         }
     }
     return heat2d_fail(err, "non-finite value after step %zu (cell not found)", step);
+}
+
+size_t heat2d_cpu_fault_cell(size_t nx, size_t ny)
+{
+    return (ny - 2) * nx + (nx - 2);
 }

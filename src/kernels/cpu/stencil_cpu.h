@@ -85,9 +85,6 @@ int heat2d_cpu_fail_nonfinite(const heat2d_cpu_kernels *k, size_t nx, size_t ny,
 
 /* The cell HEAT2D_FAULT_NAN_AT_STEP poisons: (nx-2, ny-2), the last interior
  * cell, far from the centre row and in the last band of the omp method. */
-static inline size_t heat2d_cpu_fault_cell(size_t nx, size_t ny)
-{
-    return (ny - 2) * nx + (nx - 2);
-}
+size_t heat2d_cpu_fault_cell(size_t nx, size_t ny);
 
 #endif

@@ -1,12 +1,13 @@
-/* The host kernels in one precision: included twice by stencil_cpu.c, once
- * with REAL double and once with REAL float, so that both precisions run
- * the same loops in the same order. The includer defines:
- *   REAL        the cell type (double or float)
- *   REAL_BITS   an unsigned integer of the same width
- *   FN(name)    the public name of a kernel in this precision
+/* The host kernels in one precision: heat2d_precisions.h includes this
+ * file twice for stencil_cpu.c, defining REAL (double or float), REAL_BITS
+ * (an unsigned integer of the same width) and FN(name) (the public name of
+ * a kernel in that precision), so that both precisions run the same loops
+ * in the same order. stencil_cpu.c defines:
  *   STREAM(p,b) a streaming store of one 16-byte vector from b to p (SSE2)
  *   HOST_KERNEL the attributes of a public kernel (its clones)
- * No include guard, on purpose. */
+ * In a header because it is written once for two precisions; its inline
+ * helpers are the row loop's, inlined into each kernel. No include guard,
+ * on purpose. */
 
 /* The bits of x - x: all zero when x is finite (x - x is +0 exactly),
  * those of a NaN when x is NaN or +-Inf. OR-ed over many cells they are

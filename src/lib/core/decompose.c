@@ -2,6 +2,7 @@
  * that the bench refuses a rank count that cannot split a size before it
  * starts mpirun, with the message the method itself would give. */
 #include "heat2d_decompose.h"
+#include "heat2d_config.h"
 
 int heat2d_decompose(const char *who, size_t nx, size_t ny, int ranks, int dims[2],
                      heat2d_error *err)
@@ -30,4 +31,9 @@ int heat2d_decompose(const char *who, size_t nx, size_t ny, int ranks, int dims[
     dims[0] = best_px;
     dims[1] = ranks / best_px;
     return 0;
+}
+
+size_t heat2d_halo_depth(const heat2d_config *cfg)
+{
+    return cfg->halo_depth > 1 ? cfg->halo_depth : 1;
 }

@@ -137,10 +137,7 @@ typedef struct heat2d_config {
 } heat2d_config;
 
 /* cfg->halo_depth with 0 read as 1, the depth a run uses. */
-static inline size_t heat2d_halo_depth(const heat2d_config *cfg)
-{
-    return cfg->halo_depth > 1 ? cfg->halo_depth : 1;
-}
+size_t heat2d_halo_depth(const heat2d_config *cfg);
 
 /* Refuses a configuration no method may run: alpha outside (0, 1/4] (or not
  * finite), sides below HEAT2D_MIN_SIDE, no steps. */
