@@ -7,8 +7,27 @@
 # the build folder). A method NAME is the const heat2d_method
 # heat2d_method_NAME (with '-' as '_') that its sources define.
 
-# The backends whose methods.cmake is read, in the order of their methods.
-set(HEAT2D_BACKEND_FOLDERS cpu omp openacc omp_target cuda mpi)
+# heat2d_backend(FOLDER [NEEDS PART] TEXT WORDS...): declares the backend in
+# src/backends/FOLDER, whose methods.cmake is read and whose target
+# heat2d_backend_FOLDER is built when PART is (HEAT2D_WITH_<PART>; none:
+# always), and which configure's line of backends names by WORDS, expanded
+# when it is built (string(CONFIGURE)).
+set(HEAT2D_BACKEND_FOLDERS "")
+function(heat2d_backend folder)
+  cmake_parse_arguments(B "" "NEEDS" "TEXT" ${ARGN})
+  set(HEAT2D_BACKEND_FOLDERS ${HEAT2D_BACKEND_FOLDERS} ${folder} PARENT_SCOPE)
+  set_property(GLOBAL PROPERTY HEAT2D_BACKEND_${folder}_NEEDS "${B_NEEDS}")
+  set_property(GLOBAL PROPERTY HEAT2D_BACKEND_${folder}_TEXT "${B_TEXT}")
+endfunction()
+
+# The backends, the one list of them, in the order of their methods.
+heat2d_backend(cpu TEXT "cpu")
+heat2d_backend(omp NEEDS OMP TEXT "omp")
+heat2d_backend(openacc NEEDS OPENACC TEXT [[openacc(${HEAT2D_ACC_MODE})]])
+heat2d_backend(omp_target NEEDS OMP_TARGET TEXT "omp-target(nvptx offload)")
+heat2d_backend(cuda NEEDS CUDA TEXT [[transfer trace: ${HEAT2D_TRACE}]]
+                                    [[cuda(${HEAT2D_CUDA_ARCHS_TEXT}: ${HEAT2D_CUDA_ARCH_CHOICE})]])
+heat2d_backend(mpi NEEDS MPI TEXT [[mpi(MPI ${MPI_C_VERSION})]])
 
 # heat2d_method(NAME [NEEDS PART...] SOURCES FILE...): declares method
 # NAME, built when every PART is (HEAT2D_WITH_<PART>: OMP, OPENACC,

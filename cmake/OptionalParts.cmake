@@ -1,7 +1,9 @@
-# The optional parts of the build (OpenMP, OpenACC, CUDA, CUPTI, MPI), each
-# AUTO, ON or OFF. AUTO tries what the part needs at build time and leaves it
-# out, in one configure line naming what failed and the one thing that would
-# fix it, when it cannot work; ON makes a failure fatal. What was left out is
+# The optional parts of the build (OpenMP, OpenACC, OpenMP target, NetCDF,
+# CUDA, CUPTI, MPI), each AUTO, ON or OFF, each decided one way
+# (heat2d_part: its option's mode, then its heat2d_try_* macro). AUTO tries
+# what the part needs at build time and leaves it out, in one configure line
+# naming what failed and the one thing that would fix it, when it cannot
+# work; ON makes a failure fatal. What was left out is
 # recorded (heat2d info's LEFT_OUT= lines), so that a benchmark says which
 # methods this build lacks and why.
 
@@ -38,6 +40,30 @@ endfunction()
 function(heat2d_part_off part methods option)
   set_property(GLOBAL APPEND PROPERTY HEAT2D_LEFT_OUT "${part} (${methods}): ${option}=OFF")
 endfunction()
+
+# heat2d_part(OPTION PART METHODS TRY): the one way an optional part is
+# decided. HEAT2D_WITH_<X> (OPTION is HEAT2D_<X>) is OFF unless the part is
+# built. With OPTION=OFF the part is recorded as switched off; else the
+# macro TRY runs, and sets part_OK, and when it is false part_WHY and
+# part_FIX: the part is then left out (heat2d_part_missing; fatal with ON).
+macro(heat2d_part option part methods try)
+  string(REGEX REPLACE "^HEAT2D_" "HEAT2D_WITH_" _with "${option}")
+  heat2d_part_mode(${option})
+  set(${_with} OFF)
+  if(${option}_MODE STREQUAL "OFF")
+    heat2d_part_off("${part}" "${methods}" ${option})
+  else()
+    set(part_OK OFF)
+    set(part_WHY "")
+    set(part_FIX "")
+    cmake_language(CALL ${try})
+    if(part_OK)
+      set(${_with} ON)
+    else()
+      heat2d_part_missing(${option} "${part}" "${methods}" "${part_WHY}" "${part_FIX}")
+    endif()
+  endif()
+endmacro()
 
 # heat2d_left_out_lines(OUT): the record as the body of a C string literal,
 # one LEFT_OUT= line per part.
@@ -79,44 +105,30 @@ endfunction()
 include(${CMAKE_CURRENT_LIST_DIR}/DirectiveOffload.cmake)
 
 # ---- OpenMP: the omp method and the host bandwidth probe's threads ----------
-heat2d_part_mode(HEAT2D_OMP)
-set(HEAT2D_WITH_OMP OFF)
-if(HEAT2D_OMP_MODE STREQUAL "OFF")
-  heat2d_part_off("OpenMP" "${HEAT2D_OMP_METHODS}" HEAT2D_OMP)
-else()
+macro(heat2d_try_omp)
   find_package(OpenMP QUIET COMPONENTS C)
-  if(OpenMP_C_FOUND)
-    set(HEAT2D_WITH_OMP ON)
-  else()
-    heat2d_part_missing(HEAT2D_OMP "OpenMP" "${HEAT2D_OMP_METHODS}"
-                        "${CMAKE_C_COMPILER} does not build an OpenMP program"
-                        "configure with CC=gcc, or install the compiler's OpenMP runtime (Debian: libgomp1)")
-  endif()
-endif()
+  set(part_OK ${OpenMP_C_FOUND})
+  set(part_WHY "${CMAKE_C_COMPILER} does not build an OpenMP program")
+  set(part_FIX "configure with CC=gcc, or install the compiler's OpenMP runtime (Debian: libgomp1)")
+endmacro()
+heat2d_part(HEAT2D_OMP "OpenMP" "${HEAT2D_OMP_METHODS}" heat2d_try_omp)
 
 # ---- OpenACC: its methods, on the host or offloaded -------------------------
-heat2d_part_mode(HEAT2D_OPENACC)
-set(HEAT2D_WITH_OPENACC OFF)
-if(HEAT2D_OPENACC_MODE STREQUAL "OFF")
-  heat2d_part_off("OpenACC" "${HEAT2D_OPENACC_METHODS}" HEAT2D_OPENACC)
-else()
+macro(heat2d_try_openacc)
   set(acc_test ${CMAKE_CURRENT_LIST_DIR}/acc_offload_test.c)
   find_package(OpenACC QUIET)
   if(NOT OpenACC_C_FOUND)
-    heat2d_directive_other_gcc(fix FLAG -fopenacc SOURCE ${acc_test})
-    heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}"
-                        "${CMAKE_C_COMPILER} (${CMAKE_C_COMPILER_ID}) has no OpenACC" "${fix}")
+    set(part_WHY "${CMAKE_C_COMPILER} (${CMAKE_C_COMPILER_ID}) has no OpenACC")
   else()
     heat2d_directive_host(acc_host MODEL OpenACC FLAG -fopenacc SOURCE ${acc_test})
-    if(acc_host_OK)
-      set(HEAT2D_WITH_OPENACC ON)
-    else()
-      heat2d_directive_other_gcc(fix FLAG -fopenacc SOURCE ${acc_test})
-      heat2d_part_missing(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" "${acc_host_WHY}"
-                          "${fix}")
-    endif()
+    set(part_OK ${acc_host_OK})
+    set(part_WHY "${acc_host_WHY}")
   endif()
-endif()
+  if(NOT part_OK)
+    heat2d_directive_other_gcc(part_FIX FLAG -fopenacc SOURCE ${acc_test})
+  endif()
+endmacro()
+heat2d_part(HEAT2D_OPENACC "OpenACC" "${HEAT2D_OPENACC_METHODS}" heat2d_try_openacc)
 
 # ---- OpenMP target: its methods, offloaded or left out ----------------------
 # Decided once CUDA's architectures and this machine's GPU are known (they
@@ -127,8 +139,6 @@ endif()
 # link (src/backends/omp_target), so that a GCC build offloads them beside
 # OpenACC's methods (DirectiveOffload.cmake's rule is a link's).
 macro(heat2d_omp_target_part)
-  heat2d_part_mode(HEAT2D_OMP_TARGET)
-  set(HEAT2D_WITH_OMP_TARGET OFF)
   # Clang's offload takes ptxas from a CUDA folder of its own, apart from
   # nvcc's (DirectiveOffload.cmake, heat2d_clang_cuda_path says why).
   set(HEAT2D_OMP_TARGET_CUDA_PATH "" CACHE PATH
@@ -137,38 +147,36 @@ macro(heat2d_omp_target_part)
   set(HEAT2D_OMP_TARGET_RUNTIME_TEXT "none")
   set(HEAT2D_OMP_TARGET_PTXAS_TEXT "none")
   set(omp_target_test ${PROJECT_SOURCE_DIR}/cmake/omp_target_offload_test.c)
-  if(HEAT2D_OMP_TARGET_MODE STREQUAL "OFF")
-    heat2d_part_off("OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}" HEAT2D_OMP_TARGET)
-  else()
-    # With GCC 12, a simd loop's private arrays (a lane's window of rows in
-    # the column schedules) live in a .local array of each lane, which GCC
-    # sizes at -msoft-stack-reserve-local (128 bytes unless told) in every
-    # region that calls the runtime, whatever the arrays need: f64
-    # columns2's window is 320 bytes, and compute-sanitizer saw its lanes
-    # write past the array on the H200. The array sits on the thread's
-    # stack, which libgomp leaves at CUDA's default of 1 KiB: a reserve of
-    # 1024 overflowed it. 384 holds the window; test_omp_target_ptx checks.
-    heat2d_directive_offload(omp_target MODEL "OpenMP target" FLAG -fopenmp
-                             SOURCE ${omp_target_test} OWN_LINK
-                             GCC_DEVICE_OPTIONS -msoft-stack-reserve-local=384)
-    if(omp_target_OK)
-      set(HEAT2D_WITH_OMP_TARGET ON)
-      set(HEAT2D_OMP_TARGET_FLAGS ${omp_target_FLAGS})
-      set(HEAT2D_OMP_TARGET_LINK_FLAGS ${omp_target_LINK_FLAGS})
-      set(HEAT2D_OMP_TARGET_TEXT "nvptx offload")
-      set(HEAT2D_OMP_TARGET_COMPILER_TEXT "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}")
-      set(HEAT2D_OMP_TARGET_RUNTIME_TEXT "${omp_target_RUNTIME}")
-      set(HEAT2D_OMP_TARGET_PTXAS_TEXT "${omp_target_PTXAS}")
-      message(STATUS "heat2d: OpenMP target offloaded to NVIDIA GPUs (${omp_target_WHY})")
-      if(omp_target_WARNING)
-        message(STATUS "heat2d: OpenMP target: ${omp_target_WARNING}")
-      endif()
-    else()
-      heat2d_omp_target_fix(omp_target_fix)
-      heat2d_part_missing(HEAT2D_OMP_TARGET "OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}"
-                          "${CMAKE_C_COMPILER} does not offload an OpenMP target program (${omp_target_WHY})"
-                          "${omp_target_fix}")
+  heat2d_part(HEAT2D_OMP_TARGET "OpenMP target" "${HEAT2D_OMP_TARGET_METHODS}" heat2d_try_omp_target)
+endmacro()
+
+macro(heat2d_try_omp_target)
+  # With GCC 12, a simd loop's private arrays (a lane's window of rows in
+  # the column schedules) live in a .local array of each lane, which GCC
+  # sizes at -msoft-stack-reserve-local (128 bytes unless told) in every
+  # region that calls the runtime, whatever the arrays need: f64
+  # columns2's window is 320 bytes, and compute-sanitizer saw its lanes
+  # write past the array on the H200. The array sits on the thread's
+  # stack, which libgomp leaves at CUDA's default of 1 KiB: a reserve of
+  # 1024 overflowed it. 384 holds the window; test_omp_target_ptx checks.
+  heat2d_directive_offload(omp_target MODEL "OpenMP target" FLAG -fopenmp
+                           SOURCE ${omp_target_test} OWN_LINK
+                           GCC_DEVICE_OPTIONS -msoft-stack-reserve-local=384)
+  set(part_OK ${omp_target_OK})
+  if(omp_target_OK)
+    set(HEAT2D_OMP_TARGET_FLAGS ${omp_target_FLAGS})
+    set(HEAT2D_OMP_TARGET_LINK_FLAGS ${omp_target_LINK_FLAGS})
+    set(HEAT2D_OMP_TARGET_TEXT "nvptx offload")
+    set(HEAT2D_OMP_TARGET_COMPILER_TEXT "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}")
+    set(HEAT2D_OMP_TARGET_RUNTIME_TEXT "${omp_target_RUNTIME}")
+    set(HEAT2D_OMP_TARGET_PTXAS_TEXT "${omp_target_PTXAS}")
+    message(STATUS "heat2d: OpenMP target offloaded to NVIDIA GPUs (${omp_target_WHY})")
+    if(omp_target_WARNING)
+      message(STATUS "heat2d: OpenMP target: ${omp_target_WARNING}")
     endif()
+  else()
+    heat2d_omp_target_fix(part_FIX)
+    set(part_WHY "${CMAKE_C_COMPILER} does not offload an OpenMP target program (${omp_target_WHY})")
   endif()
 endmacro()
 
@@ -195,20 +203,52 @@ endfunction()
 # often has only that). Sets HEAT2D_WITH_NETCDF and, when found, the
 # imported target heat2d_netcdf and HEAT2D_NETCDF_VERSION.
 macro(heat2d_netcdf_part)
-  heat2d_part_mode(HEAT2D_NETCDF)
-  set(HEAT2D_WITH_NETCDF OFF)
-  if(HEAT2D_NETCDF_MODE STREQUAL "OFF")
-    heat2d_part_off("NetCDF" ".nc files" HEAT2D_NETCDF)
-  else()
-    heat2d_find_netcdf()
-    if(TARGET heat2d_netcdf)
-      set(HEAT2D_WITH_NETCDF ON)
-    else()
-      heat2d_part_missing(HEAT2D_NETCDF "NetCDF" ".nc files"
-                          "no NetCDF-C library found (neither pkg-config netcdf nor nc-config)"
-                          "install it (Debian and Ubuntu: libnetcdf-dev)")
-    endif()
+  heat2d_part(HEAT2D_NETCDF "NetCDF" ".nc files" heat2d_try_netcdf)
+endmacro()
+
+macro(heat2d_try_netcdf)
+  heat2d_find_netcdf()
+  if(TARGET heat2d_netcdf)
+    set(part_OK ON)
   endif()
+  set(part_WHY "no NetCDF-C library found (neither pkg-config netcdf nor nc-config)")
+  set(part_FIX "install it (Debian and Ubuntu: libnetcdf-dev)")
+endmacro()
+
+# ---- CUDA: found, or asked for -----------------------------------------------
+macro(heat2d_cuda_part)
+  heat2d_part(HEAT2D_CUDA "CUDA" "${HEAT2D_CUDA_METHODS}" heat2d_try_cuda)
+endmacro()
+
+macro(heat2d_try_cuda)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(part_OK ON)
+  endif()
+  set(part_WHY "no CUDA compiler that builds a test program (nvcc not found, or it refuses this host compiler)")
+  set(part_FIX "install the CUDA toolkit and put nvcc on PATH (or set CUDACXX)")
+endmacro()
+
+# ---- CUPTI: the CUDA methods' measured transfers (src/probes) ----------------
+macro(heat2d_try_cupti)
+  if(TARGET CUDA::cupti)
+    set(part_OK ON)
+  endif()
+  set(part_WHY "CUDA's CUPTI library was not found")
+  set(part_FIX "install the CUDA toolkit's CUPTI (extras/CUPTI, or Debian's nvidia-cupti)")
+endmacro()
+
+# ---- MPI: its methods and the process hooks ------------------------------------
+macro(heat2d_mpi_part)
+  heat2d_part(HEAT2D_MPI "MPI" "${HEAT2D_MPI_METHODS}" heat2d_try_mpi)
+endmacro()
+
+macro(heat2d_try_mpi)
+  find_package(MPI QUIET COMPONENTS C)
+  set(part_OK ${MPI_C_FOUND})
+  set(part_WHY "no MPI C library found")
+  set(part_FIX "install one (Debian and Ubuntu: libopenmpi-dev openmpi-bin)")
 endmacro()
 
 function(heat2d_find_netcdf)
