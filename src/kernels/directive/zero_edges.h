@@ -7,13 +7,14 @@
 
 #define HEAT2D_ZERO_EDGE_CELLS(k, nx, ny, v)                                                       \
     do {                                                                                           \
-        if ((k) < (nx)) {                                                                          \
-            (v)[(k)] = 0;                                                                          \
-            (v)[((ny) - 1) * (nx) + (k)] = 0;                                                      \
+        const size_t zero_k = (k), zero_nx = (nx), zero_ny = (ny);                                 \
+        if (zero_k < zero_nx) {                                                                    \
+            (v)[zero_k] = 0;                                                                       \
+            (v)[(zero_ny - 1) * zero_nx + zero_k] = 0;                                             \
         }                                                                                          \
-        if ((k) < (ny)) {                                                                          \
-            (v)[(k) * (nx)] = 0;                                                                   \
-            (v)[(k) * (nx) + (nx) - 1] = 0;                                                        \
+        if (zero_k < zero_ny) {                                                                    \
+            (v)[zero_k * zero_nx] = 0;                                                             \
+            (v)[zero_k * zero_nx + zero_nx - 1] = 0;                                               \
         }                                                                                          \
     } while (0)
 
