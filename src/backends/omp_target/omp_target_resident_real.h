@@ -133,11 +133,7 @@ static heat2d_field_stats FN(snapshot_stats)(const REAL *field, size_t n)
     STATS_REDUCE(+, nonfinite, nonfinite += !isfinite(x));
     if (nonfinite > 0)
         STATS_REDUCE(min, first, first = !isfinite(x) && k < first ? k : first);
-    return (heat2d_field_stats){.sum = sum,
-                                .lo = lo,
-                                .hi = hi,
-                                .nonfinite = nonfinite,
-                                .first_nonfinite = nonfinite > 0 ? (size_t)first : SIZE_MAX};
+    return heat2d_field_stats_found(sum, lo, hi, nonfinite, first);
 }
 
 #include "ping_pong_run.h"

@@ -140,11 +140,7 @@ static heat2d_field_stats FN(snapshot_stats)(const REAL *field, size_t n)
             first = k < first ? k : first;
         }
     }
-    return (heat2d_field_stats){.sum = sum,
-                                .lo = lo,
-                                .hi = hi,
-                                .nonfinite = nonfinite,
-                                .first_nonfinite = nonfinite > 0 ? (size_t)first : SIZE_MAX};
+    return heat2d_field_stats_found(sum, lo, hi, nonfinite, first);
 }
 
 /* The loop's state (ping_pong_run.h). The kernels already queued keep the

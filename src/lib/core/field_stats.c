@@ -1,5 +1,6 @@
-/* A field's invariants from a scan on the host, and the snapshot check from
- * them, whoever found them. */
+/* A field's invariants, from a scan on the host or from what a method's
+ * reductions found on the device, and the snapshot check from them,
+ * whoever found them. */
 #include "heat2d_run.h"
 
 #include <math.h>
@@ -8,6 +9,16 @@ heat2d_field_stats heat2d_field_stats_empty(void)
 {
     return (heat2d_field_stats){
         .sum = 0.0, .lo = INFINITY, .hi = -INFINITY, .nonfinite = 0, .first_nonfinite = SIZE_MAX};
+}
+
+heat2d_field_stats heat2d_field_stats_found(double sum, double lo, double hi, uint64_t nonfinite,
+                                            uint64_t first)
+{
+    return (heat2d_field_stats){.sum = sum,
+                                .lo = lo,
+                                .hi = hi,
+                                .nonfinite = nonfinite,
+                                .first_nonfinite = nonfinite > 0 ? (size_t)first : SIZE_MAX};
 }
 
 void heat2d_field_stats_add(heat2d_field_stats *s, const void *field, int f32, size_t begin,

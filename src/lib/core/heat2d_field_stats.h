@@ -30,6 +30,11 @@ typedef struct heat2d_field_stats {
 /* Nothing seen yet: sum 0, lo +inf, hi -inf, no non-finite cell. */
 heat2d_field_stats heat2d_field_stats_empty(void);
 
+/* The invariants a method's reductions found on the device: first, the
+ * least index of a non-finite cell, is kept only when nonfinite > 0. */
+heat2d_field_stats heat2d_field_stats_found(double sum, double lo, double hi, uint64_t nonfinite,
+                                            uint64_t first);
+
 /* Cells [begin, end) of field (doubles, or floats when f32), in storage
  * order, added into s. */
 void heat2d_field_stats_add(heat2d_field_stats *s, const void *field, int f32, size_t begin,
