@@ -55,6 +55,7 @@ reader=$scratch/field_read_time
 "${CC:-cc}" -O2 -std=c11 -Isrc/lib/io -Isrc/lib/sys -Isrc/lib/core -Isrc/lib/numbers \
   tools/tuning/field_read_time.c "$lib"/libheat2d_{io,sys,core,numbers}.a \
   "$lib/libheat2d_process_serial.a" $(pkg-config --libs netcdf 2>/dev/null || echo -lnetcdf) \
+  $(pkg-config --libs hdf5 2>/dev/null) \
   -lm -lpthread -o "$reader" || { echo "field_format_speed: cannot build $reader" >&2; exit 1; }
 
 now() { date +%s.%N; }
