@@ -167,32 +167,6 @@ static int number_att(const netcdf_file *f, const char *name, double *values, si
     return (int)len;
 }
 
-double heat2d_nc_default_fill(int type)
-{
-    switch (type) {
-    case NC_BYTE:
-        return NC_FILL_BYTE;
-    case NC_SHORT:
-        return NC_FILL_SHORT;
-    case NC_INT:
-        return NC_FILL_INT;
-    case NC_FLOAT:
-        return NC_FILL_FLOAT;
-    case NC_UBYTE:
-        return NC_FILL_UBYTE;
-    case NC_USHORT:
-        return NC_FILL_USHORT;
-    case NC_UINT:
-        return NC_FILL_UINT;
-    case NC_INT64:
-        return (double)NC_FILL_INT64;
-    case NC_UINT64:
-        return (double)NC_FILL_UINT64;
-    default:
-        return NC_FILL_DOUBLE;
-    }
-}
-
 /* _Unsigned on the variable: 2^bits into *shift when it is "true" on a
  * signed integer type (on any other type readers ignore it), 0 when it is
  * "false" or absent; -1 with err when it says anything else. */

@@ -1,6 +1,7 @@
-/* How many values a NetCDF file of its size can hold (netcdf_reader.h):
- * the bound every size a file claims is held to, shared by the reader's
- * parts and the child process that runs it. */
+/* How many values a NetCDF file of its size can hold, and what a value
+ * never written reads as (netcdf_reader.h): the bounds every size and
+ * value a file claims is held to, shared by the reader's parts and the
+ * child process that runs it. */
 #include "netcdf_reader.h"
 
 #include <netcdf.h>
@@ -30,4 +31,30 @@ bool heat2d_nc_filtered(const netcdf_file *f, int var)
     int shuffle = 0, deflate = 0, level = 0;
     return nc_inq_var_deflate(f->ncid, var, &shuffle, &deflate, &level) != NC_NOERR || deflate;
 #endif
+}
+
+double heat2d_nc_default_fill(int type)
+{
+    switch (type) {
+    case NC_BYTE:
+        return NC_FILL_BYTE;
+    case NC_SHORT:
+        return NC_FILL_SHORT;
+    case NC_INT:
+        return NC_FILL_INT;
+    case NC_FLOAT:
+        return NC_FILL_FLOAT;
+    case NC_UBYTE:
+        return NC_FILL_UBYTE;
+    case NC_USHORT:
+        return NC_FILL_USHORT;
+    case NC_UINT:
+        return NC_FILL_UINT;
+    case NC_INT64:
+        return (double)NC_FILL_INT64;
+    case NC_UINT64:
+        return (double)NC_FILL_UINT64;
+    default:
+        return NC_FILL_DOUBLE;
+    }
 }
