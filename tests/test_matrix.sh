@@ -279,8 +279,24 @@ if [ -n "$clang_cc" ] && [[ $("$clang_cc" -print-file-name=libomptarget.so) == /
   # (CMake wraps the lines of its errors.)
   expect_eq "$(tr -s ' \n' '  ' <<<"$err" | grep -cF "HEAT2D_OMP_TARGET_CUDA_PATH=$w/no-cuda has no bin/ptxas. Fix: name a CUDA folder")" 1 \
     "clang: the refusal names the folder and the fix"
-  cuda13=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc || echo /nonexistent/bin/nvcc)")")")
-  if [ -x "$cuda13/bin/ptxas" ] && "$cuda13/bin/ptxas" --version | grep -q 'release 1[3-9]\.'; then
+  # A folder of wrapper scripts (bin/ptxas and no libdevice) is no CUDA folder.
+  mkdir -p "$w/ptxas-only/bin" && ln -sf "$(type -P true)" "$w/ptxas-only/bin/ptxas"
+  run env CC="$clang_cc" cmake -S "$src" -B "$w/clang-cuda" -DBUILD_TESTING=OFF -DHEAT2D_CUDA=OFF \
+    -DHEAT2D_MPI=OFF -DHEAT2D_NETCDF=OFF -DHEAT2D_OMP_TARGET_CUDA_PATH="$w/ptxas-only"
+  expect_rc 1 "clang: a CUDA folder without libdevice is refused"
+  expect_eq "$(tr -s ' \n' '  ' <<<"$err" | grep -cF "HEAT2D_OMP_TARGET_CUDA_PATH=$w/ptxas-only has no nvvm/libdevice. Fix: name a CUDA folder")" 1 \
+    "clang: the refusal names the missing libdevice"
+  # (nvcc on PATH may be a wrapper script outside its folder: the CUDA 13
+  # folder is looked for where toolkits are installed.)
+  cuda13=""
+  for d in /usr/local/cuda /usr/local/cuda-* /opt/cuda*; do
+    if [ -x "$d/bin/ptxas" ] && [ -d "$d/nvvm/libdevice" ] &&
+      "$d/bin/ptxas" --version | grep -q 'release 1[3-9]\.'; then
+      cuda13=$d
+      break
+    fi
+  done
+  if [ -n "$cuda13" ]; then
     run env CC="$clang_cc" cmake -S "$src" -B "$w/clang-cuda" -DBUILD_TESTING=OFF -DHEAT2D_CUDA=OFF \
       -DHEAT2D_MPI=OFF -DHEAT2D_NETCDF=OFF -DHEAT2D_OMP_TARGET_CUDA_PATH="$cuda13"
     expect_rc 0 "clang: configure with CUDA 13's ptxas ($err)"
@@ -288,7 +304,7 @@ if [ -n "$clang_cc" ] && [[ $("$clang_cc" -print-file-name=libomptarget.so) == /
       "clang: configure says CUDA 13's cubins will be refused"
     expect_out_has "Fix: -DHEAT2D_OMP_TARGET_CUDA_PATH=DIR, a CUDA 11 or 12 folder" "clang: with the fix"
   else
-    skip "clang: CUDA 13's ptxas" "no CUDA 13 nvcc on PATH"
+    skip "clang: CUDA 13's ptxas" "no CUDA 13 folder (bin/ptxas and nvvm/libdevice) in /usr/local or /opt"
   fi
   # Without its offload runtime: a clang-19 that finds neither
   # libomptarget nor its device bitcode (libomp-19-dev not installed).
