@@ -18,8 +18,10 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 # Deep stacks: OpenMPI's start-up allocations are suppressed by the frame
 # MPI_Init (valgrind.supp), which lies below valgrind's default 12 frames.
+# No --track-origins: it finds nothing more and costs a third of the time;
+# give it by hand to see where a reported uninitialised value came from.
 vg=(valgrind --num-callers=50 --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
-    --track-origins=yes --suppressions="$supp" -q)
+    --suppressions="$supp" -q)
 
 # Those that run without a GPU: not cuda-*, not mpi-cuda.
 methods=$("$bin/heat2d" methods | awk '$1 !~ /cuda/ {print $1}')
@@ -59,14 +61,16 @@ for m in $fault_methods; do
 done
 # The NetCDF reader, in its child process too (valgrind follows a fork),
 # on valid and crafted files (tests/fuzz/corpus/netcdf): a valid record
-# read, each crafted one refused in one line, nothing found in either.
+# read, a crafted one of each kind (a step beyond the record count, a torn
+# record, a torn classic file) refused in one line, nothing found in
+# either. (Every crafted file is replayed under the sanitizers.)
 if "$bin/heat2d" info | grep -q '^NETCDF=NetCDF'; then
   corpus=$(cd "$(dirname "$0")/fuzz/corpus/netcdf" && pwd)
   run "${vg[@]}" "$bin/heat2d" compare "$corpus/series_f64.nc:2" "$corpus/field_f64.nc"
   expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "valgrind compare of a NetCDF-4 record and field"
   run "${vg[@]}" "$bin/heat2d" compare "$corpus/series_cdf5.nc:2" "$corpus/torn.nc:1"
   expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/COMPARE=PASS" "valgrind compare of a CDF5 record and a whole one of a torn series"
-  for spec in long_step.nc:2 records_2p61.nc:2 step_2p27.nc:5 torn.nc:2 torn_extent.nc:2 torn_classic.nc:2; do
+  for spec in records_2p61.nc:2 torn.nc:2 torn_classic.nc:2; do
     run "${vg[@]}" "$bin/heat2d" compare "$corpus/$spec" "$corpus/$spec"
     expect_rc 1 "valgrind compare $spec"
     expect_err_lines 1 "compare $spec: one line, no valgrind report"
