@@ -73,6 +73,14 @@ def plot_one_field(plt, spec: str, out: Path, asked: dict):
     return scale, [save(plt, fig, out.parent, out.name)]
 
 
+def frame_picks(n: int) -> list:
+    """The records an animation of n records shows: all of them, or
+    MAX_FRAMES spread evenly from the first to the last."""
+    if n <= MAX_FRAMES:
+        return list(range(n))
+    return sorted({round(k * (n - 1) / (MAX_FRAMES - 1)) for k in range(MAX_FRAMES)})
+
+
 def plot_series(plt, source: Path, gif: Path, png: Path, asked: dict):
     """Every record into gif, one read and drawn at a time (at most
     MAX_FRAMES, sampled evenly), and the last record into png, all on one
@@ -84,8 +92,7 @@ def plot_series(plt, source: Path, gif: Path, png: Path, asked: dict):
     series = Series(source)
     try:
         n = len(series.steps)
-        picks = sorted({round(k * (n - 1) / (MAX_FRAMES - 1)) for k in range(MAX_FRAMES)}) \
-            if n > MAX_FRAMES else list(range(n))
+        picks = frame_picks(n)
         step, field, meta = series.record(picks[0])
         last = series.record(n - 1)
         scale = field_scale.choose(np.concatenate((field.ravel(), last[1].ravel())), **asked)
