@@ -12,16 +12,16 @@ trap 'rm -rf "$w"' EXIT
 # A column's index (1-based) in a CSV header line.
 col() { tr ',' '\n' <<<"$1" | grep -nx -- "$2" | cut -d: -f1; }
 
-# Under the sanitizers, the benches whose plots nothing here looks at are
-# run without them (${noplots[@]}: HEAT2D_PYTHON=false, as on a machine
-# without matplotlib): the plots are python's, the same in every build,
-# and the plain build makes every one. The benches under mpirun there run
-# one trial a point, not two: each is ranks that take a second or two to
-# start and end.
+# The benches whose plots nothing here looks at are run without them
+# (${noplots[@]}: HEAT2D_PYTHON=false, as on a machine without matplotlib):
+# drawing them is python's work, 3 to 4 s a bench, the same every time;
+# the benches that look at their plots make them. Under the sanitizers the
+# benches under mpirun run one trial a point, not two: each is ranks that
+# take a second or two to start and end.
 sanitized=false
 is_sanitized "$h" && sanitized=true
-noplots=() mpi_repeats=2
-if $sanitized; then noplots=(env HEAT2D_PYTHON=false) mpi_repeats=1; fi
+noplots=(env HEAT2D_PYTHON=false) mpi_repeats=2
+if $sanitized; then mpi_repeats=1; fi
 
 # ---- a tiny bench --------------------------------------------------------------
 b=$w/b
