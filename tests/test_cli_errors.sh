@@ -306,6 +306,20 @@ expect_no_files "$lim" "file size limit"
 expect_failure 1 "$cpu: cannot write field file '$lim/f.dat': File too large" \
   bash -c 'ulimit -f 8; exec "$@"' - "$cpu" 100 100 3 "$lim/f.dat"
 expect_no_files "$lim" "file size limit, seed program"
+# --snapshot-writer's files go to a scratch folder in TMPDIR, removed with
+# the run: a write that fails there says so, and where to turn.
+writers=text
+"$h" info | grep -q '^NETCDF=NetCDF' && writers="text netcdf"
+for writer in $writers; do
+  file=step_1.dat what="field file"
+  [ "$writer" = netcdf ] && file=snapshots.nc what=series
+  run bash -c 'ulimit -f 8; exec "$@"' - env TMPDIR="$lim" "$h" run --method cpu --nx 100 --ny 100 \
+    --steps 2 --output-every 1 --snapshot-writer "$writer"
+  expect_eq "$rc/$(sed 's/heat2d-snapshots-[0-9]*-[A-Za-z0-9]*/SCRATCH/' <<<"$err")" \
+    "1/$(r "cannot write $what '$lim/SCRATCH/$file': File too large (in --snapshot-writer's scratch folder, removed with the run; set TMPDIR to write it elsewhere)")" \
+    "--snapshot-writer $writer, a write that fails: its line says the folder is gone"
+  expect_no_files "$lim" "--snapshot-writer $writer, a write that fails"
+done
 
 # Interrupted in the middle of the write (SIGTERM, as from Ctrl-C or a batch
 # system's time limit): the process dies of the signal and removes its

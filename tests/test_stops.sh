@@ -132,6 +132,26 @@ for sig in TERM INT; do
   expect_eq "$([ "$ms" -lt 1000 ] && echo fast)" fast "SIG$sig during the probe: ended within a second ($ms ms)"
   expect_eq "$(grep -c '^- Interrupted by signal' "$d/summary.md")" 1 "SIG$sig during the probe: the summary says so"
 done
+# A probe that lingers after SIGTERM (stopped here, as a driver may hold up
+# a GPU probe's exit) is sent SIGKILL half a second later: the bench still
+# ends within a second, and the probe with it.
+d=$w/probe-stopped
+env --default-signal HEAT2D_PYTHON=false "$h" bench "${tiny[@]}" --out "$d" >/dev/null 2>"$w/b.err" &
+pid=$!
+probe=$(child_running "$pid" ' info --bandwidth')
+[ -n "$probe" ] && kill -STOP "$probe"
+start=$(date +%s%N)
+kill -TERM "$pid"
+set +e; wait "$pid"; rc=$?; set -e
+ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "$([ -n "$probe" ] && echo seen)/$rc" seen/143 "SIGTERM during a probe that lingers: 143"
+expect_eq "$([ "$ms" -lt 1000 ] && echo fast)" fast \
+  "SIGTERM during a probe that lingers: ended within a second ($ms ms)"
+for _ in $(seq 100); do
+  [ "$(ps -o stat= -p "$probe" 2>/dev/null | grep -vc '^Z' || true)" = 0 ] && break
+  sleep 0.01
+done
+expect_eq "$(ps -o stat= -p "$probe" 2>/dev/null | grep -vc '^Z' || true)" 0 "the lingering probe is gone"
 # During the write probe (files of the largest field, 128 MiB each, written
 # into TMPDIR for up to 4 s): it stops at once, and leaves nothing there.
 mkdir "$w/probe-tmp"

@@ -470,6 +470,20 @@ static int make_scratch(run_request *r, run_state *s)
     return 0;
 }
 
+/* A failure inside --snapshot-writer's scratch folder (a full TMPDIR)
+ * names a file in a folder the run then removes: the line says so, and
+ * where to turn, rather than send the user to look for it. */
+static void note_scratch_gone(const run_state *s, heat2d_error *err)
+{
+    if (s->scratch_slot < 0 || strstr(err->message, s->scratch) == NULL)
+        return;
+    const heat2d_error was = *err;
+    heat2d_fail(err,
+                "%s (in --snapshot-writer's scratch folder, removed with the run; set TMPDIR "
+                "to write it elsewhere)",
+                was.message);
+}
+
 /* The snapshots' place (a scratch folder, the step files' folder and every
  * file written there, claimed before the run) and the sink that checks
  * and writes them. Returns 0, else the exit status. */
@@ -483,9 +497,11 @@ static int wire_sink(run_request *r, run_state *s)
     if (r->save_every != NULL && !s->nc_series) {
         const int claimed =
             heat2d_series_claim(r->save_every, cfg, s->method->name, r->save_path, &err);
-        if (claimed != 0)
+        if (claimed != 0) {
+            note_scratch_gone(s, &err);
             return heat2d_report_error(claimed == -2 ? HEAT2D_EXIT_USAGE : HEAT2D_EXIT_FAILURE,
                                        "run: %s", err.message);
+        }
     }
     /* Snapshots: checked as the final field is, written with --save-every. */
     if (cfg->output_every == 0)
@@ -494,10 +510,12 @@ static int wire_sink(run_request *r, run_state *s)
         heat2d_snapshot_sink_open(&s->sink, cfg, s->nc_series ? NULL : r->save_every, &err);
     s->sink.scratch = s->scratch_slot >= 0;
     /* Rank 0 alone is handed snapshots, and alone writes them. */
-    if (opened != 0 ||
-        (s->nc_series && heat2d_process_rank() == 0 &&
-         heat2d_snapshot_sink_open_series(&s->sink, r->save_every, &s->meta, r->append, &err) != 0))
+    if (opened != 0 || (s->nc_series && heat2d_process_rank() == 0 &&
+                        heat2d_snapshot_sink_open_series(&s->sink, r->save_every, &s->meta,
+                                                         r->append, &err) != 0)) {
+        note_scratch_gone(s, &err);
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
+    }
     cfg->snapshot = heat2d_snapshot_sink_handle;
     cfg->snapshot_ctx = &s->sink;
     return 0;
@@ -533,6 +551,8 @@ static int run_and_close(run_request *r, run_state *s)
         else if (stat(r->save_every, &written) == 0)
             rep->snapshot_bytes_written = (uint64_t)written.st_size;
     }
+    note_scratch_gone(s, &err);
+    note_scratch_gone(s, &unmarked);
     heat2d_scratch_drop(s->scratch, &s->scratch_slot);
     if (ran == 0 && finished != 0)
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", unmarked.message);
