@@ -10,17 +10,17 @@
 # every variable and reads each whole; ParaView's pvpython (headless under
 # xvfb-run -s -noreset, as docs/usage.md says; one process for both series)
 # opens the series with the one setting docs/usage.md names (Dimensions;
-# Spherical Coordinates left as it comes), sees every
-# record at its time, a flat grid in metres and u's range per record, and
-# saves a picture that shows the field. Each
-# tool's copy of a series (cdo copy, cdo seltimestep, ncrcat of ncks
-# pieces, an xarray round trip) continues with --append to the records,
-# times and header of one run; gdalinfo finds a --dx field's geotransform,
-# and GDAL's north-up copy of it runs as the field, bit for bit. Iris's
-# loading rule (Iris is not packaged) drops a --dx field's x and y and
-# keeps those of docs/usage.md's copy for it, which runs as the field. A client
-# that is not installed is named and the test skips (77),
-# unless HEAT2D_REQUIRE_CLIENTS=1 (CI), where it fails.
+# Spherical Coordinates left as it comes), sees every record at its time, a
+# flat grid in metres (spacing dx) and u's range per record, and saves a
+# picture that shows the field; unasked, its reader's Dimensions and
+# OpenDataFile's reader are what docs/usage.md says. Each tool's copy of a
+# series (cdo copy, cdo seltimestep, ncrcat of ncks pieces, an xarray round
+# trip) continues with --append to the records, times and header of one run;
+# gdalinfo finds a --dx field's geotransform, and GDAL's north-up copy of it
+# runs as the field, bit for bit. Iris's loading rule (Iris is not packaged)
+# drops a --dx field's x and y and keeps those of docs/usage.md's copy for
+# it, which runs as the field. A client that is not installed is named and
+# the test skips (77), unless HEAT2D_REQUIRE_CLIENTS=1 (CI), where it fails.
 # usage: test_netcdf_clients.sh BIN_DIR SOURCE_DIR
 set -e
 bin=$(cd "$1" && pwd)
@@ -288,18 +288,27 @@ for s in sys.argv[1:]:
     for k, t in enumerate(r.TimestepValues):
         r.UpdatePipeline(t)
         data = servermanager.Fetch(r)
-        print("GRID %s %d %s %d %s" % (s, k, data.GetClassName(), data.GetNumberOfPoints(),
-                                       ",".join("%g" % b for b in data.GetBounds())))
+        print("GRID %s %d %s %d %s %s" % (s, k, data.GetClassName(), data.GetNumberOfPoints(),
+                                          ",".join("%g" % b for b in data.GetBounds()),
+                                          ",".join("%g" % b for b in data.GetSpacing())))
         u = data.GetPointData().GetArray("u")
         print("RANGE %s %d %r %r" % ((s, k) + tuple(u.GetRange())))
+    # What docs/usage.md says ParaView does unasked: the NetCDF Reader's
+    # Dimensions as it comes, and the reader OpenDataFile picks.
+    default = NetCDFReader(FileName=[s])
+    default.UpdatePipelineInformation()
+    print("DEFAULT %s %s %s" % (s, default.SMProxy.GetProperty("Dimensions").GetElement(0),
+                                 OpenDataFile(s).GetXMLName()))
 PY
   run timeout 300 xvfb-run -a -s -noreset pvpython pv.py "${series[@]}"
   expect_rc 0 "pvpython runs docs/usage.md's block (stderr: $(tail -n 3 <<<"$err"))"
   seen=$out
   for s in "${series[@]}"; do
     expect_eq "$(grep "^TIMES $s " <<<"$seen")" "TIMES $s $times" "ParaView, $s: a record at each time, in seconds"
-    expect_eq "$(grep -c "^GRID $s [0-9] vtkImageData 1200 0,390,0,290,0,0$" <<<"$seen")" 6 \
-      "ParaView, $s: every record on a flat 40x30 grid in metres"
+    expect_eq "$(grep -c "^GRID $s [0-9] vtkImageData 1200 0,390,0,290,0,0 10,10,1$" <<<"$seen")" 6 \
+      "ParaView, $s: every record on a flat 40x30 grid in metres, 10 m apart"
+    expect_eq "$(grep "^DEFAULT $s " <<<"$seen")" "DEFAULT $s () NetCDFCAMReader" \
+      "ParaView, $s: the NetCDF Reader's Dimensions as they come, and OpenDataFile's reader, as docs/usage.md says"
     expect_eq "$(grep "^RANGE $s " <<<"$seen" | paste -sd' ')" "$(paste -sd' ' "$s.ranges")" \
       "ParaView, $s: u's range in each record"
     # The picture: a PNG of 800x600 that shows the field (the grid's blue,
