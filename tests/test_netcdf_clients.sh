@@ -10,14 +10,17 @@
 # every variable and reads each whole; ParaView's pvpython (headless under
 # xvfb-run -s -noreset, as docs/usage.md says; one process for both series)
 # opens the series with the one setting docs/usage.md names (Dimensions;
-# Spherical Coordinates left as it comes), sees every
-# record at its time, a flat grid in metres and u's range per record, and
-# saves a picture that shows the field. Each tool's copy of a series
-# (cdo copy, cdo seltimestep, ncrcat of ncks pieces, an xarray round trip)
-# continues with --append to the records, times and header of one run;
-# GDAL's north-up copy of a field runs as the field, bit for bit. A client
-# that is not installed is named and the test skips (77),
-# unless HEAT2D_REQUIRE_CLIENTS=1 (CI), where it fails.
+# Spherical Coordinates left as it comes), sees every record at its time, a
+# flat grid in metres (spacing dx) and u's range per record, and saves a
+# picture that shows the field; unasked, its reader's Dimensions and
+# OpenDataFile's reader are what docs/usage.md says. Each tool's copy of a
+# series (cdo copy, cdo seltimestep, ncrcat of ncks pieces, an xarray round
+# trip) continues with --append to the records, times and header of one run;
+# gdalinfo finds a --dx field's geotransform, and GDAL's north-up copy of it
+# runs as the field, bit for bit. Iris's loading rule (Iris is not packaged)
+# drops a --dx field's x and y and keeps those of docs/usage.md's copy for
+# it, which runs as the field. A client that is not installed is named and
+# the test skips (77), unless HEAT2D_REQUIRE_CLIENTS=1 (CI), where it fails.
 # usage: test_netcdf_clients.sh BIN_DIR SOURCE_DIR
 set -e
 bin=$(cd "$1" && pwd)
@@ -210,8 +213,16 @@ if [ -n "$py" ]; then
 fi
 
 # ---- GDAL: a north-up copy runs as the south-up field ----------------------------------------------
+field=(--nx 30 --ny 20 --dx 10)
+"$h" run --method cpu "${field[@]}" --steps 10 --dt 0.5 --diffusivity 2 --save south.nc >/dev/null
+"$h" run --method cpu --steps 10 --initial south.nc --save from_south.dat >/dev/null
 if command -v gdal_translate >/dev/null; then
-  "$h" run --method cpu --nx 30 --ny 20 --steps 10 --dx 10 --dt 0.5 --diffusivity 2 --save south.nc >/dev/null
+  # GDAL takes x and y for its geotransform by their standard_name alone
+  # (docs/usage.md): the outer corner of the first row and the cell size.
+  run gdalinfo NETCDF:south.nc:u
+  expect_eq "$rc/$(grep -E '^(Origin|Pixel Size) = ' <<<"$out" | paste -sd' ' -)" \
+    "0/$(awk -v ny="${field[3]}" -v dx="${field[5]}" 'BEGIN {printf "Origin = (%.15f,%.15f) Pixel Size = (%.15f,%.15f)", -dx / 2, ny * dx - dx / 2, dx, -dx}')" \
+    "gdalinfo: a --dx field's origin and pixel size in metres"
   # GDAL takes a raster without a coordinate system for latitude and
   # longitude: give it one in metres.
   run gdal_translate -q -of netCDF -a_srs EPSG:3857 -co WRITE_BOTTOMUP=NO NETCDF:south.nc:u north.nc
@@ -219,10 +230,41 @@ if command -v gdal_translate >/dev/null; then
   expect_eq "$(nc_values y north.nc | cut -d' ' -f1-2)" "190 180" "GDAL's copy is north-up (y descending)"
   run "$h" run --method cpu --steps 10 --initial north.nc --save from_north.dat
   expect_eq "$rc/$(key DX)" "0/1.0000000000000000E+01" "a run from GDAL's copy: dx from its coordinates"
-  "$h" run --method cpu --steps 10 --initial south.nc --save from_south.dat >/dev/null
   expect_eq "$(cmp from_south.dat from_north.dat && echo same)" same "the north-up copy runs as the south-up field, bit for bit"
 else
   missing+=("gdal-bin (gdal_translate)")
+fi
+
+# ---- Iris's loading rule (Iris is not packaged for Debian) -------------------------------------
+# Iris builds a coordinate whose standard_name (else long_name) is
+# projection_x/y_coordinate only under a projected grid_mapping on the data
+# variable, and drops it otherwise (iris/fileformats/_nc_load_rules):
+# docs/usage.md says so of a --dx file, and that a copy without those
+# standard names keeps x and y and runs as the original.
+if [ -n "$py" ] && command -v ncatted >/dev/null; then
+  ncatted -O -a standard_name,x,d,, -a standard_name,y,d,, south.nc iris.nc
+  run "$py" - south.nc iris.nc <<'PY'
+import sys, netCDF4
+latlon = ("latitude_longitude", "rotated_latitude_longitude")
+for path in sys.argv[1:]:
+    d = netCDF4.Dataset(path)
+    mapping = getattr(d["u"], "grid_mapping", None)
+    projected = mapping in d.variables and \
+        getattr(d[mapping], "grid_mapping_name", None) not in (None,) + latlon
+    for v in ("x", "y"):
+        name = getattr(d[v], "standard_name", None) or getattr(d[v], "long_name", None)
+        kept = name != "projection_%s_coordinate" % v or projected
+        print("IRIS %s %s %s %s" % (path, v, "kept" if kept else "dropped", d[v].units))
+PY
+  expect_eq "$rc/$(grep '^IRIS ' <<<"$out" | paste -sd' ' -)" \
+    "0/IRIS south.nc x dropped m IRIS south.nc y dropped m IRIS iris.nc x kept m IRIS iris.nc y kept m" \
+    "Iris's rule: a --dx file's x and y dropped, the copy's kept, in metres"
+  run "$h" run --method cpu --steps 10 --initial iris.nc --save from_iris.dat
+  expect_eq "$rc/$(key DX)/$(cmp from_south.dat from_iris.dat && echo same)" "0/1.0000000000000000E+01/same" \
+    "the copy for Iris runs as the original, dx and all, bit for bit"
+else
+  [ -n "$py" ] || missing+=("a python with netCDF4 for Iris's rule")
+  command -v ncatted >/dev/null || missing+=("nco (ncatted)")
 fi
 
 # ---- ParaView (one pvpython for both series) ---------------------------------------------------
@@ -246,18 +288,27 @@ for s in sys.argv[1:]:
     for k, t in enumerate(r.TimestepValues):
         r.UpdatePipeline(t)
         data = servermanager.Fetch(r)
-        print("GRID %s %d %s %d %s" % (s, k, data.GetClassName(), data.GetNumberOfPoints(),
-                                       ",".join("%g" % b for b in data.GetBounds())))
+        print("GRID %s %d %s %d %s %s" % (s, k, data.GetClassName(), data.GetNumberOfPoints(),
+                                          ",".join("%g" % b for b in data.GetBounds()),
+                                          ",".join("%g" % b for b in data.GetSpacing())))
         u = data.GetPointData().GetArray("u")
         print("RANGE %s %d %r %r" % ((s, k) + tuple(u.GetRange())))
+    # What docs/usage.md says ParaView does unasked: the NetCDF Reader's
+    # Dimensions as it comes, and the reader OpenDataFile picks.
+    default = NetCDFReader(FileName=[s])
+    default.UpdatePipelineInformation()
+    print("DEFAULT %s %s %s" % (s, default.SMProxy.GetProperty("Dimensions").GetElement(0),
+                                 OpenDataFile(s).GetXMLName()))
 PY
   run timeout 300 xvfb-run -a -s -noreset pvpython pv.py "${series[@]}"
   expect_rc 0 "pvpython runs docs/usage.md's block (stderr: $(tail -n 3 <<<"$err"))"
   seen=$out
   for s in "${series[@]}"; do
     expect_eq "$(grep "^TIMES $s " <<<"$seen")" "TIMES $s $times" "ParaView, $s: a record at each time, in seconds"
-    expect_eq "$(grep -c "^GRID $s [0-9] vtkImageData 1200 0,390,0,290,0,0$" <<<"$seen")" 6 \
-      "ParaView, $s: every record on a flat 40x30 grid in metres"
+    expect_eq "$(grep -c "^GRID $s [0-9] vtkImageData 1200 0,390,0,290,0,0 10,10,1$" <<<"$seen")" 6 \
+      "ParaView, $s: every record on a flat 40x30 grid in metres, 10 m apart"
+    expect_eq "$(grep "^DEFAULT $s " <<<"$seen")" "DEFAULT $s () NetCDFCAMReader" \
+      "ParaView, $s: the NetCDF Reader's Dimensions as they come, and OpenDataFile's reader, as docs/usage.md says"
     expect_eq "$(grep "^RANGE $s " <<<"$seen" | paste -sd' ')" "$(paste -sd' ' "$s.ranges")" \
       "ParaView, $s: u's range in each record"
     # The picture: a PNG of 800x600 that shows the field (the grid's blue,
