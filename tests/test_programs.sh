@@ -321,7 +321,7 @@ done
 # Started with SIGCHLD ignored, which has the kernel reap children before
 # their parent learns how they ended: heat2d sets it back, and checks.
 run "${hang_limit[@]}" bash -c 'trap "" CHLD; exec "$@"' _ "$h" check --program "good=$w/good"
-expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/PROGRAM_CHECK=PASS" "check started with SIGCHLD ignored"
+expect_eq "$rc/$(tail -n 1 <<<"$out")" "0/PROGRAM_CHECK=PASS" "check started with SIGCHLD ignored ($err; $(ls "$w" | wc -l) entries in the test's folder)"
 
 # ---- heat2d's cpu_reference and the original's reference_cpu, bit for bit ----------------
 refs=(--program "c-cpu=$bin/cpu_reference")
