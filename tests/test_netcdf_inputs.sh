@@ -138,6 +138,10 @@ refused uneven.nc "uneven.nc: its coordinate 'x' is not evenly spaced: 13 betwee
 refused lonlat.nc "lonlat.nc: its coordinate 'x' is in degrees (units \"degrees_east\"): heat2d computes on a plane in metres; project the field onto a metre grid first (e.g. gdalwarp -t_srs EPSG:32633 -of netCDF lonlat.nc out.nc, UTM zone 33N)"
 refused feet.nc "feet.nc: its coordinate 'x' has units \"ft\", which heat2d does not read: give it in m (or km), or in cells (units \"1\")"
 refused oblong.nc "oblong.nc: its cells are 10 m along 'x' and 20 m along 'y': heat2d's cells are square (one dx)"
+# A heat2d file whose dx attribute another tool left behind its coordinates.
+"$h" run --method cpu --nx 8 --ny 6 --steps 2 --dx 10 --save own10.nc >/dev/null
+ncdump own10.nc | sed 's/^\([[:space:]]*:dx = \)10\. ;/\15. ;/' | ncgen -4 -o relabelled.nc
+refused relabelled.nc "relabelled.nc: its dx attribute is 5 m but its coordinates are 10 m apart: make them agree first (e.g. ncatted -O -a dx,global,o,d,10 relabelled.nc)"
 
 # ---- plot reads through heat2d's reader ---------------------------------------------------------
 py=$(matplotlib_python)

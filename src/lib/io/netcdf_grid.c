@@ -151,5 +151,14 @@ int heat2d_nc_grid(netcdf_file *f, heat2d_netcdf_facts *facts, heat2d_error *err
                            "cells are square (one dx)",
                            f->path, x.spacing, x.name, y.spacing, y.name);
     facts->spacing = x.spacing > 0.0 ? x.spacing : y.spacing;
+    /* heat2d's own dx beside coordinates that another tool rewrote (a
+     * regridded or relabelled copy): the file holds two cell sizes, and
+     * neither is taken on trust. */
+    if (facts->dx > 0.0 && facts->spacing > 0.0 &&
+        !(fabs(facts->dx - facts->spacing) <= SPACING_TOLERANCE * facts->spacing))
+        return heat2d_fail(err,
+                           "%s: its dx attribute is %.9g m but its coordinates are %.9g m apart: "
+                           "make them agree first (e.g. ncatted -O -a dx,global,o,d,%.9g %s)",
+                           f->path, facts->dx, facts->spacing, facts->spacing, f->path);
     return 0;
 }
