@@ -6,6 +6,7 @@
  * scan here runs on every core, in row blocks. */
 #define _POSIX_C_SOURCE 200809L
 #include "snapshot_sink.h"
+#include "heat2d_cells.h"
 #include "process_guard.h"
 
 #include <math.h>
@@ -25,58 +26,21 @@ typedef struct block_scan {
     heat2d_field_stats stats;
 } block_scan;
 
-/* Sum, least and greatest of cells [begin, end), in kLanes independent
- * lanes combined in a fixed order: no branch and no chain of dependent adds
- * in the loop, so the compiler vectorises it and a thread streams its rows
- * at memory speed (one sum in one chain, with a test for NaN at every cell,
- * ran at about a tenth of that). A NaN or an infinity leaves the sum
- * non-finite, which sends the caller to count the non-finite cells. */
-enum { kLanes = 8 };
-
-#define HEAT2D_SCAN_LANES(CELL)                                                                    \
-    do {                                                                                           \
-        double sum[kLanes], lo[kLanes], hi[kLanes];                                                \
-        for (int l = 0; l < kLanes; ++l) {                                                         \
-            sum[l] = 0.0;                                                                          \
-            lo[l] = INFINITY;                                                                      \
-            hi[l] = -INFINITY;                                                                     \
-        }                                                                                          \
-        size_t k = b->begin;                                                                       \
-        for (; k + kLanes <= b->end; k += kLanes)                                                  \
-            for (int l = 0; l < kLanes; ++l) {                                                     \
-                const double x = (double)(CELL)[k + (size_t)l];                                    \
-                sum[l] += x;                                                                       \
-                lo[l] = x < lo[l] ? x : lo[l];                                                     \
-                hi[l] = x > hi[l] ? x : hi[l];                                                     \
-            }                                                                                      \
-        for (; k < b->end; ++k) {                                                                  \
-            const double x = (double)(CELL)[k];                                                    \
-            sum[0] += x;                                                                           \
-            lo[0] = x < lo[0] ? x : lo[0];                                                         \
-            hi[0] = x > hi[0] ? x : hi[0];                                                         \
-        }                                                                                          \
-        for (int l = 0; l < kLanes; ++l) {                                                         \
-            b->stats.sum += sum[l];                                                                \
-            b->stats.lo = lo[l] < b->stats.lo ? lo[l] : b->stats.lo;                               \
-            b->stats.hi = hi[l] > b->stats.hi ? hi[l] : b->stats.hi;                               \
-        }                                                                                          \
-    } while (0)
-
+/* The sum, least and greatest of the block (heat2d_cells' scan, at memory
+ * speed). A NaN or an infinity leaves the sum non-finite, which sends it
+ * to count the non-finite cells. */
 static void *scan_block(void *arg)
 {
     block_scan *b = arg;
-    const bool f32 = b->sink->cfg->precision == HEAT2D_F32;
+    const heat2d_cells *cells = heat2d_cells_of(b->sink->cfg->precision);
     b->stats = heat2d_field_stats_empty();
-    if (f32)
-        HEAT2D_SCAN_LANES((const float *)b->field);
-    else
-        HEAT2D_SCAN_LANES((const double *)b->field);
+    cells->scan(&b->stats, b->field, b->begin, b->end);
     if (isfinite(b->stats.sum))
         return NULL;
     /* Rare: count the non-finite cells, if any (a finite field whose sum
      * overflowed has none, and fails the bounds instead). */
     heat2d_field_stats again = heat2d_field_stats_empty();
-    heat2d_field_stats_add(&again, b->field, f32, b->begin, b->end);
+    cells->stats_add(&again, b->field, b->begin, b->end);
     b->stats.nonfinite = again.nonfinite;
     b->stats.first_nonfinite = again.first_nonfinite;
     return NULL;
@@ -162,15 +126,12 @@ static int append_initial_record(heat2d_snapshot_sink *sink, heat2d_error *err)
     if (record == NULL)
         return heat2d_fail(err, "--save-every: cannot allocate %zu bytes for the initial record",
                            bytes);
-    const size_t centre = heat2d_centre_index(cfg->nx, cfg->ny);
-    if (cfg->precision == HEAT2D_F32) {
-        float *f = record;
-        for (size_t k = 0; k < cells; ++k)
-            f[k] = values != NULL ? (float)values[k] : k == centre ? 1.0f : 0.0f;
+    const heat2d_cells *of = heat2d_cells_of(cfg->precision);
+    if (values != NULL) {
+        of->narrow(record, values, cells);
     } else {
-        double *d = record;
-        for (size_t k = 0; k < cells; ++k)
-            d[k] = k == centre ? 1.0 : 0.0;
+        memset(record, 0, bytes);
+        of->set(record, heat2d_centre_index(cfg->nx, cfg->ny), 1.0);
     }
     const int rc = heat2d_netcdf_series_append(sink->series, cfg->first_step, record, err);
     free(record);
@@ -206,8 +167,7 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
     const heat2d_config *cfg = sink->cfg;
     const double *values = field;
     if (sink->widened != NULL) {
-        for (size_t k = 0; k < cfg->nx * cfg->ny; ++k)
-            sink->widened[k] = (double)((const float *)field)[k];
+        heat2d_cells_of(cfg->precision)->widen(sink->widened, field, cfg->nx * cfg->ny);
         values = sink->widened;
     }
     char path[4200];

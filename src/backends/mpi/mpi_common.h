@@ -82,6 +82,7 @@ typedef struct heat2d_mpi_layout {
      * MPI_FLOAT and 4; local arrays, halos and gathered fields hold it. */
     MPI_Datatype cell;
     size_t cell_bytes;
+    const heat2d_cells *cell_of; /* the run's precision's cells */
     /* The own cells of a local array, for moving whole fields. */
     MPI_Datatype block;
     /* The local array's geometry: depth 1 (the margins above) unless opened

@@ -177,7 +177,8 @@ HOST_KERNEL bool FN(heat2d_cpu_rows_finite)(size_t nx, size_t j_begin, size_t j_
 }
 
 /* The same kernels behind the precision-neutral table (stencil_cpu.h):
- * untyped arrays, and alpha rounded to REAL once per call. */
+ * untyped arrays, and alpha rounded to REAL once per call; a cell read and
+ * written as heat2d_cells reads and writes it. */
 static bool FN(any_step_rows)(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
                               const void *u, void *v)
 {
@@ -201,22 +202,12 @@ static bool FN(any_rows_finite)(size_t nx, size_t j_begin, size_t j_end, const v
     return FN(heat2d_cpu_rows_finite)(nx, j_begin, j_end, u);
 }
 
-static double FN(any_get)(const void *field, size_t k)
-{
-    return (double)((const REAL *)field)[k];
-}
-
-static void FN(any_set)(void *field, size_t k, double value)
-{
-    ((REAL *)field)[k] = (REAL)value;
-}
-
 const heat2d_cpu_kernels FN(heat2d_cpu_kernels_table) = {
     .cell_bytes = sizeof(REAL),
     .step_rows = FN(any_step_rows),
     .step_rows_stream = FN(any_step_rows_stream),
     .step_block = FN(any_step_block),
     .rows_finite = FN(any_rows_finite),
-    .get = FN(any_get),
-    .set = FN(any_set),
+    .get = FN(heat2d_cell_get),
+    .set = FN(heat2d_cell_set),
 };
