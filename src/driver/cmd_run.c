@@ -500,13 +500,11 @@ static int wire_sink(run_request *r, run_state *s)
     /* Snapshots: checked as the final field is, written with --save-every. */
     if (cfg->output_every == 0)
         return 0;
-    const int opened =
-        heat2d_snapshot_sink_open(&s->sink, cfg, s->nc_series ? NULL : r->save_every, &err);
+    const int opened = heat2d_snapshot_sink_open(&s->sink, cfg, r->save_every, &err);
     s->sink.scratch = s->scratch_slot >= 0;
     /* Rank 0 alone is handed snapshots, and alone writes them. */
-    if (opened != 0 || (s->nc_series && heat2d_process_rank() == 0 &&
-                        heat2d_snapshot_sink_open_series(&s->sink, r->save_every, &s->meta,
-                                                         r->append, &err) != 0)) {
+    if (opened != 0 || (heat2d_process_rank() == 0 &&
+                        heat2d_snapshot_sink_start(&s->sink, &s->meta, r->append, &err) != 0)) {
         note_scratch_gone(s, &err);
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
     }

@@ -88,25 +88,16 @@ static int check_snapshot(const heat2d_snapshot_sink *sink, size_t step, const v
     return heat2d_snapshot_verdict(sink->cfg, step, &scanned, err);
 }
 
-int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *cfg, const char *dir,
-                              heat2d_error *err)
+int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *cfg,
+                              const char *path, heat2d_error *err)
 {
-    *sink = (heat2d_snapshot_sink){.cfg = cfg, .dir = dir};
+    *sink = (heat2d_snapshot_sink){.cfg = cfg, .series_path = path};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     sink->threads = cores < 1 ? 1 : cores > kMaxThreads ? kMaxThreads : (size_t)cores;
-    /* Step files named by the series' step (heat2d_series_step_name). */
-    for (size_t s = cfg->first_step + cfg->steps; s > 0; s /= 10)
-        sink->width++;
-    /* The folder was readied by heat2d_series_claim (series_folder.c). */
-    if (dir == NULL)
+    if (path == NULL)
         return 0;
-    if (cfg->precision == HEAT2D_F32) {
-        sink->widened = malloc(cfg->nx * cfg->ny * sizeof(double));
-        if (sink->widened == NULL)
-            return heat2d_fail(err, "--save-every: cannot allocate %zu bytes to widen snapshots",
-                               cfg->nx * cfg->ny * sizeof(double));
-    }
-    return 0;
+    sink->format = heat2d_series_format_writing(path, err);
+    return sink->format != NULL ? 0 : -1;
 }
 
 /* The run's initial state in its precision (an f32 run's rounded once, as
@@ -119,7 +110,7 @@ static int append_initial_record(heat2d_snapshot_sink *sink, heat2d_error *err)
     const double *values = cfg->initial != NULL ? cfg->initial->values : NULL;
     sink->initial_pending = false;
     if (values != NULL && cfg->precision == HEAT2D_F64)
-        return heat2d_netcdf_series_append(sink->series, cfg->first_step, values, err);
+        return sink->format->append(sink->series, cfg->first_step, values, err);
     const size_t cells = cfg->nx * cfg->ny;
     const size_t bytes = cells * heat2d_precision_bytes(cfg->precision);
     void *record = malloc(bytes);
@@ -133,7 +124,7 @@ static int append_initial_record(heat2d_snapshot_sink *sink, heat2d_error *err)
         memset(record, 0, bytes);
         of->set(record, heat2d_centre_index(cfg->nx, cfg->ny), 1.0);
     }
-    const int rc = heat2d_netcdf_series_append(sink->series, cfg->first_step, record, err);
+    const int rc = sink->format->append(sink->series, cfg->first_step, record, err);
     free(record);
     return rc;
 }
@@ -145,60 +136,40 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
     if (check_snapshot(sink, step, field, stats, err) != 0)
         return -1;
     sink->handled++;
-    heat2d_error kept = {{0}};
-    if (sink->series != NULL) {
-        const size_t at = sink->cfg->first_step + step;
-        /* Records in the run's own precision: no widening. The initial
-         * state first, once every check of the run has passed. */
-        if (sink->initial_pending && append_initial_record(sink, err) != 0)
-            return -1;
-        if (heat2d_netcdf_series_append(sink->series, at, field, err) != 0)
-            return -1;
-        /* A stop signal's line says what stays: nothing of a scratch
-         * folder, which the signal removes. */
-        if (!sink->scratch) {
-            heat2d_fail(&kept, "%s keeps the records up to step %zu", sink->series_path, at);
-            heat2d_cleanup_kept(kept.message);
-        }
+    if (sink->series == NULL)
         return 0;
-    }
-    if (sink->dir == NULL)
-        return 0;
-    const heat2d_config *cfg = sink->cfg;
-    const double *values = field;
-    if (sink->widened != NULL) {
-        heat2d_cells_of(cfg->precision)->widen(sink->widened, field, cfg->nx * cfg->ny);
-        values = sink->widened;
-    }
-    char path[4200];
-    const size_t at = cfg->first_step + step;
-    snprintf(path, sizeof path, "%s/step_%0*zu.dat", sink->dir, sink->width, at);
-    if (heat2d_field_write(path, cfg->nx, cfg->ny, values, err) != 0)
+    const size_t at = sink->cfg->first_step + step;
+    /* Records in the run's own precision: no widening. The initial state
+     * first, once every check of the run has passed. */
+    if (sink->initial_pending && append_initial_record(sink, err) != 0)
         return -1;
-    /* A stop signal's line says what stays (escaped as every message). */
+    if (sink->format->append(sink->series, at, field, err) != 0)
+        return -1;
+    /* A stop signal's line says what stays (escaped as every message):
+     * nothing of a scratch folder, which the signal removes. */
     if (!sink->scratch) {
-        heat2d_fail(&kept, "%s keeps the step files up to step %zu", sink->dir, at);
+        heat2d_error kept = {{0}};
+        heat2d_fail(&kept, "%s keeps the %s up to step %zu", sink->series_path, sink->format->keeps,
+                    at);
         heat2d_cleanup_kept(kept.message);
     }
     return 0;
 }
 
-int heat2d_snapshot_sink_open_series(heat2d_snapshot_sink *sink, const char *path,
-                                     const heat2d_netcdf_meta *meta, bool append, heat2d_error *err)
+int heat2d_snapshot_sink_start(heat2d_snapshot_sink *sink, const heat2d_netcdf_meta *meta,
+                               bool append, heat2d_error *err)
 {
-    sink->series_path = path;
-    if (append)
-        return heat2d_netcdf_series_open_append(&sink->series, path, meta, sink->cfg->first_step,
-                                                err);
-    sink->initial_pending = !sink->scratch;
-    return heat2d_netcdf_series_open(&sink->series, path, meta, err);
+    if (sink->format == NULL)
+        return 0;
+    sink->initial_pending = sink->format->initial_record && !append && !sink->scratch;
+    return sink->format->open(&sink->series, sink->series_path, sink->cfg, meta, append, err);
 }
 
 int heat2d_snapshot_sink_finish(heat2d_snapshot_sink *sink, bool complete, heat2d_error *err)
 {
-    free(sink->widened);
-    sink->widened = NULL;
-    const int rc = heat2d_netcdf_series_close(sink->series, complete, err);
+    if (sink->series == NULL)
+        return 0;
+    const int rc = sink->format->close(sink->series, complete, err);
     sink->series = NULL;
     return rc;
 }
