@@ -90,7 +90,8 @@ function(heat2d_method_built name out)
 endfunction()
 
 # heat2d_backend_method_sources(BACKEND OUT): the sources of BACKEND's
-# methods that this build holds.
+# methods that this build holds, a NAME_real.c as its two precisions'
+# (heat2d_real_sources, cmake/Precision.cmake).
 function(heat2d_backend_method_sources backend out)
   get_property(declared GLOBAL PROPERTY HEAT2D_METHODS)
   set(sources "")
@@ -102,6 +103,7 @@ function(heat2d_backend_method_sources backend out)
       list(APPEND sources ${files})
     endif()
   endforeach()
+  heat2d_real_sources(sources ${sources})
   set(${out} ${sources} PARENT_SCOPE)
 endfunction()
 

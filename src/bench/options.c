@@ -14,8 +14,7 @@ void bench_usage(FILE *stream)
         "                    [--repeats K] [--out DIR] [--pinned-too] [--weak NXxNY:STEPS]\n"
         "                    [--budget S | --full] [--program NAME=PATH]...\n"
         "                    [--program-tolerance ATOL,RTOL] [--program-timeout S]";
-    fputs(lead, stream);
-    heat2d_options_synopsis(stream, true, strlen(strrchr(lead, '\n') + 1), 20);
+    heat2d_options_usage_lead(stream, lead, true, 20);
     fputs("\n\n"
           "  --methods LIST  comma-separated; default: every method this build and machine\n"
           "                  can run, with a -pinned twin of each method that has one\n"
@@ -37,9 +36,7 @@ void bench_usage(FILE *stream)
           "                  (default 2e-12,2e-10, the original's)\n"
           "  --program-timeout S  seconds one run of a program may take (default 600)\n",
           stream);
-    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
-        if (heat2d_run_options[k].bench.is_list)
-            fputs(heat2d_run_options[k].bench.help, stream);
+    heat2d_options_help(stream, true);
     fputs("  --out DIR       default results/HOST-YYYYMMDD-HHMMSS-PID-XXXX; an existing\n"
           "                  folder's trials.csv is appended to (by one bench at a time)\n"
           "\n"
@@ -52,19 +49,19 @@ void bench_usage(FILE *stream)
  * (getopt's value: the option's id past kListBase). */
 enum { kListBase = 256 };
 static const struct option own_options[] = {
-    {"methods", required_argument, NULL, 'm'},
-    {"sizes", required_argument, NULL, 's'},
-    {"warmups", required_argument, NULL, 'w'},
-    {"repeats", required_argument, NULL, 'r'},
-    {"budget", required_argument, NULL, 'b'},
-    {"full", no_argument, NULL, 'F'},
-    {"out", required_argument, NULL, 'o'},
-    {"pinned-too", no_argument, NULL, 'p'},
-    {"weak", required_argument, NULL, 'k'},
-    {"help", no_argument, NULL, 'h'},
-    {"program", required_argument, NULL, 'P'},
-    {"program-tolerance", required_argument, NULL, 'T'},
-    {"program-timeout", required_argument, NULL, 'L'},
+    HEAT2D_OPTION_ARG("methods", 'm'),
+    HEAT2D_OPTION_ARG("sizes", 's'),
+    HEAT2D_OPTION_ARG("warmups", 'w'),
+    HEAT2D_OPTION_ARG("repeats", 'r'),
+    HEAT2D_OPTION_ARG("budget", 'b'),
+    HEAT2D_OPTION_FLAG("full", 'F'),
+    HEAT2D_OPTION_ARG("out", 'o'),
+    HEAT2D_OPTION_FLAG("pinned-too", 'p'),
+    HEAT2D_OPTION_ARG("weak", 'k'),
+    HEAT2D_OPTION_FLAG("help", 'h'),
+    HEAT2D_OPTION_ARG("program", 'P'),
+    HEAT2D_OPTION_ARG("program-tolerance", 'T'),
+    HEAT2D_OPTION_ARG("program-timeout", 'L'),
 };
 #define N_OWN_OPTIONS (sizeof own_options / sizeof own_options[0])
 #define N_OPTIONS     (N_OWN_OPTIONS + HEAT2D_N_OPTIONS + 1)
@@ -72,11 +69,7 @@ static const struct option own_options[] = {
 static void build_options(struct option options[N_OPTIONS])
 {
     memcpy(options, own_options, sizeof own_options);
-    size_t n = N_OWN_OPTIONS;
-    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
-        if (heat2d_run_options[k].bench.is_list)
-            options[n++] = (struct option){heat2d_run_options[k].name, required_argument, NULL,
-                                           kListBase + (int)k};
+    size_t n = N_OWN_OPTIONS + heat2d_options_getopt(options + N_OWN_OPTIONS, true, kListBase);
     options[n] = (struct option){NULL, 0, NULL, 0};
 }
 

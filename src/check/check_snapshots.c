@@ -33,8 +33,7 @@ typedef struct snapshot_probe {
 
 static double value_at(const heat2d_config *cfg, const void *field, size_t k)
 {
-    return cfg->precision == HEAT2D_F32 ? (double)((const float *)field)[k]
-                                        : ((const double *)field)[k];
+    return heat2d_cells_of(cfg->precision)->get(field, k);
 }
 
 /* The step the n-th snapshot (from 1) must come at: every K, then the last. */

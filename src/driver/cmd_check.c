@@ -59,13 +59,13 @@ static int take_option(int opt, const char *arg, check_request *r, heat2d_error 
 static int parse_check_args(int argc, char **argv, check_request *r)
 {
     static const struct option options[] = {
-        {"gpu", no_argument, NULL, 'g'},
-        {"keep", required_argument, NULL, 'k'},
-        {"precision", required_argument, NULL, 'P'},
-        {"program", required_argument, NULL, 'p'},
-        {"program-tolerance", required_argument, NULL, 'T'},
-        {"program-timeout", required_argument, NULL, 'L'},
-        {"help", no_argument, NULL, 'h'},
+        HEAT2D_OPTION_FLAG("gpu", 'g'),
+        HEAT2D_OPTION_ARG("keep", 'k'),
+        HEAT2D_OPTION_ARG("precision", 'P'),
+        HEAT2D_OPTION_ARG("program", 'p'),
+        HEAT2D_OPTION_ARG("program-tolerance", 'T'),
+        HEAT2D_OPTION_ARG("program-timeout", 'L'),
+        HEAT2D_OPTION_FLAG("help", 'h'),
         {NULL, 0, NULL, 0},
     };
     memset(r, 0, sizeof *r);

@@ -31,9 +31,9 @@ static void *read_job(void *arg)
 static int parse_compare_options(int argc, char **argv, heat2d_tolerance *tol)
 {
     static const struct option options[] = {
-        {"atol", required_argument, NULL, 'a'},
-        {"rtol", required_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},
+        HEAT2D_OPTION_ARG("atol", 'a'),
+        HEAT2D_OPTION_ARG("rtol", 'r'),
+        HEAT2D_OPTION_FLAG("help", 'h'),
         {NULL, 0, NULL, 0},
     };
     heat2d_error err = {{0}};

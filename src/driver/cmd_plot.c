@@ -76,10 +76,10 @@ enum { PLOT_GO_ON = -1 };
 static int parse_plot_options(int argc, char **argv, plot_request *req)
 {
     static const struct option options[] = {
-        {"out", required_argument, NULL, 'o'},   {"values", required_argument, NULL, 'v'},
-        {"scale", required_argument, NULL, 's'}, {"vmin", required_argument, NULL, 'l'},
-        {"vmax", required_argument, NULL, 'u'},  {"cmap", required_argument, NULL, 'c'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+        HEAT2D_OPTION_ARG("out", 'o'),   HEAT2D_OPTION_ARG("values", 'v'),
+        HEAT2D_OPTION_ARG("scale", 's'), HEAT2D_OPTION_ARG("vmin", 'l'),
+        HEAT2D_OPTION_ARG("vmax", 'u'),  HEAT2D_OPTION_ARG("cmap", 'c'),
+        HEAT2D_OPTION_FLAG("help", 'h'), {NULL, 0, NULL, 0},
     };
     heat2d_error err = {{0}};
     opterr = 0;

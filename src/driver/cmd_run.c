@@ -67,21 +67,21 @@ typedef struct run_state {
  * several lists them. */
 enum { kTableBase = 256 };
 static const struct option options_before[] = {
-    {"method", required_argument, NULL, 'm'}, {"nx", required_argument, NULL, 'x'},
-    {"ny", required_argument, NULL, 'y'},     {"steps", required_argument, NULL, 's'},
-    {"alpha", required_argument, NULL, 'a'},  {"save", required_argument, NULL, 'o'},
+    HEAT2D_OPTION_ARG("method", 'm'), HEAT2D_OPTION_ARG("nx", 'x'),
+    HEAT2D_OPTION_ARG("ny", 'y'),     HEAT2D_OPTION_ARG("steps", 's'),
+    HEAT2D_OPTION_ARG("alpha", 'a'),  HEAT2D_OPTION_ARG("save", 'o'),
 };
 static const struct option options_after[] = {
-    {"save-every", required_argument, NULL, 'S'},
-    {"initial", required_argument, NULL, 'i'},
-    {"append", no_argument, NULL, 'A'},
-    {"dx", required_argument, NULL, 'X'},
-    {"dt", required_argument, NULL, 'T'},
-    {"diffusivity", required_argument, NULL, 'D'},
-    {"force", no_argument, NULL, 'f'},
-    {"change-physics", no_argument, NULL, 'P'},
-    {"start-time", required_argument, NULL, 'Z'},
-    {"help", no_argument, NULL, 'h'},
+    HEAT2D_OPTION_ARG("save-every", 'S'),
+    HEAT2D_OPTION_ARG("initial", 'i'),
+    HEAT2D_OPTION_FLAG("append", 'A'),
+    HEAT2D_OPTION_ARG("dx", 'X'),
+    HEAT2D_OPTION_ARG("dt", 'T'),
+    HEAT2D_OPTION_ARG("diffusivity", 'D'),
+    HEAT2D_OPTION_FLAG("force", 'f'),
+    HEAT2D_OPTION_FLAG("change-physics", 'P'),
+    HEAT2D_OPTION_ARG("start-time", 'Z'),
+    HEAT2D_OPTION_FLAG("help", 'h'),
     {NULL, 0, NULL, 0},
 };
 #define N_BEFORE      (sizeof options_before / sizeof options_before[0])
@@ -92,13 +92,7 @@ static void build_options(struct option options[N_RUN_OPTIONS])
 {
     memcpy(options, options_before, sizeof options_before);
     size_t n = N_BEFORE;
-    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
-        const heat2d_option_def *o = &heat2d_run_options[k];
-        if (o->run_help != NULL)
-            options[n++] =
-                (struct option){o->name, o->arg != NULL ? required_argument : no_argument, NULL,
-                                kTableBase + (int)k};
-    }
+    n += heat2d_options_getopt(options + n, false, kTableBase);
     memcpy(options + n, options_after, sizeof options_after);
 }
 
@@ -506,13 +500,11 @@ static int wire_sink(run_request *r, run_state *s)
     /* Snapshots: checked as the final field is, written with --save-every. */
     if (cfg->output_every == 0)
         return 0;
-    const int opened =
-        heat2d_snapshot_sink_open(&s->sink, cfg, s->nc_series ? NULL : r->save_every, &err);
+    const int opened = heat2d_snapshot_sink_open(&s->sink, cfg, r->save_every, &err);
     s->sink.scratch = s->scratch_slot >= 0;
     /* Rank 0 alone is handed snapshots, and alone writes them. */
-    if (opened != 0 || (s->nc_series && heat2d_process_rank() == 0 &&
-                        heat2d_snapshot_sink_open_series(&s->sink, r->save_every, &s->meta,
-                                                         r->append, &err) != 0)) {
+    if (opened != 0 || (heat2d_process_rank() == 0 &&
+                        heat2d_snapshot_sink_start(&s->sink, &s->meta, r->append, &err) != 0)) {
         note_scratch_gone(s, &err);
         return heat2d_report_error(HEAT2D_EXIT_FAILURE, "run: %s", err.message);
     }

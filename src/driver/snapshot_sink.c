@@ -6,6 +6,7 @@
  * scan here runs on every core, in row blocks. */
 #define _POSIX_C_SOURCE 200809L
 #include "snapshot_sink.h"
+#include "heat2d_cells.h"
 #include "process_guard.h"
 
 #include <math.h>
@@ -25,58 +26,21 @@ typedef struct block_scan {
     heat2d_field_stats stats;
 } block_scan;
 
-/* Sum, least and greatest of cells [begin, end), in kLanes independent
- * lanes combined in a fixed order: no branch and no chain of dependent adds
- * in the loop, so the compiler vectorises it and a thread streams its rows
- * at memory speed (one sum in one chain, with a test for NaN at every cell,
- * ran at about a tenth of that). A NaN or an infinity leaves the sum
- * non-finite, which sends the caller to count the non-finite cells. */
-enum { kLanes = 8 };
-
-#define HEAT2D_SCAN_LANES(CELL)                                                                    \
-    do {                                                                                           \
-        double sum[kLanes], lo[kLanes], hi[kLanes];                                                \
-        for (int l = 0; l < kLanes; ++l) {                                                         \
-            sum[l] = 0.0;                                                                          \
-            lo[l] = INFINITY;                                                                      \
-            hi[l] = -INFINITY;                                                                     \
-        }                                                                                          \
-        size_t k = b->begin;                                                                       \
-        for (; k + kLanes <= b->end; k += kLanes)                                                  \
-            for (int l = 0; l < kLanes; ++l) {                                                     \
-                const double x = (double)(CELL)[k + (size_t)l];                                    \
-                sum[l] += x;                                                                       \
-                lo[l] = x < lo[l] ? x : lo[l];                                                     \
-                hi[l] = x > hi[l] ? x : hi[l];                                                     \
-            }                                                                                      \
-        for (; k < b->end; ++k) {                                                                  \
-            const double x = (double)(CELL)[k];                                                    \
-            sum[0] += x;                                                                           \
-            lo[0] = x < lo[0] ? x : lo[0];                                                         \
-            hi[0] = x > hi[0] ? x : hi[0];                                                         \
-        }                                                                                          \
-        for (int l = 0; l < kLanes; ++l) {                                                         \
-            b->stats.sum += sum[l];                                                                \
-            b->stats.lo = lo[l] < b->stats.lo ? lo[l] : b->stats.lo;                               \
-            b->stats.hi = hi[l] > b->stats.hi ? hi[l] : b->stats.hi;                               \
-        }                                                                                          \
-    } while (0)
-
+/* The sum, least and greatest of the block (heat2d_cells' scan, at memory
+ * speed). A NaN or an infinity leaves the sum non-finite, which sends it
+ * to count the non-finite cells. */
 static void *scan_block(void *arg)
 {
     block_scan *b = arg;
-    const bool f32 = b->sink->cfg->precision == HEAT2D_F32;
+    const heat2d_cells *cells = heat2d_cells_of(b->sink->cfg->precision);
     b->stats = heat2d_field_stats_empty();
-    if (f32)
-        HEAT2D_SCAN_LANES((const float *)b->field);
-    else
-        HEAT2D_SCAN_LANES((const double *)b->field);
+    cells->scan(&b->stats, b->field, b->begin, b->end);
     if (isfinite(b->stats.sum))
         return NULL;
     /* Rare: count the non-finite cells, if any (a finite field whose sum
      * overflowed has none, and fails the bounds instead). */
     heat2d_field_stats again = heat2d_field_stats_empty();
-    heat2d_field_stats_add(&again, b->field, f32, b->begin, b->end);
+    cells->stats_add(&again, b->field, b->begin, b->end);
     b->stats.nonfinite = again.nonfinite;
     b->stats.first_nonfinite = again.first_nonfinite;
     return NULL;
@@ -124,25 +88,16 @@ static int check_snapshot(const heat2d_snapshot_sink *sink, size_t step, const v
     return heat2d_snapshot_verdict(sink->cfg, step, &scanned, err);
 }
 
-int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *cfg, const char *dir,
-                              heat2d_error *err)
+int heat2d_snapshot_sink_open(heat2d_snapshot_sink *sink, const heat2d_config *cfg,
+                              const char *path, heat2d_error *err)
 {
-    *sink = (heat2d_snapshot_sink){.cfg = cfg, .dir = dir};
+    *sink = (heat2d_snapshot_sink){.cfg = cfg, .series_path = path};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     sink->threads = cores < 1 ? 1 : cores > kMaxThreads ? kMaxThreads : (size_t)cores;
-    /* Step files named by the series' step (heat2d_series_step_name). */
-    for (size_t s = cfg->first_step + cfg->steps; s > 0; s /= 10)
-        sink->width++;
-    /* The folder was readied by heat2d_series_claim (series_folder.c). */
-    if (dir == NULL)
+    if (path == NULL)
         return 0;
-    if (cfg->precision == HEAT2D_F32) {
-        sink->widened = malloc(cfg->nx * cfg->ny * sizeof(double));
-        if (sink->widened == NULL)
-            return heat2d_fail(err, "--save-every: cannot allocate %zu bytes to widen snapshots",
-                               cfg->nx * cfg->ny * sizeof(double));
-    }
-    return 0;
+    sink->format = heat2d_series_format_writing(path, err);
+    return sink->format != NULL ? 0 : -1;
 }
 
 /* The run's initial state in its precision (an f32 run's rounded once, as
@@ -155,24 +110,21 @@ static int append_initial_record(heat2d_snapshot_sink *sink, heat2d_error *err)
     const double *values = cfg->initial != NULL ? cfg->initial->values : NULL;
     sink->initial_pending = false;
     if (values != NULL && cfg->precision == HEAT2D_F64)
-        return heat2d_netcdf_series_append(sink->series, cfg->first_step, values, err);
+        return sink->format->append(sink->series, cfg->first_step, values, err);
     const size_t cells = cfg->nx * cfg->ny;
     const size_t bytes = cells * heat2d_precision_bytes(cfg->precision);
     void *record = malloc(bytes);
     if (record == NULL)
         return heat2d_fail(err, "--save-every: cannot allocate %zu bytes for the initial record",
                            bytes);
-    const size_t centre = heat2d_centre_index(cfg->nx, cfg->ny);
-    if (cfg->precision == HEAT2D_F32) {
-        float *f = record;
-        for (size_t k = 0; k < cells; ++k)
-            f[k] = values != NULL ? (float)values[k] : k == centre ? 1.0f : 0.0f;
+    const heat2d_cells *of = heat2d_cells_of(cfg->precision);
+    if (values != NULL) {
+        of->narrow(record, values, cells);
     } else {
-        double *d = record;
-        for (size_t k = 0; k < cells; ++k)
-            d[k] = k == centre ? 1.0 : 0.0;
+        memset(record, 0, bytes);
+        of->set(record, heat2d_centre_index(cfg->nx, cfg->ny), 1.0);
     }
-    const int rc = heat2d_netcdf_series_append(sink->series, cfg->first_step, record, err);
+    const int rc = sink->format->append(sink->series, cfg->first_step, record, err);
     free(record);
     return rc;
 }
@@ -184,61 +136,40 @@ int heat2d_snapshot_sink_handle(void *ctx, size_t step, const void *field,
     if (check_snapshot(sink, step, field, stats, err) != 0)
         return -1;
     sink->handled++;
-    heat2d_error kept = {{0}};
-    if (sink->series != NULL) {
-        const size_t at = sink->cfg->first_step + step;
-        /* Records in the run's own precision: no widening. The initial
-         * state first, once every check of the run has passed. */
-        if (sink->initial_pending && append_initial_record(sink, err) != 0)
-            return -1;
-        if (heat2d_netcdf_series_append(sink->series, at, field, err) != 0)
-            return -1;
-        /* A stop signal's line says what stays: nothing of a scratch
-         * folder, which the signal removes. */
-        if (!sink->scratch) {
-            heat2d_fail(&kept, "%s keeps the records up to step %zu", sink->series_path, at);
-            heat2d_cleanup_kept(kept.message);
-        }
+    if (sink->series == NULL)
         return 0;
-    }
-    if (sink->dir == NULL)
-        return 0;
-    const heat2d_config *cfg = sink->cfg;
-    const double *values = field;
-    if (sink->widened != NULL) {
-        for (size_t k = 0; k < cfg->nx * cfg->ny; ++k)
-            sink->widened[k] = (double)((const float *)field)[k];
-        values = sink->widened;
-    }
-    char path[4200];
-    const size_t at = cfg->first_step + step;
-    snprintf(path, sizeof path, "%s/step_%0*zu.dat", sink->dir, sink->width, at);
-    if (heat2d_field_write(path, cfg->nx, cfg->ny, values, err) != 0)
+    const size_t at = sink->cfg->first_step + step;
+    /* Records in the run's own precision: no widening. The initial state
+     * first, once every check of the run has passed. */
+    if (sink->initial_pending && append_initial_record(sink, err) != 0)
         return -1;
-    /* A stop signal's line says what stays (escaped as every message). */
+    if (sink->format->append(sink->series, at, field, err) != 0)
+        return -1;
+    /* A stop signal's line says what stays (escaped as every message):
+     * nothing of a scratch folder, which the signal removes. */
     if (!sink->scratch) {
-        heat2d_fail(&kept, "%s keeps the step files up to step %zu", sink->dir, at);
+        heat2d_error kept = {{0}};
+        heat2d_fail(&kept, "%s keeps the %s up to step %zu", sink->series_path, sink->format->keeps,
+                    at);
         heat2d_cleanup_kept(kept.message);
     }
     return 0;
 }
 
-int heat2d_snapshot_sink_open_series(heat2d_snapshot_sink *sink, const char *path,
-                                     const heat2d_netcdf_meta *meta, bool append, heat2d_error *err)
+int heat2d_snapshot_sink_start(heat2d_snapshot_sink *sink, const heat2d_netcdf_meta *meta,
+                               bool append, heat2d_error *err)
 {
-    sink->series_path = path;
-    if (append)
-        return heat2d_netcdf_series_open_append(&sink->series, path, meta, sink->cfg->first_step,
-                                                err);
-    sink->initial_pending = !sink->scratch;
-    return heat2d_netcdf_series_open(&sink->series, path, meta, err);
+    if (sink->format == NULL)
+        return 0;
+    sink->initial_pending = sink->format->initial_record && !append && !sink->scratch;
+    return sink->format->open(&sink->series, sink->series_path, sink->cfg, meta, append, err);
 }
 
 int heat2d_snapshot_sink_finish(heat2d_snapshot_sink *sink, bool complete, heat2d_error *err)
 {
-    free(sink->widened);
-    sink->widened = NULL;
-    const int rc = heat2d_netcdf_series_close(sink->series, complete, err);
+    if (sink->series == NULL)
+        return 0;
+    const int rc = sink->format->close(sink->series, complete, err);
     sink->series = NULL;
     return rc;
 }

@@ -79,8 +79,7 @@ static void run_usage(FILE *stream)
         "                  [--dx M --dt S [--diffusivity D]] [--start-time T]\n"
         "                  [--initial FILE [--append|--change-physics]]\n"
         "                  [--save FILE] [--save-every DIR|FILE.nc] [--force]";
-    fputs(lead, stream);
-    heat2d_options_synopsis(stream, false, strlen(strrchr(lead, '\n') + 1), 18);
+    heat2d_options_usage_lead(stream, lead, false, 18);
     fputs("\n\n"
           "Runs one method on one grid and prints KEY=VALUE lines (the original's, then\n"
           "heat2d's: device, transfers measured, phases, rates).\n"
@@ -118,9 +117,7 @@ static void run_usage(FILE *stream)
           "                  name even when it is not what heat2d writes there (a text\n"
           "                  file under a .nc name, another program's NetCDF file)\n",
           stream);
-    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k)
-        if (heat2d_run_options[k].run_help != NULL)
-            fputs(heat2d_run_options[k].run_help, stream);
+    heat2d_options_help(stream, false);
 }
 
 int heat2d_usage(const char *command, FILE *stream)
@@ -151,15 +148,13 @@ void heat2d_usage_main(FILE *stream)
           "       heat2d --version | --help | COMMAND --help\n"
           "\n",
           stream);
-    fputs(run, stream);
-    heat2d_options_synopsis(stream, false, strlen(strrchr(run, '\n') + 1), 11);
+    heat2d_options_usage_lead(stream, run, false, 11);
     fputs("\n"
           "  compare  REF CAND... [--atol A] [--rtol R]\n"
           "  check    [--gpu] [--precision f64|f32] [--keep DIR] | --program NAME=PATH...\n"
           "  plot     FIELD|SERIES [--out NAME]  a field as a heat map, a series animated\n",
           stream);
-    fputs(bench, stream);
-    heat2d_options_synopsis(stream, true, strlen(strrchr(bench, '\n') + 1), 11);
+    heat2d_options_usage_lead(stream, bench, true, 11);
     fputs("\n"
           "  methods  list the methods in this build, and which run here\n"
           "  info     [--bandwidth] how this build was made, the machine, its limits\n"

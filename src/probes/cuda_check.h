@@ -3,47 +3,38 @@
  * Every CUDA runtime call of the probes and the GPU methods goes through one
  * of these macros, so that a failure names the file, line and expression that
  * failed together with the runtime's own text, in the one-line heat2d_error
- * the driver prints. Boilerplate on purpose: mpi_common.h's HEAT2D_MPI_CHECK
- * macros are the same shape for MPI's calls.
+ * the driver prints: heat2d_error.h's HEAT2D_CALL_CHECK, the shape
+ * mpi_common.h's HEAT2D_MPI_CHECK shares for MPI's calls.
  */
 #ifndef HEAT2D_CUDA_CHECK_H
 #define HEAT2D_CUDA_CHECK_H
-
-#include <string.h>
 
 #include <cuda_runtime_api.h>
 
 #include "heat2d.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Fills err from a failed call and returns -1. Only the file's base name is
  * kept: the build passes absolute paths, which would swamp the message. */
-static inline int heat2d_cuda_fail(heat2d_error *err, const char *file, int line, const char *expr,
-                                   cudaError_t rc)
-{
-    const char *slash = strrchr(file, '/');
-    return heat2d_fail(err, "%s:%d: %s: %s", slash != NULL ? slash + 1 : file, line, expr,
-                       cudaGetErrorString(rc));
+int heat2d_cuda_fail(heat2d_error *err, const char *file, int line, const char *expr,
+                     cudaError_t rc);
+
+#ifdef __cplusplus
 }
+#endif
 
 /* Evaluates expr once; on failure fills err and returns -1 from the caller.
  * For functions that own nothing that needs releasing. */
 #define HEAT2D_CUDA_CHECK(err, expr)                                                               \
-    do {                                                                                           \
-        const cudaError_t heat2d_cuda_rc_ = (expr);                                                \
-        if (heat2d_cuda_rc_ != cudaSuccess)                                                        \
-            return heat2d_cuda_fail((err), __FILE__, __LINE__, #expr, heat2d_cuda_rc_);            \
-    } while (0)
+    HEAT2D_CALL_CHECK(cudaError_t, cudaSuccess, heat2d_cuda_fail, err, expr, #expr)
 
 /* Same, but jumps to label, where the caller releases what it holds and
  * returns -1; err already says what failed. */
 #define HEAT2D_CUDA_CHECK_GOTO(err, expr, label)                                                   \
-    do {                                                                                           \
-        const cudaError_t heat2d_cuda_rc_ = (expr);                                                \
-        if (heat2d_cuda_rc_ != cudaSuccess) {                                                      \
-            (void)heat2d_cuda_fail((err), __FILE__, __LINE__, #expr, heat2d_cuda_rc_);             \
-            goto label;                                                                            \
-        }                                                                                          \
-    } while (0)
+    HEAT2D_CALL_CHECK_GOTO(cudaError_t, cudaSuccess, heat2d_cuda_fail, err, expr, #expr, label)
 
 /* Releases handle, when it is not NULL, by call (cudaFree(handle),
  * cudaEventDestroy(handle), ...) and clears it. With err, a failure fills

@@ -1,5 +1,6 @@
-/* Choosing the GPU and creating its context, outside any timed region, and
- * saying which of the build's code the GPU runs. */
+/* Choosing the GPU and creating its context, outside any timed region,
+ * saying which of the build's code the GPU runs, and the one message of
+ * a failed runtime call (cuda_check.h). */
 #define _GNU_SOURCE /* dlopen */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -10,6 +11,14 @@
 
 #include "cuda_check.h"
 #include "cuda_device.h"
+
+int heat2d_cuda_fail(heat2d_error *err, const char *file, int line, const char *expr,
+                     cudaError_t rc)
+{
+    const char *slash = strrchr(file, '/');
+    return heat2d_fail(err, "%s:%d: %s: %s", slash != NULL ? slash + 1 : file, line, expr,
+                       cudaGetErrorString(rc));
+}
 
 /* The device index from HEAT2D_CUDA_DEVICE: all digits, below count. */
 static int select_device(const char *who, int count, int *device, heat2d_error *err)

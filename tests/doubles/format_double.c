@@ -110,6 +110,8 @@ static int double_read(const char *spec, heat2d_field *field, heat2d_netcdf_fact
     return rc;
 }
 
+/* Its snapshots under --save-every are the text format's series, a folder
+ * of step files, as they were before a format could have a series. */
 const heat2d_field_format heat2d_format_double = {
     .name = "double",
     .holds = "a heat2d test double field",
@@ -118,4 +120,5 @@ const heat2d_field_format heat2d_format_double = {
     .sniff = double_sniff,
     .write = double_write,
     .read = double_read,
+    .series = &heat2d_series_text,
 };

@@ -1,5 +1,5 @@
 /* cpu: the serial reference, faithful to the original's arithmetic; in f32
- * the same operations in float. The kernels are stencil_cpu_real.h's.
+ * the same operations in float. The kernels are stencil_cpu_real.c's.
  * Measurements: docs/performance.md, "cpu". */
 #include "heat2d.h"
 #include "stencil_cpu.h"

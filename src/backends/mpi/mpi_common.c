@@ -55,7 +55,8 @@ int heat2d_mpi_layout_open_halo(const char *who, const heat2d_config *cfg, size_
     l->comm = MPI_COMM_NULL;
     l->block = MPI_DATATYPE_NULL;
     l->cell = cfg->precision == HEAT2D_F32 ? MPI_FLOAT : MPI_DOUBLE;
-    l->cell_bytes = heat2d_precision_bytes(cfg->precision);
+    l->cell_of = heat2d_cells_of(cfg->precision);
+    l->cell_bytes = l->cell_of->bytes;
     l->nx = cfg->nx;
     l->ny = cfg->ny;
     /* MPI counts, strides and subarray sizes are int; the local stride is
@@ -148,11 +149,7 @@ void heat2d_mpi_initial_block(const heat2d_mpi_layout *l, void *local)
     size_t i = c % l->nx;
     size_t j = c / l->nx;
     if (i >= l->x0 && i < l->x0 + l->lx && j >= l->y0 && j < l->y0 + l->ly) {
-        const size_t k = heat2d_mpi_local(l, i - l->x0, j - l->y0);
-        if (l->cell_bytes == sizeof(float))
-            ((float *)local)[k] = 1.0f;
-        else
-            ((double *)local)[k] = 1.0;
+        l->cell_of->set(local, heat2d_mpi_local(l, i - l->x0, j - l->y0), 1.0);
     }
 }
 
@@ -199,8 +196,7 @@ int heat2d_mpi_first_field(const heat2d_mpi_layout *l, const double *initial, fl
         return 0;
     }
     if (full32 != NULL)
-        for (size_t c = 0; c < l->nx * l->ny; ++c)
-            full32[c] = (float)initial[c];
+        l->cell_of->narrow(full32, initial, l->nx * l->ny);
     return heat2d_mpi_scatter(l, full32 != NULL ? (const void *)full32 : initial, local, err);
 }
 
@@ -222,8 +218,7 @@ int heat2d_mpi_take_field(const heat2d_config *cfg, double **full, const float *
     if (*full == NULL)
         return 0;
     if (full32 != NULL)
-        for (size_t c = 0; c < cfg->nx * cfg->ny; ++c)
-            (*full)[c] = (double)full32[c];
+        heat2d_cells_of(cfg->precision)->widen(*full, full32, cfg->nx * cfg->ny);
     size_t bad_i, bad_j;
     if (heat2d_find_nonfinite(cfg->nx, cfg->ny, *full, &bad_i, &bad_j))
         return heat2d_fail_nonfinite(cfg->nx, cfg->ny, *full, cfg->steps, err);

@@ -82,6 +82,7 @@ typedef struct heat2d_mpi_layout {
      * MPI_FLOAT and 4; local arrays, halos and gathered fields hold it. */
     MPI_Datatype cell;
     size_t cell_bytes;
+    const heat2d_cells *cell_of; /* the run's precision's cells */
     /* The own cells of a local array, for moving whole fields. */
     MPI_Datatype block;
     /* The local array's geometry: depth 1 (the margins above) unless opened
@@ -170,23 +171,12 @@ int heat2d_mpi_sum(const heat2d_mpi_layout *l, uint64_t *value, heat2d_error *er
  * returns -1. */
 int heat2d_mpi_fail(heat2d_error *err, const char *file, int line, const char *expr, int rc);
 
-/* Evaluates expr once; on failure fills err and returns -1. */
+/* Evaluates expr once; on failure fills err and returns -1 (_GOTO: jumps
+ * to label, where the caller releases what it holds). */
 #define HEAT2D_MPI_CHECK(err, expr)                                                                \
-    do {                                                                                           \
-        const int heat2d_mpi_rc_ = (expr);                                                         \
-        if (heat2d_mpi_rc_ != MPI_SUCCESS)                                                         \
-            return heat2d_mpi_fail((err), __FILE__, __LINE__, #expr, heat2d_mpi_rc_);              \
-    } while (0)
-
-/* Same, but jumps to label, where the caller releases what it holds. */
+    HEAT2D_CALL_CHECK(int, MPI_SUCCESS, heat2d_mpi_fail, err, expr, #expr)
 #define HEAT2D_MPI_CHECK_GOTO(err, expr, label)                                                    \
-    do {                                                                                           \
-        const int heat2d_mpi_rc_ = (expr);                                                         \
-        if (heat2d_mpi_rc_ != MPI_SUCCESS) {                                                       \
-            (void)heat2d_mpi_fail((err), __FILE__, __LINE__, #expr, heat2d_mpi_rc_);               \
-            goto label;                                                                            \
-        }                                                                                          \
-    } while (0)
+    HEAT2D_CALL_CHECK_GOTO(int, MPI_SUCCESS, heat2d_mpi_fail, err, expr, #expr, label)
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,11 @@
 /* omp-target-resident's argument-free regions for one direction of the
- * ping-pong: omp_target_resident_real.h includes this file twice per
- * precision, defining PASS_FROM and PASS_TO (0 and 1, or 1 and 0: which of
+ * ping-pong: omp_target_resident_real.c includes this file twice
+ * (ping_pong_passes.h), defining PASS_FROM and PASS_TO (0 and 1, or 1 and 0: which of
  * the device arrays in FN(resident_args) is read and which written) and
  * PASS(name) (the name for that direction). Why the regions take no
- * arguments is in omp_target_resident.c. No include guard, on purpose. */
+ * arguments is in omp_target_resident.c. Regions in a header because each
+ * direction is its own kernel of the same body, made where the includer's
+ * device variable is: no include guard, on purpose. */
 
 /* The lanes' work (column_lanes.h): from this direction's arguments in
  * FN(resident_args), the update of omp_target_stencil.h, strips of

@@ -42,56 +42,14 @@
  * and HEAT2D_OMP_TARGET_THREADS (thread_limit; default threads_for's).
  * Measurements:
  * docs/performance.md, "omp-target". */
-#if defined(__clang__)
-/* Clang's ompx_bare regions: CUDA's grid, no OpenMP runtime in the kernel
- * (the bare schedule, omp_target_pass.h). */
-#define OMP_TARGET_BARE
-#include <ompx.h>
-#endif
-#if defined(__clang__) && defined(__NVPTX__)
-/* Clang's device pass: the lanes read u through the read-only data cache,
- * as cuda-resident's __ldg does (the field does not change during a
- * region). A pointer read from a structure is generic, and Clang would
- * otherwise emit generic loads. */
-/* (A float read this way is widened to double and back, exactly.) */
-#define LANE_LOAD(p)                                                                               \
-    (sizeof *(p) == sizeof(double) ? __nvvm_ldg_d((const double *)(p))                             \
-                                   : (double)__nvvm_ldg_f((const float *)(p)))
-/* The quads' four floats (the f32 lanes alone take them: PASS(bare_quads)). */
-typedef float heat2d_lane_f4 __attribute__((ext_vector_type(4)));
-#define LANE_LOAD4(to, p)                                                                          \
-    do {                                                                                           \
-        const heat2d_lane_f4 four_ =                                                               \
-            __nvvm_ldg_f4((const heat2d_lane_f4 *)__builtin_assume_aligned((p), 16));              \
-        __builtin_memcpy(&(to), &four_, sizeof four_);                                             \
-    } while (0)
-#endif
-
+#include "omp_target_resident.h"
 #include "omp_target_runtime.h"
-#include "omp_target_stencil.h"
-#include "column_lanes.h"
-#include "zero_edges.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum omp_target_schedule {
-    SCHEDULE_SEED,      /* the original's region, every cell: the baseline */
-    SCHEDULE_COLLAPSE,  /* collapse(2) over the interior, arguments mapped */
-    SCHEDULE_ROWS,      /* a row a team, its cells over the lanes; arguments mapped */
-    SCHEDULE_ARGS_ROWS, /* rows, the arguments in device memory */
-    SCHEDULE_COLUMNS,   /* one loop over the lanes of every strip, a column a lane */
-    SCHEDULE_COLUMNS2,  /* columns, two adjacent columns a lane */
-#ifdef OMP_TARGET_BARE
-    SCHEDULE_BARE, /* cuda-resident's grid, a thread a lane (Clang's ompx_bare) */
-#endif
-    SCHEDULE_COUNT
-} omp_target_schedule;
 
 static const char *const schedule_names[SCHEDULE_COUNT] = {
     "seed", "collapse", "rows", "args-rows", "columns", "columns2",
@@ -112,33 +70,6 @@ static const char *const schedule_names[SCHEDULE_COUNT] = {
 #endif
 #define HOST_DEFAULT_SCHEDULE SCHEDULE_COLLAPSE
 
-/* The column schedules' block: rows walked by each lane, and lanes a
- * team. */
-#ifndef OMP_TARGET_COLUMN_ROWS
-#define OMP_TARGET_COLUMN_ROWS 8
-#endif
-#define COLUMN_WIDTH 128
-#if defined(__clang__)
-#define LANES_PER_THREAD 1 /* an OpenMP thread is a CUDA thread */
-#else
-#define LANES_PER_THREAD   32 /* GCC: an OpenMP thread is a warp, simd its lanes */
-/* GCC 12's libgomp starts each team's threads at every launch (gomp_nvptx_
- * main, GOMP_parallel), at a cost that grows with the teams: about 0.9 ms
- * a launch for 132 teams on the H200, 2 ms for 396 of 4 warps. The column
- * schedules therefore launch one team of 8 warps a multiprocessor (the
- * most that their 150 registers a lane let one hold), each lane taking
- * many iterations: the fastest shape measured (docs/performance.md,
- * "omp-target"). */
-#define GCC_COLUMN_THREADS 8
-#endif
-
-/* The bare schedule's team, cuda-resident's block: BARE_WIDTH columns
- * by BARE_HEIGHT strips, a thread a lane; a strip of the quads (f32, four
- * cells a lane) is BARE_QUAD_ROWS rows, as cuda-resident's f32 kernel. */
-#define BARE_WIDTH     128
-#define BARE_HEIGHT    2
-#define BARE_QUAD_ROWS 4
-
 /* Chosen by omp_target_resident_prepare, read by the loop: the schedule,
  * the teams and thread_limit asked for (0: the schedule's), whether the
  * regions run on the host, and the bytes of a cell. */
@@ -146,6 +77,11 @@ static omp_target_schedule schedule = DEFAULT_SCHEDULE;
 static int asked_teams, asked_threads;
 static bool host_run;
 static size_t real_bytes = sizeof(double);
+
+omp_target_schedule heat2d_omp_target_resident_schedule(void)
+{
+    return schedule;
+}
 
 /* A count for num_teams or thread_limit, clamped to int. */
 static int clamp_int(size_t count)
@@ -155,11 +91,11 @@ static int clamp_int(size_t count)
 
 /* The strips of OMP_TARGET_COLUMN_ROWS rows down the interior, and the
  * iterations across it of a schedule whose lane takes `columns` columns. */
-static size_t column_strips(size_t ny)
+size_t heat2d_omp_target_column_strips(size_t ny)
 {
     return (ny - 2 + OMP_TARGET_COLUMN_ROWS - 1) / OMP_TARGET_COLUMN_ROWS;
 }
-static size_t lanes_across(size_t nx, size_t columns)
+size_t heat2d_omp_target_lanes_across(size_t nx, size_t columns)
 {
     return (nx - 2 + columns - 1) / columns;
 }
@@ -181,12 +117,12 @@ static bool counts_lanes_in_32_bits(omp_target_schedule s)
 
 /* The bare schedule's teams across nx: lanes of `cells` columns (1, or 4
  * for the quads, which cover the boundary columns too) over BARE_WIDTH. */
-static size_t bare_blocks_across(size_t nx, size_t cells)
+size_t heat2d_omp_target_bare_blocks_across(size_t nx, size_t cells)
 {
     const size_t lanes = cells == 1 ? nx - 2 : nx / cells;
     return (lanes + BARE_WIDTH - 1) / BARE_WIDTH;
 }
-static size_t quad_strips(size_t ny)
+size_t heat2d_omp_target_quad_strips(size_t ny)
 {
     return (ny - 2 + BARE_QUAD_ROWS - 1) / BARE_QUAD_ROWS;
 }
@@ -194,19 +130,19 @@ static size_t quad_strips(size_t ny)
 #ifdef OMP_TARGET_BARE
 /* Four cells a lane where they are 16 aligned bytes: f32, nx a multiple of
  * 4 (the arrays' device copies start at least 16-byte aligned). */
-static bool bare_quads(size_t nx, size_t bytes)
+bool heat2d_omp_target_bare_quads(size_t nx, size_t bytes)
 {
     return bytes == 4 && nx % 4 == 0;
 }
 
 /* The bare schedule's teams: its grid of blocks. */
-static int bare_teams(size_t nx, size_t ny, size_t bytes)
+int heat2d_omp_target_bare_teams(size_t nx, size_t ny, size_t bytes)
 {
-    if (bare_quads(nx, bytes))
-        return clamp_int((quad_strips(ny) + BARE_HEIGHT - 1) / BARE_HEIGHT *
-                         bare_blocks_across(nx, 4));
-    return clamp_int((column_strips(ny) + BARE_HEIGHT - 1) / BARE_HEIGHT *
-                     bare_blocks_across(nx, 1));
+    if (heat2d_omp_target_bare_quads(nx, bytes))
+        return clamp_int((heat2d_omp_target_quad_strips(ny) + BARE_HEIGHT - 1) / BARE_HEIGHT *
+                         heat2d_omp_target_bare_blocks_across(nx, 4));
+    return clamp_int((heat2d_omp_target_column_strips(ny) + BARE_HEIGHT - 1) / BARE_HEIGHT *
+                     heat2d_omp_target_bare_blocks_across(nx, 1));
 }
 #endif
 
@@ -215,7 +151,7 @@ static int bare_teams(size_t nx, size_t ny, size_t bytes)
  * (the column schedules; with GCC, a team a multiprocessor where CUDA says
  * how many: GCC_COLUMN_THREADS above), else one: the host runs teams one after another, each a
  * parallel region of its own, whose start costs more than a small team's work. */
-static int teams_for(size_t nx, size_t ny)
+int heat2d_omp_target_teams_for(size_t nx, size_t ny)
 {
     if (asked_teams > 0)
         return asked_teams;
@@ -223,13 +159,14 @@ static int teams_for(size_t nx, size_t ny)
         return 1;
 #ifdef OMP_TARGET_BARE
     if (schedule == SCHEDULE_BARE)
-        return bare_teams(nx, ny, real_bytes);
+        return heat2d_omp_target_bare_teams(nx, ny, real_bytes);
 #endif
     if (schedule == SCHEDULE_ROWS || schedule == SCHEDULE_ARGS_ROWS)
         return clamp_int(ny - 2);
     const size_t columns = schedule == SCHEDULE_COLUMNS2 ? 2 : 1;
-    const size_t blocks = (lanes_across(nx, columns) + COLUMN_WIDTH - 1) / COLUMN_WIDTH;
-    const size_t teams = column_strips(ny) * blocks;
+    const size_t blocks =
+        (heat2d_omp_target_lanes_across(nx, columns) + COLUMN_WIDTH - 1) / COLUMN_WIDTH;
+    const size_t teams = heat2d_omp_target_column_strips(ny) * blocks;
 #ifdef GCC_COLUMN_THREADS
     const size_t per_multiprocessor = (size_t)heat2d_omp_target_multiprocessors();
     if (is_column_schedule(schedule) && per_multiprocessor > 0 && per_multiprocessor < teams)
@@ -238,7 +175,7 @@ static int teams_for(size_t nx, size_t ny)
     return clamp_int(teams);
 }
 
-static int threads_for(void)
+int heat2d_omp_target_threads_for(void)
 {
 #ifdef OMP_TARGET_BARE
     if (schedule == SCHEDULE_BARE)
@@ -331,7 +268,8 @@ static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *
                            "apply to the bare schedule, whose grid is cuda-resident's; unset them");
 #endif
     /* The columns schedules count their lanes in 32 bits (omp_target_pass.h). */
-    const size_t lanes = column_strips(cfg->ny) * lanes_across(cfg->nx, 1);
+    const size_t lanes =
+        heat2d_omp_target_column_strips(cfg->ny) * heat2d_omp_target_lanes_across(cfg->nx, 1);
     if (counts_lanes_in_32_bits(schedule) && lanes > UINT_MAX)
         return heat2d_fail(err,
                            "omp-target-resident: %zux%zu has %zu lanes, more than the %s schedule "
@@ -343,9 +281,9 @@ static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *
          * runtime's. */
         char teams[24] = "the runtime's", threads[24] = "the runtime's";
         if (schedule != SCHEDULE_SEED && schedule != SCHEDULE_COLLAPSE)
-            snprintf(teams, sizeof teams, "%d", teams_for(cfg->nx, cfg->ny));
+            snprintf(teams, sizeof teams, "%d", heat2d_omp_target_teams_for(cfg->nx, cfg->ny));
         if (schedule != SCHEDULE_SEED)
-            snprintf(threads, sizeof threads, "%d", threads_for());
+            snprintf(threads, sizeof threads, "%d", heat2d_omp_target_threads_for());
         const size_t used = strlen(rep->device);
         snprintf(rep->device + used, sizeof rep->device - used,
                  " (OMP_TARGET_SCHEDULE=%s, num_teams=%s, thread_limit=%s)",
@@ -354,23 +292,10 @@ static int omp_target_resident_prepare(const heat2d_config *cfg, heat2d_report *
     return 0;
 }
 
-#define STATS_PRAGMA(text) _Pragma(#text)
-#define STATS_REDUCE(op, var, update)                                                              \
-    do {                                                                                           \
-        STATS_PRAGMA(omp target map(tofrom : var))                                                 \
-        STATS_PRAGMA(omp teams distribute parallel for simd reduction(op : var))                   \
-        for (size_t k = 0; k < n; ++k) {                                                           \
-            const double x = (double)field[k];                                                     \
-            update;                                                                                \
-        }                                                                                          \
-    } while (0)
-
-#define HEAT2D_REAL_SOURCE "omp_target_resident_real.h"
-#include "heat2d_precisions.h"
-
-HEAT2D_METHOD(heat2d_method_omp_target_resident, omp_target_resident_solve,
-              omp_target_resident_solve_f32, .name = "omp-target-resident",
-              .seed_name = "OMP_TARGET_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,
-              .gpu_only = true, .on_host_here = heat2d_omp_target_on_host_here,
-              .prepare = omp_target_resident_prepare, .has_snapshots = true,
-              .device_snapshot_stats = true);
+/* Its solves, omp_target_resident_real.c's in each precision. */
+HEAT2D_REAL_METHOD(heat2d_method_omp_target_resident, omp_target_resident_solve,
+                   .name = "omp-target-resident", .seed_name = "OMP_TARGET_PERSISTENT",
+                   .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
+                   .on_host_here = heat2d_omp_target_on_host_here,
+                   .prepare = omp_target_resident_prepare, .has_snapshots = true,
+                   .device_snapshot_stats = true);

@@ -40,10 +40,4 @@ int heat2d_omp_target_transfers_start(size_t array_bytes, heat2d_error *err);
  * interface (OMPT) that counts them. */
 int heat2d_omp_target_transfers_stop(heat2d_report *rep, heat2d_error *err);
 
-/* The solve of a method, the transfers counted around its loop, in each
- * precision: heat2d_omp_target_solve for f64, heat2d_omp_target_solve_f32
- * for f32. */
-#define HEAT2D_REAL_SOURCE "omp_target_solve_real.h"
-#include "heat2d_precisions.h"
-
 #endif

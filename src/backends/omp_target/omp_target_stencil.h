@@ -1,8 +1,14 @@
 /* What the OpenMP target methods share: the update of one cell, and the
  * target region of one whole time step as the original writes it. Both
- * arrays must already be mapped. */
+ * arrays must already be mapped. Written over REAL and FN (heat2d_real.h),
+ * for the methods' *_real.c files. Function bodies in a header because
+ * they are device code that must be inlined: a `declare target` function
+ * and the regions that call it are compiled in one file, and the update
+ * inlined into each region keeps it one kernel without calls. */
 #ifndef HEAT2D_OMP_TARGET_STENCIL_H
 #define HEAT2D_OMP_TARGET_STENCIL_H
+
+#include "heat2d_real.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -21,7 +27,31 @@
  * stays a call per cell), so the host runs the fma too: a library call per
  * cell, where only OMP_TARGET_OFFLOAD=DISABLED puts these methods, the
  * same bits at a host's pace. */
-#define HEAT2D_REAL_SOURCE "omp_target_stencil_real.h"
-#include "heat2d_precisions.h"
+#pragma omp declare target
+static inline REAL FN(heat2d_omp_target_update)(REAL c, REAL w, REAL e, REAL s, REAL n, REAL alpha)
+{
+    const REAL d = w + e + s + n - (REAL)4 * c;
+    return c + REAL_FMA(alpha, d, (REAL)-0.0);
+}
+#pragma omp end declare target
+
+/* One step over every cell, written as the original writes it: one
+ * collapsed loop, boundary cells set to 0, interior cells updated. The
+ * host waits for the region before it goes on. */
+static inline void FN(heat2d_omp_target_step)(size_t nx, size_t ny, REAL alpha,
+                                              const REAL *restrict u, REAL *restrict v)
+{
+#pragma omp target teams distribute parallel for simd collapse(2)
+    for (size_t j = 0; j < ny; ++j) {
+        for (size_t i = 0; i < nx; ++i) {
+            const size_t k = j * nx + i;
+            if (i == 0 || i == nx - 1 || j == 0 || j == ny - 1)
+                v[k] = 0;
+            else
+                v[k] = FN(heat2d_omp_target_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx],
+                                                    alpha);
+        }
+    }
+}
 
 #endif

@@ -42,37 +42,14 @@
  *   original does.)
  *
  * Measurements: docs/performance.md, "acc-resident". */
+#include "acc_resident.h"
 #include "acc_runtime.h"
-#include "acc_stencil.h"
-#include "column_lanes.h"
-#include "zero_edges.h"
 
 #include <limits.h>
-#include <stdint.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The async queue of the time loop. */
-#define HEAT2D_ACC_QUEUE 1
-
-typedef enum acc_schedule {
-    SCHEDULE_SEED,             /* the original kernel, synchronous: the baseline */
-    SCHEDULE_COLLAPSE,         /* collapse(2) over the interior */
-    SCHEDULE_GANG_VECTOR,      /* a row per gang, its cells over 128 vector lanes */
-    SCHEDULE_GANG_WORKER,      /* a row per worker (a warp), 8 per gang, cells over 32 lanes */
-    SCHEDULE_ARGS_GANG_VECTOR, /* gang-vector, its arguments in device memory */
-    SCHEDULE_COLUMNS,          /* arguments in device memory; a block of rows by
-                                  128 columns per gang, a column per lane, one
-                                  gang a block */
-    SCHEDULE_COLUMNS_FITTED,   /* columns, as many gangs as libgomp fits */
-    SCHEDULE_WORKER_COLUMNS,   /* columns over 4 workers of 32 lanes */
-    SCHEDULE_WARP_COLUMNS,     /* columns, 32 a gang of one warp */
-    SCHEDULE_COLUMNS2,         /* columns, two adjacent columns a lane */
-    SCHEDULE_COUNT
-} acc_schedule;
 
 static const char *const schedule_names[SCHEDULE_COUNT] = {
     "seed",    "collapse",       "gang-vector",    "gang-worker",  "args-gang-vector",
@@ -96,10 +73,15 @@ static const char *const schedule_names[SCHEDULE_COUNT] = {
 /* Chosen by acc_resident_prepare, read by acc_resident_step. */
 static acc_schedule schedule = DEFAULT_SCHEDULE;
 
+acc_schedule heat2d_acc_resident_schedule(void)
+{
+    return schedule;
+}
+
 /* Gangs for `rows` rows, `per_gang` rows each. Left to itself, libgomp
  * launches a number of gangs fitted to the device, not to the loop (tens of
  * thousands on an H200), and most of them find no row. */
-static int gangs_for(size_t rows, size_t per_gang)
+int heat2d_acc_gangs_for(size_t rows, size_t per_gang)
 {
     size_t gangs = (rows + per_gang - 1) / per_gang;
     return gangs < INT_MAX ? (int)gangs : INT_MAX;
@@ -146,31 +128,22 @@ static int acc_resident_prepare(const heat2d_config *cfg, heat2d_report *rep, he
     return 0;
 }
 
-/* The columns schedule's block: rows walked by each lane, and lanes. */
-#ifndef ACC_COLUMN_ROWS
-#define ACC_COLUMN_ROWS 8
-#endif
-#define ACC_COLUMN_WIDTH 128
-
 /* The column schedules' blocks: strips of rows (a lane's walk) down the
  * interior, and blocks of ACC_COLUMN_WIDTH lanes across it, each lane of
  * one column or, in columns2, of two. */
-static size_t column_strips(size_t ny)
+size_t heat2d_acc_column_strips(size_t ny)
 {
     return (ny - 2 + ACC_COLUMN_ROWS - 1) / ACC_COLUMN_ROWS;
 }
-static size_t column_blocks_across(size_t nx)
+size_t heat2d_acc_column_blocks_across(size_t nx)
 {
     const size_t lane_columns = schedule == SCHEDULE_COLUMNS2 ? 2 : 1;
     const size_t width = ACC_COLUMN_WIDTH * lane_columns;
     return (nx - 2 + width - 1) / width;
 }
 
-#define HEAT2D_REAL_SOURCE "acc_resident_real.h"
-#include "heat2d_precisions.h"
-
-HEAT2D_METHOD(heat2d_method_acc_resident, acc_resident_solve, acc_resident_solve_f32,
-              .name = "acc-resident", .seed_name = "ACC_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT,
-              .gpu_only = true, .on_host_here = heat2d_acc_on_host_here,
-              .prepare = acc_resident_prepare, .has_snapshots = true,
-              .device_snapshot_stats = true);
+/* Its solves, acc_resident_real.c's in each precision. */
+HEAT2D_REAL_METHOD(heat2d_method_acc_resident, acc_resident_solve, .name = "acc-resident",
+                   .seed_name = "ACC_PERSISTENT", .style = HEAT2D_STYLE_RESIDENT, .gpu_only = true,
+                   .on_host_here = heat2d_acc_on_host_here, .prepare = acc_resident_prepare,
+                   .has_snapshots = true, .device_snapshot_stats = true);

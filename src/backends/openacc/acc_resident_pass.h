@@ -1,9 +1,11 @@
 /* acc-resident's argument-free kernels for one direction of the ping-pong:
- * acc_resident_real.h includes this file twice per precision, defining
+ * acc_resident_real.c includes this file twice (ping_pong_passes.h), defining
  * PASS_FROM and PASS_TO (0 and 1, or 1 and 0: which of the device arrays in
  * FN(resident_args) is read and which written) and PASS(name) (the name for
  * that direction). Why the kernels take no arguments is in acc_resident.c.
- * No include guard, on purpose. */
+ * Kernels in a header because each direction is its own kernel of the same
+ * body, made where the includer's device variable is: no include guard, on
+ * purpose. */
 
 /* gang-vector, reading everything it needs from FN(resident_args). */
 static void PASS(args_gang_vector)(int gangs)

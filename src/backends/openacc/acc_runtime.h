@@ -28,9 +28,4 @@ int heat2d_acc_transfers_start(size_t array_bytes, heat2d_error *err);
  * rep->acc_*. */
 int heat2d_acc_transfers_stop(heat2d_report *rep, heat2d_error *err);
 
-/* The solve of a method, the transfers counted around its loop, in each
- * precision: heat2d_acc_solve for f64, heat2d_acc_solve_f32 for f32. */
-#define HEAT2D_REAL_SOURCE "acc_solve_real.h"
-#include "heat2d_precisions.h"
-
 #endif

@@ -1,8 +1,14 @@
 /* What the OpenACC methods share: the update of one cell, and the compute
  * region of one whole time step as the original writes it. Both arrays must
- * already be present on the device. */
+ * already be present on the device. Written over REAL and FN
+ * (heat2d_real.h), for the methods' *_real.c files. Function bodies in a
+ * header because they are device code that must be inlined: an `acc
+ * routine` and the region that calls it are compiled in one file, and the
+ * update inlined into each kernel keeps it one kernel without calls. */
 #ifndef HEAT2D_ACC_STENCIL_H
 #define HEAT2D_ACC_STENCIL_H
+
+#include "heat2d_real.h"
 
 #include <math.h>
 #include <openacc.h>
@@ -34,11 +40,45 @@
 #define HEAT2D_ACC_ON_DEVICE() acc_on_device(acc_device_not_host)
 #endif
 
-/* The update and the whole step in each precision, from one source: f64
- * under the plain names (heat2d_acc_update, heat2d_acc_step), f32 under
- * names ending in _f32, every operation in float, alpha's product an
- * fmaf(alpha, d, -0.0f) on a device for the same reason as above. */
-#define HEAT2D_REAL_SOURCE "acc_stencil_real.h"
-#include "heat2d_precisions.h"
+/* The update and the whole step in this file's precision: f64 under the
+ * plain names (heat2d_acc_update, heat2d_acc_step), f32 under names ending
+ * in _f32, every operation in float, alpha's product an fmaf(alpha, d,
+ * -0.0f) on a device for the same reason as above. */
+#pragma acc routine seq
+static inline REAL FN(heat2d_acc_update)(REAL c, REAL w, REAL e, REAL s, REAL n, REAL alpha)
+{
+    REAL d = w + e + s + n - (REAL)4 * c;
+    REAL p = HEAT2D_ACC_ON_DEVICE() ? REAL_FMA(alpha, d, (REAL)-0.0) : alpha * d;
+    return c + p;
+}
+
+/* Interior cell k of v from its neighbours in u, rows of nx cells: the
+ * body of acc-resident's row and collapse schedules. (The step below keeps
+ * its own store: merged with the boundary's 0, it compiles to one store.) */
+#pragma acc routine seq
+static inline void FN(heat2d_acc_update_cell)(const REAL *restrict u, REAL *restrict v, size_t nx,
+                                              size_t k, REAL alpha)
+{
+    v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+}
+
+/* One step over every cell, written as the original writes it: one
+ * collapsed loop, boundary cells set to 0, interior cells updated.
+ * Synchronous: the host waits for the kernel before it goes on. */
+static inline void FN(heat2d_acc_step)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
+                                       REAL *restrict v)
+{
+    size_t n = nx * ny;
+#pragma acc parallel loop collapse(2) present(u [0:n], v [0:n])
+    for (size_t j = 0; j < ny; ++j) {
+        for (size_t i = 0; i < nx; ++i) {
+            size_t k = j * nx + i;
+            if (i == 0 || i == nx - 1 || j == 0 || j == ny - 1)
+                v[k] = 0;
+            else
+                v[k] = FN(heat2d_acc_update)(u[k], u[k - 1], u[k + 1], u[k - nx], u[k + nx], alpha);
+        }
+    }
+}
 
 #endif

@@ -1,41 +1,6 @@
-/* The host kernels in both precisions, from one source
- * (stencil_cpu_real.h): f64 under the plain names, f32 under names ending
- * in _f32. */
+/* What the host kernels share beyond their precision: the kernels
+ * themselves are stencil_cpu_real.c's, one compilation a precision. */
 #include "stencil_cpu.h"
-
-#include <stdint.h>
-#include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-enum { STREAM_CHUNK = 512 }; /* cells of a streaming run's buffer: 4 KiB in f64 */
-
-/* Each public kernel is built twice on x86-64, for AVX2 and for the
- * baseline (SSE2), and the loader picks the one this CPU runs (GCC's and
- * Clang's target_clones). AVX2 halves the instructions per cell; FMA stays
- * off (it is another target, and -ffp-contract=off forbids fusing anyway),
- * so both clones round every operation alike and give the same bits.
- * Measurements: docs/performance.md, "cpu", "omp". */
-#if defined(__x86_64__) && !defined(__AVX2__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define HOST_KERNEL __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef HOST_KERNEL
-#define HOST_KERNEL
-#endif
-
-/* A streaming store of one 16-byte vector from b to p (SSE2), of the
- * precision being written (REAL_F32, heat2d_precisions.h). */
-#define STREAM(p, b)          STREAM_OF(REAL_F32, p, b)
-#define STREAM_OF(f32, p, b)  STREAM_OF_(f32, p, b)
-#define STREAM_OF_(f32, p, b) STREAM_##f32(p, b)
-#define STREAM_0(p, b)        _mm_stream_pd((p), _mm_load_pd(b))
-#define STREAM_1(p, b)        _mm_stream_ps((p), _mm_load_ps(b))
-
-#define HEAT2D_REAL_SOURCE "stencil_cpu_real.h"
-#include "heat2d_precisions.h"
 
 bool heat2d_cpu_stream_stores(void)
 {
@@ -48,7 +13,7 @@ bool heat2d_cpu_stream_stores(void)
 
 const heat2d_cpu_kernels *heat2d_cpu_kernels_for(heat2d_precision p)
 {
-    return p == HEAT2D_F32 ? &kernels_f32 : &kernels;
+    return p == HEAT2D_F32 ? &heat2d_cpu_kernels_table_f32 : &heat2d_cpu_kernels_table;
 }
 
 int heat2d_cpu_fail_nonfinite(const heat2d_cpu_kernels *k, size_t nx, size_t ny, const void *field,

@@ -52,7 +52,7 @@ bool heat2d_cpu_rows_finite(size_t nx, size_t j_begin, size_t j_end, const doubl
 
 /* The same kernels in float (f32 runs): float arrays, alpha already
  * rounded to float by the caller, every operation in float, in the order
- * above. One source (stencil_cpu_real.h) makes both precisions. */
+ * above. One source (stencil_cpu_real.c) makes both precisions. */
 bool heat2d_cpu_step_rows_f32(size_t nx, size_t ny, size_t j_begin, size_t j_end, float alpha,
                               const float *u, float *v);
 bool heat2d_cpu_step_rows_stream_f32(size_t nx, size_t ny, size_t j_begin, size_t j_end,
@@ -76,6 +76,11 @@ typedef struct heat2d_cpu_kernels {
     double (*get)(const void *field, size_t k);
     void (*set)(void *field, size_t k, double value);
 } heat2d_cpu_kernels;
+
+/* Each precision's table, from its compilation of stencil_cpu_real.c;
+ * heat2d_cpu_kernels_for picks the run's. */
+extern const heat2d_cpu_kernels heat2d_cpu_kernels_table;
+extern const heat2d_cpu_kernels heat2d_cpu_kernels_table_f32;
 
 const heat2d_cpu_kernels *heat2d_cpu_kernels_for(heat2d_precision p);
 

@@ -5,8 +5,9 @@
  * (name##_backward); BY_DIRECTION(kernel, ...) calls the one of a step's
  * direction (forward on even steps), for the includer's step function,
  * which #undefs it after. The pragmas stay in PASS_HEADER. A backend's
- * *_real.h includes this file once per precision, with FN defined: no
- * include guard, on purpose. */
+ * *_real.c includes this file, with FN defined (heat2d_real.h). Kernels,
+ * made in the includer's file: no include guard, on purpose, as
+ * PASS_HEADER is included once a direction. */
 
 #define PASS_FROM  0
 #define PASS_TO    1

@@ -2,9 +2,15 @@
  * omp-target-resident's), written once: the host pointers name the device
  * copies, from the field after `done` steps and to the next; swapping them
  * swaps which device array is read and which is written, without moving
- * data. A backend's *_real.h includes this file once per precision, with
- * FN and REAL defined (heat2d_precisions.h); no include guard, on purpose.
- * Host code, no pragmas: each backend's step launches its own regions. */
+ * data. Over REAL and FN (heat2d_real.h), for the backends' *_real.c
+ * files; the advance is ping_pong_run_real.c's, one compilation a
+ * precision. Host code, no pragmas: each backend's step launches its own
+ * regions. */
+#ifndef HEAT2D_PING_PONG_RUN_H
+#define HEAT2D_PING_PONG_RUN_H
+
+#include "heat2d.h"
+#include "heat2d_real.h"
 
 typedef struct FN(heat2d_ping_pong_run) {
     const heat2d_config *cfg;
@@ -18,15 +24,6 @@ typedef struct FN(heat2d_ping_pong_run) {
 } FN(heat2d_ping_pong_run);
 
 /* heat2d_run_segments' advance: `count` steps, swapping after each. */
-static int FN(heat2d_ping_pong_advance)(void *run, size_t count, heat2d_error *err)
-{
-    (void)err;
-    FN(heat2d_ping_pong_run) *r = run;
-    for (size_t end = r->done + count; r->done < end; ++r->done) {
-        r->step(r->done, r->cfg->nx, r->cfg->ny, r->alpha, r->from, r->to);
-        REAL *swap = r->from;
-        r->from = r->to;
-        r->to = swap;
-    }
-    return 0;
-}
+int FN(heat2d_ping_pong_advance)(void *run, size_t count, heat2d_error *err);
+
+#endif

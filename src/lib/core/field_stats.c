@@ -1,6 +1,7 @@
 /* A field's invariants, from a scan on the host or from what a method's
  * reductions found on the device, and the snapshot check from them,
  * whoever found them. */
+#include "heat2d_cells.h"
 #include "heat2d_run.h"
 
 #include <math.h>
@@ -24,17 +25,7 @@ heat2d_field_stats heat2d_field_stats_found(double sum, double lo, double hi, ui
 void heat2d_field_stats_add(heat2d_field_stats *s, const void *field, int f32, size_t begin,
                             size_t end)
 {
-    for (size_t k = begin; k < end; ++k) {
-        const double x = f32 ? (double)((const float *)field)[k] : ((const double *)field)[k];
-        s->sum += x;
-        s->lo = x < s->lo ? x : s->lo;
-        s->hi = x > s->hi ? x : s->hi;
-        if (!isfinite(x)) {
-            if (s->nonfinite == 0)
-                s->first_nonfinite = k;
-            s->nonfinite++;
-        }
-    }
+    heat2d_cells_of(f32 ? HEAT2D_F32 : HEAT2D_F64)->stats_add(s, field, begin, end);
 }
 
 void heat2d_field_stats_merge(heat2d_field_stats *into, const heat2d_field_stats *part)

@@ -21,6 +21,18 @@ int heat2d_parse_nonneg_real(const char *text, const char *what, double *value, 
  * <= HEAT2D_MAX_ALPHA, with the reason in the message when not. */
 int heat2d_parse_alpha(const char *text, const char *what, double *value, heat2d_error *err);
 
+/* getopt_long's entry for the option NAME, returning VAL: one that takes
+ * an argument, and one that does not (<getopt.h> where they are used). The
+ * commands' tables of their own options are written with these. */
+#define HEAT2D_OPTION_ARG(name, val)                                                               \
+    {                                                                                              \
+        name, required_argument, NULL, val                                                         \
+    }
+#define HEAT2D_OPTION_FLAG(name, val)                                                              \
+    {                                                                                              \
+        name, no_argument, NULL, val                                                               \
+    }
+
 /* The seed-compatible programs' arguments, `[nx [ny [steps [field_path]]]]`
  * after argv[0], into cfg (defaults 256 256 80, alpha HEAT2D_ALPHA) and
  * *field_path (NULL when absent). Only parses: touches no file. */

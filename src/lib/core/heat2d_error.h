@@ -28,6 +28,27 @@ typedef struct heat2d_error {
 /* Room for a message with a few words of context around it. */
 #define HEAT2D_MESSAGE_ROOM (sizeof(heat2d_error) + 256)
 
+/* The one shape of a checked call into a runtime (CUDA's, MPI's): evaluates
+ * expr once into a TYPE and, unless it equals OK, has FAIL(err, file, line,
+ * text, rc) fill err (text: the call as written, #expr at the outer macro)
+ * and returns -1 from the caller; the _GOTO form jumps to label instead,
+ * where the caller releases what it holds. HEAT2D_CUDA_CHECK
+ * (cuda_check.h) and HEAT2D_MPI_CHECK (mpi_common.h) are these. */
+#define HEAT2D_CALL_CHECK(TYPE, OK, FAIL, err, expr, text)                                         \
+    do {                                                                                           \
+        const TYPE heat2d_call_rc_ = (expr);                                                       \
+        if (heat2d_call_rc_ != (OK))                                                               \
+            return FAIL((err), __FILE__, __LINE__, (text), heat2d_call_rc_);                       \
+    } while (0)
+#define HEAT2D_CALL_CHECK_GOTO(TYPE, OK, FAIL, err, expr, text, label)                             \
+    do {                                                                                           \
+        const TYPE heat2d_call_rc_ = (expr);                                                       \
+        if (heat2d_call_rc_ != (OK)) {                                                             \
+            (void)FAIL((err), __FILE__, __LINE__, (text), heat2d_call_rc_);                        \
+            goto label;                                                                            \
+        }                                                                                          \
+    } while (0)
+
 /* Formats the message into err (if err is non-NULL) and returns -1, so that
  * callers can write `return heat2d_fail(err, ...);`. Control characters
  * (from file names or arguments echoed in the message) are written as \n,

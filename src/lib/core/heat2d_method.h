@@ -120,6 +120,21 @@ typedef struct heat2d_method {
     HEAT2D_PRECISION_SOLVERS(ANY, ANY##_f64, ANY##_f32)                                            \
     HEAT2D_METHOD(VAR, ANY##_f64, ANY##_f32, __VA_ARGS__)
 
+/* The two solvers that a precision-generic NAME_real.c defines as
+ * FN(SOLVE) (heat2d_real.h): SOLVE in f64 and SOLVE##_f32 in f32, declared
+ * for the file that holds the method, and for the NAME_real.c itself, so
+ * that its definition is checked against them. */
+#define HEAT2D_REAL_SOLVERS(SOLVE)                                                                 \
+    int SOLVE(const heat2d_config *cfg, double *u, double *v, double **result, heat2d_report *rep, \
+              heat2d_error *err);                                                                  \
+    int SOLVE##_f32(const heat2d_config *cfg, float *u, float *v, float **result,                  \
+                    heat2d_report *rep, heat2d_error *err)
+
+/* A method descriptor VAR whose solvers are a NAME_real.c's FN(SOLVE). */
+#define HEAT2D_REAL_METHOD(VAR, SOLVE, ...)                                                        \
+    HEAT2D_REAL_SOLVERS(SOLVE);                                                                    \
+    HEAT2D_METHOD(VAR, SOLVE, SOLVE##_f32, __VA_ARGS__)
+
 /* A method's hand-over of a snapshot that is in host memory, with its
  * invariants where the method found them on the device (else NULL):
  * counted in rep->snapshots, cfg->snapshot called (if set), its time in

@@ -1,6 +1,6 @@
-/* Precision, snapshot-copy and snapshot-writer names, and the f32 error
- * bound. (The one place that turns an f32 run's float arrays into doubles
- * is solve.c.) */
+/* Precision, snapshot-copy and snapshot-writer names, the f32 error
+ * bound, and each precision's cells (cells_real.c's tables). */
+#include "heat2d_cells.h"
 #include "heat2d_run.h"
 
 #include <math.h>
@@ -46,7 +46,12 @@ const char *heat2d_snapshot_writer_name(heat2d_snapshot_writer w)
 
 size_t heat2d_precision_bytes(heat2d_precision p)
 {
-    return p == HEAT2D_F32 ? sizeof(float) : sizeof(double);
+    return heat2d_cells_of(p)->bytes;
+}
+
+const heat2d_cells *heat2d_cells_of(heat2d_precision p)
+{
+    return p == HEAT2D_F32 ? &heat2d_cells_table_f32 : &heat2d_cells_table;
 }
 
 double heat2d_f32_error_bound(size_t steps, double max_abs)

@@ -4,6 +4,7 @@
 #include "run_options.h"
 #include "heat2d_args.h"
 
+#include <getopt.h>
 #include <string.h>
 
 int heat2d_option_count(const heat2d_option_def *o, const char *text, size_t *v, heat2d_error *err)
@@ -167,11 +168,17 @@ static size_t put_item(FILE *f, const char *item, size_t col, size_t indent)
     return col + len;
 }
 
+/* Whether o is one of run's options (bench: one of the bench's lists). */
+static bool listed(const heat2d_option_def *o, bool bench)
+{
+    return bench ? o->bench.is_list : o->run_help != NULL;
+}
+
 size_t heat2d_options_synopsis(FILE *f, bool bench, size_t col, size_t indent)
 {
     for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
         const heat2d_option_def *o = &heat2d_run_options[k];
-        if (bench ? !o->bench.is_list : o->run_help == NULL)
+        if (!listed(o, bench))
             continue;
         const char *arg = bench ? "LIST" : o->arg;
         char item[96];
@@ -180,4 +187,33 @@ size_t heat2d_options_synopsis(FILE *f, bool bench, size_t col, size_t indent)
         col = put_item(f, item, col, indent);
     }
     return col;
+}
+
+void heat2d_options_usage_lead(FILE *f, const char *lead, bool bench, size_t indent)
+{
+    fputs(lead, f);
+    const char *last = strrchr(lead, '\n');
+    heat2d_options_synopsis(f, bench, strlen(last != NULL ? last + 1 : lead), indent);
+}
+
+void heat2d_options_help(FILE *f, bool bench)
+{
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_def *o = &heat2d_run_options[k];
+        if (listed(o, bench))
+            fputs(bench ? o->bench.help : o->run_help, f);
+    }
+}
+
+size_t heat2d_options_getopt(struct option *out, bool bench, int base)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < HEAT2D_N_OPTIONS; ++k) {
+        const heat2d_option_def *o = &heat2d_run_options[k];
+        if (listed(o, bench))
+            out[n++] =
+                (struct option){o->name, bench || o->arg != NULL ? required_argument : no_argument,
+                                NULL, base + (int)k};
+    }
+    return n;
 }

@@ -220,6 +220,21 @@ void heat2d_method_label(char *buf, size_t size, const char *name, const size_t 
  * returns the column it ends at. */
 size_t heat2d_options_synopsis(FILE *f, bool bench, size_t col, size_t indent);
 
+/* A command's usage lead (its "usage: ..." lines), then its synopsis of
+ * the table's options (heat2d_options_synopsis) from where lead's last
+ * line ends. */
+void heat2d_options_usage_lead(FILE *f, const char *lead, bool bench, size_t indent);
+
+/* The help lines of run's options (bench: of the bench's lists), in the
+ * table's order. */
+void heat2d_options_help(FILE *f, bool bench);
+
+/* getopt_long's entries for run's options (bench: the bench's lists, each
+ * taking its LIST), each returning base plus its id, into out (room for
+ * HEAT2D_N_OPTIONS); returns how many. */
+struct option;
+size_t heat2d_options_getopt(struct option *out, bool bench, int base);
+
 #ifdef __cplusplus
 }
 #endif

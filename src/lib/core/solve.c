@@ -3,9 +3,9 @@
  * and the hand-over of each snapshot to the caller, timed apart. */
 #include "heat2d_run.h"
 #include "heat2d_args.h"
+#include "heat2d_cells.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 /* Working arrays of n cells of the run's precision: page-locked by the
  * method's runtime for a pinned run of a method that keeps its host arrays
@@ -62,19 +62,12 @@ int heat2d_solve(const heat2d_method *m, const heat2d_config *cfg, double *u, do
      * the solve timed, the result back into u as doubles; all but the solve
      * outside the clock, as the allocation of u and v is. */
     const size_t n = cfg->nx * cfg->ny;
+    const heat2d_cells *cells = heat2d_cells_of(cfg->precision);
     work_arrays w;
-    if (work_alloc(m, cfg, n * heat2d_precision_bytes(cfg->precision), &w, rep, err) != 0)
+    if (work_alloc(m, cfg, n * cells->bytes, &w, rep, err) != 0)
         return -1;
-    if (f32) {
-        float *uf = w.u, *vf = w.v;
-        for (size_t k = 0; k < n; ++k) {
-            uf[k] = (float)u[k];
-            vf[k] = (float)v[k];
-        }
-    } else {
-        memcpy(w.u, u, n * sizeof(double));
-        memcpy(w.v, v, n * sizeof(double));
-    }
+    cells->narrow(w.u, u, n);
+    cells->narrow(w.v, v, n);
     void *out = NULL;
     const double t0 = heat2d_now();
     int rc;
@@ -89,11 +82,7 @@ int heat2d_solve(const heat2d_method *m, const heat2d_config *cfg, double *u, do
     }
     *seconds = heat2d_now() - t0;
     if (rc == 0) {
-        if (f32)
-            for (size_t k = 0; k < n; ++k)
-                u[k] = (double)((const float *)out)[k];
-        else
-            memcpy(u, out, n * sizeof(double));
+        cells->widen(u, out, n);
         *result = u;
     }
     work_free(m, &w);

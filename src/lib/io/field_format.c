@@ -1,7 +1,7 @@
 /* The table of field formats, the one place that picks a format for a
  * name or for what a file holds (field_format.h), and what follows from
- * it: the final field's writer, and whether a file already where an output
- * goes holds what heat2d writes under that name. */
+ * it: the final field's writer, a series' format, and whether a file
+ * already where an output goes holds what heat2d writes under that name. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "field_format.h"
@@ -43,6 +43,15 @@ const heat2d_field_format *heat2d_field_format_reading(const char *spec, heat2d_
             return asked > 0 ? formats[k] : NULL;
     }
     return &heat2d_format_text;
+}
+
+const heat2d_series_format *heat2d_series_format_writing(const char *path, heat2d_error *err)
+{
+    const heat2d_field_format *format = heat2d_field_format_writing(path);
+    if (format->series == NULL)
+        heat2d_fail(err, "--save-every %s: the %s format writes no series of snapshots", path,
+                    format->name);
+    return format->series;
 }
 
 int heat2d_field_save(const char *path, size_t nx, size_t ny, const double *field,

@@ -30,6 +30,35 @@ static int netcdf_write(const char *path, size_t nx, size_t ny, const double *fi
     return heat2d_netcdf_write_field(path, meta, field, err);
 }
 
+static int netcdf_series_open(void **series, const char *path, const heat2d_config *cfg,
+                              const heat2d_netcdf_meta *meta, bool append, heat2d_error *err)
+{
+    heat2d_netcdf_series *s = NULL;
+    const int rc = append ? heat2d_netcdf_series_open_append(&s, path, meta, cfg->first_step, err)
+                          : heat2d_netcdf_series_open(&s, path, meta, err);
+    *series = s;
+    return rc;
+}
+
+static int netcdf_series_append(void *series, size_t step, const void *cells, heat2d_error *err)
+{
+    return heat2d_netcdf_series_append(series, step, cells, err);
+}
+
+static int netcdf_series_close(void *series, bool complete, heat2d_error *err)
+{
+    return heat2d_netcdf_series_close(series, complete, err);
+}
+
+/* A series: one file, a record a snapshot, the initial state first. */
+static const heat2d_series_format netcdf_series = {
+    .keeps = "records",
+    .initial_record = true,
+    .open = netcdf_series_open,
+    .append = netcdf_series_append,
+    .close = netcdf_series_close,
+};
+
 const heat2d_field_format heat2d_format_netcdf = {
     .name = "netcdf",
     .holds = "a heat2d NetCDF file",
@@ -39,4 +68,5 @@ const heat2d_field_format heat2d_format_netcdf = {
     .sniff = netcdf_sniff,
     .write = netcdf_write,
     .read = heat2d_netcdf_read_facts,
+    .series = &netcdf_series,
 };

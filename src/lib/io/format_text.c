@@ -1,5 +1,6 @@
 /* The original's text field file as a field format (field_format.h): any
- * name no other format takes, a file of text (field_read.c, field_write.c). */
+ * name no other format takes, a file of text (field_read.c, field_write.c);
+ * its series a folder of them (series_text.c). */
 #include "field_format.h"
 
 #include <string.h>
@@ -50,4 +51,5 @@ const heat2d_field_format heat2d_format_text = {
     .sniff = text_sniff,
     .write = text_write,
     .read = text_read,
+    .series = &heat2d_series_text,
 };

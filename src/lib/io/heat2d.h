@@ -12,6 +12,7 @@
 #include "heat2d_error.h"
 #include "heat2d_field_stats.h"
 #include "heat2d_config.h"
+#include "heat2d_cells.h"
 #include "heat2d_report.h"
 #include "heat2d_method.h"
 #include "heat2d_schedule.h"

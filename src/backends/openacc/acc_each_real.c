@@ -1,6 +1,9 @@
-/* acc-each's loop in one precision: heat2d_precisions.h includes this
- * file twice, defining REAL (double or float), FN(name) (the name in that
- * precision) and REAL_FMA (fma or fmaf). No include guard, on purpose. */
+/* acc-each's loop, written once for both precisions (heat2d_real.h); the
+ * method is acc_each.c's. */
+#include "acc_solve.h"
+#include "acc_stencil.h"
+
+HEAT2D_REAL_SOLVERS(acc_each_solve);
 
 static REAL *FN(acc_each_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
                                heat2d_report *rep, heat2d_error *err)
@@ -22,8 +25,8 @@ static REAL *FN(acc_each_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, RE
     return u;
 }
 
-static int FN(acc_each_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
-                              heat2d_report *rep, heat2d_error *err)
+int FN(acc_each_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
+                       heat2d_report *rep, heat2d_error *err)
 {
     return FN(heat2d_acc_solve)(FN(acc_each_loop), cfg, u, v, result, rep, err);
 }

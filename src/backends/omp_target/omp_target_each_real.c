@@ -1,6 +1,9 @@
-/* omp-target-each's loop in one precision: heat2d_precisions.h includes
- * this file twice, defining REAL (double or float) and FN(name) (the name
- * in that precision). No include guard, on purpose. */
+/* omp-target-each's loop, written once for both precisions
+ * (heat2d_real.h); the method is omp_target_each.c's. */
+#include "omp_target_solve.h"
+#include "omp_target_stencil.h"
+
+HEAT2D_REAL_SOLVERS(omp_target_each_solve);
 
 static REAL *FN(omp_target_each_loop)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *v,
                                       heat2d_report *rep, heat2d_error *err)
@@ -22,8 +25,8 @@ static REAL *FN(omp_target_each_loop)(const heat2d_config *cfg, REAL alpha, REAL
     return u;
 }
 
-static int FN(omp_target_each_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
-                                     heat2d_report *rep, heat2d_error *err)
+int FN(omp_target_each_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
+                              heat2d_report *rep, heat2d_error *err)
 {
     return FN(heat2d_omp_target_solve)(FN(omp_target_each_loop), cfg, u, v, result, rep, err);
 }

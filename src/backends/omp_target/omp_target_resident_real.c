@@ -1,8 +1,18 @@
-/* omp-target-resident's regions and loop in one precision:
- * heat2d_precisions.h includes this file twice, defining REAL (double or
- * float) and FN(name) (the name in that precision). The schedules and what
- * their comments say are omp_target_resident.c's. No include guard, on
- * purpose. */
+/* omp-target-resident's regions and loop, written once for both
+ * precisions (heat2d_real.h). The schedules, and why each is as it is, are
+ * omp_target_resident.c's. */
+#include "omp_target_resident.h"
+#include "omp_target_solve.h"
+#include "omp_target_stencil.h"
+#include "column_lanes.h"
+#include "ping_pong_run.h"
+#include "zero_edges.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+
+HEAT2D_REAL_SOLVERS(omp_target_resident_solve);
 
 /* collapse(2) over the interior; u and v (mapped) are the region's
  * arguments. */
@@ -82,9 +92,9 @@ static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
 static void FN(omp_target_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
                                          const REAL *restrict from, REAL *restrict to)
 {
-    const int teams = teams_for(nx, ny);
-    const int threads = threads_for();
-    switch (schedule) {
+    const int teams = heat2d_omp_target_teams_for(nx, ny);
+    const int threads = heat2d_omp_target_threads_for();
+    switch (heat2d_omp_target_resident_schedule()) {
     case SCHEDULE_SEED:
         FN(heat2d_omp_target_step)(nx, ny, alpha, from, to);
         return;
@@ -106,10 +116,10 @@ static void FN(omp_target_resident_step)(size_t step, size_t nx, size_t ny, REAL
         break;
 #ifdef OMP_TARGET_BARE
     case SCHEDULE_BARE:
-        if (bare_quads(nx, sizeof(REAL)))
-            BY_DIRECTION(bare_quads, bare_teams(nx, ny, sizeof(REAL)));
+        if (heat2d_omp_target_bare_quads(nx, sizeof(REAL)))
+            BY_DIRECTION(bare_quads, heat2d_omp_target_bare_teams(nx, ny, sizeof(REAL)));
         else
-            BY_DIRECTION(bare, bare_teams(nx, ny, sizeof(REAL)));
+            BY_DIRECTION(bare, heat2d_omp_target_bare_teams(nx, ny, sizeof(REAL)));
         break;
 #endif
     }
@@ -136,8 +146,6 @@ static heat2d_field_stats FN(snapshot_stats)(const REAL *field, size_t n)
     return heat2d_field_stats_found(sum, lo, hi, nonfinite, first);
 }
 
-#include "ping_pong_run.h"
-
 /* A snapshot before the last step's read-back: the field comes down into
  * its host array, the loop goes on. */
 static int FN(omp_target_resident_snapshot)(void *run, size_t done, heat2d_error *err)
@@ -161,14 +169,16 @@ static void FN(write_args)(const heat2d_config *cfg, REAL alpha, REAL *u, REAL *
     args = {
         .nx = cfg->nx,
         .ny = cfg->ny,
-        .columns_across = (unsigned)lanes_across(cfg->nx, 1),
-        .pairs = (unsigned)lanes_across(cfg->nx, 2),
-        .column_lanes = (unsigned)(column_strips(cfg->ny) * lanes_across(cfg->nx, 1)),
-        .pair_lanes = (unsigned)(column_strips(cfg->ny) * lanes_across(cfg->nx, 2)),
-        .strips = (unsigned)column_strips(cfg->ny),
-        .blocks_across = (unsigned)bare_blocks_across(cfg->nx, 1),
-        .quad_strips = (unsigned)quad_strips(cfg->ny),
-        .quad_blocks_across = (unsigned)bare_blocks_across(cfg->nx, 4),
+        .columns_across = (unsigned)heat2d_omp_target_lanes_across(cfg->nx, 1),
+        .pairs = (unsigned)heat2d_omp_target_lanes_across(cfg->nx, 2),
+        .column_lanes = (unsigned)(heat2d_omp_target_column_strips(cfg->ny) *
+                                   heat2d_omp_target_lanes_across(cfg->nx, 1)),
+        .pair_lanes = (unsigned)(heat2d_omp_target_column_strips(cfg->ny) *
+                                 heat2d_omp_target_lanes_across(cfg->nx, 2)),
+        .strips = (unsigned)heat2d_omp_target_column_strips(cfg->ny),
+        .blocks_across = (unsigned)heat2d_omp_target_bare_blocks_across(cfg->nx, 1),
+        .quad_strips = (unsigned)heat2d_omp_target_quad_strips(cfg->ny),
+        .quad_blocks_across = (unsigned)heat2d_omp_target_bare_blocks_across(cfg->nx, 4),
         .alpha = alpha,
     };
 #pragma omp target data use_device_ptr(u, v)
@@ -230,8 +240,8 @@ static REAL *FN(omp_target_resident_loop)(const heat2d_config *cfg, REAL alpha, 
     return from;
 }
 
-static int FN(omp_target_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
-                                         heat2d_report *rep, heat2d_error *err)
+int FN(omp_target_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
+                                  heat2d_report *rep, heat2d_error *err)
 {
     return FN(heat2d_omp_target_solve)(FN(omp_target_resident_loop), cfg, u, v, result, rep, err);
 }

@@ -1,13 +1,41 @@
-/* The host kernels in one precision: heat2d_precisions.h includes this
- * file twice for stencil_cpu.c, defining REAL (double or float), REAL_BITS
- * (an unsigned integer of the same width) and FN(name) (the public name of
- * a kernel in that precision), so that both precisions run the same loops
- * in the same order. stencil_cpu.c defines:
- *   STREAM(p,b) a streaming store of one 16-byte vector from b to p (SSE2)
- *   HOST_KERNEL the attributes of a public kernel (its clones)
- * In a header because it is written once for two precisions; its inline
- * helpers are the row loop's, inlined into each kernel. No include guard,
- * on purpose. */
+/* The host kernels, written once for both precisions (heat2d_real.h):
+ * compiled once per precision (heat2d_real_sources), so that both run the
+ * same loops in the same order; f64 under the plain names, f32 under names
+ * ending in _f32 (stencil_cpu.h), each precision's behind its table,
+ * heat2d_cpu_kernels_table(_f32). */
+#include "heat2d_real.h"
+#include "stencil_cpu.h"
+
+#include <stdint.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+enum { STREAM_CHUNK = 512 }; /* cells of a streaming run's buffer: 4 KiB in f64 */
+
+/* Each public kernel is built twice on x86-64, for AVX2 and for the
+ * baseline (SSE2), and the loader picks the one this CPU runs (GCC's and
+ * Clang's target_clones). AVX2 halves the instructions per cell; FMA stays
+ * off (it is another target, and -ffp-contract=off forbids fusing anyway),
+ * so both clones round every operation alike and give the same bits.
+ * Measurements: docs/performance.md, "cpu", "omp". */
+#if defined(__x86_64__) && !defined(__AVX2__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define HOST_KERNEL __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef HOST_KERNEL
+#define HOST_KERNEL
+#endif
+
+/* A streaming store of one 16-byte vector from b to p (SSE2), of this
+ * precision. */
+#if REAL_F32
+#define STREAM(p, b) _mm_stream_ps((p), _mm_load_ps(b))
+#else
+#define STREAM(p, b) _mm_stream_pd((p), _mm_load_pd(b))
+#endif
 
 /* The bits of x - x: all zero when x is finite (x - x is +0 exactly),
  * those of a NaN when x is NaN or +-Inf. OR-ed over many cells they are
@@ -149,7 +177,8 @@ HOST_KERNEL bool FN(heat2d_cpu_rows_finite)(size_t nx, size_t j_begin, size_t j_
 }
 
 /* The same kernels behind the precision-neutral table (stencil_cpu.h):
- * untyped arrays, and alpha rounded to REAL once per call. */
+ * untyped arrays, and alpha rounded to REAL once per call; a cell read and
+ * written as heat2d_cells reads and writes it. */
 static bool FN(any_step_rows)(size_t nx, size_t ny, size_t j_begin, size_t j_end, double alpha,
                               const void *u, void *v)
 {
@@ -173,22 +202,12 @@ static bool FN(any_rows_finite)(size_t nx, size_t j_begin, size_t j_end, const v
     return FN(heat2d_cpu_rows_finite)(nx, j_begin, j_end, u);
 }
 
-static double FN(any_get)(const void *field, size_t k)
-{
-    return (double)((const REAL *)field)[k];
-}
-
-static void FN(any_set)(void *field, size_t k, double value)
-{
-    ((REAL *)field)[k] = (REAL)value;
-}
-
-static const heat2d_cpu_kernels FN(kernels) = {
+const heat2d_cpu_kernels FN(heat2d_cpu_kernels_table) = {
     .cell_bytes = sizeof(REAL),
     .step_rows = FN(any_step_rows),
     .step_rows_stream = FN(any_step_rows_stream),
     .step_block = FN(any_step_block),
     .rows_finite = FN(any_rows_finite),
-    .get = FN(any_get),
-    .set = FN(any_set),
+    .get = FN(heat2d_cell_get),
+    .set = FN(heat2d_cell_set),
 };

@@ -1,7 +1,18 @@
-/* acc-resident's kernels and loop in one precision: heat2d_precisions.h includes this
- * file twice, defining REAL (double or float), FN(name) (the name in that
- * precision) and REAL_FMA (fma or fmaf). The schedules and what
- * their comments say are acc_resident.c's. No include guard, on purpose. */
+/* acc-resident's kernels and loop, written once for both precisions
+ * (heat2d_real.h). The schedules, and why each is as it is, are
+ * acc_resident.c's. */
+#include "acc_resident.h"
+#include "acc_solve.h"
+#include "acc_stencil.h"
+#include "column_lanes.h"
+#include "ping_pong_run.h"
+#include "zero_edges.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+
+HEAT2D_REAL_SOLVERS(acc_resident_solve);
 
 static void FN(interior_collapse)(size_t nx, size_t ny, REAL alpha, const REAL *restrict u,
                                   REAL *restrict v)
@@ -19,7 +30,7 @@ static void FN(interior_gang_vector)(size_t nx, size_t ny, REAL alpha, const REA
                                      REAL *restrict v)
 {
     size_t n = nx * ny;
-    int gangs = gangs_for(ny - 2, 1);
+    int gangs = heat2d_acc_gangs_for(ny - 2, 1);
 #pragma acc parallel loop gang num_gangs(gangs) vector_length(128) present(u [0:n], v [0:n])       \
     async(HEAT2D_ACC_QUEUE)
     for (size_t j = 1; j < ny - 1; ++j) {
@@ -34,7 +45,7 @@ static void FN(interior_gang_worker)(size_t nx, size_t ny, REAL alpha, const REA
                                      REAL *restrict v)
 {
     size_t n = nx * ny;
-    int gangs = gangs_for(ny - 2, 8);
+    int gangs = heat2d_acc_gangs_for(ny - 2, 8);
 #pragma acc parallel loop gang worker num_gangs(gangs) num_workers(8) vector_length(32)            \
     present(u [0:n], v [0:n]) async(HEAT2D_ACC_QUEUE)
     for (size_t j = 1; j < ny - 1; ++j) {
@@ -64,7 +75,7 @@ static FN(acc_resident_args) FN(resident_args);
 /* The column schedules' blocks (gang iterations) for nx x ny. */
 static size_t FN(column_blocks)(size_t nx, size_t ny)
 {
-    return column_strips(ny) * column_blocks_across(nx);
+    return heat2d_acc_column_strips(ny) * heat2d_acc_column_blocks_across(nx);
 }
 
 /* The four edges of v set to 0, on the same queue. */
@@ -82,7 +93,7 @@ static void FN(zero_edges)(size_t nx, size_t ny, REAL *restrict v)
 static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
                                   const REAL *restrict from, REAL *restrict to)
 {
-    switch (schedule) {
+    switch (heat2d_acc_resident_schedule()) {
     case SCHEDULE_SEED:
         FN(heat2d_acc_step)(nx, ny, alpha, from, to);
         return;
@@ -96,7 +107,7 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         FN(interior_gang_worker)(nx, ny, alpha, from, to);
         break;
     case SCHEDULE_ARGS_GANG_VECTOR:
-        BY_DIRECTION(args_gang_vector, gangs_for(ny - 2, 1));
+        BY_DIRECTION(args_gang_vector, heat2d_acc_gangs_for(ny - 2, 1));
         break;
     case SCHEDULE_COLUMNS_FITTED:
         BY_DIRECTION(args_columns_fitted);
@@ -108,11 +119,11 @@ static void FN(acc_resident_step)(size_t step, size_t nx, size_t ny, REAL alpha,
         BY_DIRECTION(args_warp_columns);
         break;
     case SCHEDULE_COLUMNS2:
-        BY_DIRECTION(args_columns2, gangs_for(FN(column_blocks)(nx, ny), 1));
+        BY_DIRECTION(args_columns2, heat2d_acc_gangs_for(FN(column_blocks)(nx, ny), 1));
         break;
     case SCHEDULE_COLUMNS:
     case SCHEDULE_COUNT:
-        BY_DIRECTION(args_columns, gangs_for(FN(column_blocks)(nx, ny), 1));
+        BY_DIRECTION(args_columns, heat2d_acc_gangs_for(FN(column_blocks)(nx, ny), 1));
         break;
     }
     if (step < 2)
@@ -143,9 +154,8 @@ static heat2d_field_stats FN(snapshot_stats)(const REAL *field, size_t n)
     return heat2d_field_stats_found(sum, lo, hi, nonfinite, first);
 }
 
-/* The loop's state (ping_pong_run.h). The kernels already queued keep the
- * device addresses they were given when the pointers swap. */
-#include "ping_pong_run.h"
+/* The loop's state is ping_pong_run.h's. The kernels already queued keep
+ * the device addresses they were given when the pointers swap. */
 
 /* A snapshot before the last step's read-back: the loop stops, the field
  * comes down into its host array, the loop goes on. */
@@ -177,8 +187,8 @@ static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u
         .array = {acc_deviceptr(u), acc_deviceptr(v)},
         .nx = cfg->nx,
         .ny = cfg->ny,
-        .strips = column_strips(cfg->ny),
-        .blocks = column_blocks_across(cfg->nx),
+        .strips = heat2d_acc_column_strips(cfg->ny),
+        .blocks = heat2d_acc_column_blocks_across(cfg->nx),
         .alpha = alpha,
     };
 #pragma acc parallel num_gangs(1) vector_length(32) copyin(args) async(HEAT2D_ACC_QUEUE)
@@ -221,8 +231,8 @@ static REAL *FN(acc_resident_loop)(const heat2d_config *cfg, REAL alpha, REAL *u
     return from;
 }
 
-static int FN(acc_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
-                                  heat2d_report *rep, heat2d_error *err)
+int FN(acc_resident_solve)(const heat2d_config *cfg, REAL *u, REAL *v, REAL **result,
+                           heat2d_report *rep, heat2d_error *err)
 {
     return FN(heat2d_acc_solve)(FN(acc_resident_loop), cfg, u, v, result, rep, err);
 }
