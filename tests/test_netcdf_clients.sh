@@ -214,8 +214,9 @@ fi
 
 # ---- GDAL: a north-up copy runs as the south-up field ----------------------------------------------
 field=(--nx 30 --ny 20 --dx 10)
-"$h" run --method cpu "${field[@]}" --steps 10 --dt 0.5 --diffusivity 2 --save south.nc >/dev/null
-"$h" run --method cpu --steps 10 --initial south.nc --save from_south.dat >/dev/null
+"$h" run --method cpu "${field[@]}" --steps 10 --dt 0.1 --diffusivity 2 --save south.nc >/dev/null
+run "$h" run --method cpu --steps 10 --initial south.nc --save from_south.dat
+south_dt=$(key DT)
 if command -v gdal_translate >/dev/null; then
   # GDAL takes x and y for its geotransform by their standard_name alone
   # (docs/usage.md): the outer corner of the first row and the cell size.
@@ -230,6 +231,9 @@ if command -v gdal_translate >/dev/null; then
   expect_eq "$(nc_values y north.nc | cut -d' ' -f1-2)" "190 180" "GDAL's copy is north-up (y descending)"
   run "$h" run --method cpu --steps 10 --initial north.nc --save from_north.dat
   expect_eq "$rc/$(key DX)" "0/1.0000000000000000E+01" "a run from GDAL's copy: dx from its coordinates"
+  # GDAL writes dt = 0.1 back as a float (0.1f), read as the 0.1 it was.
+  expect_eq "$(ncdump -h north.nc | grep -c ':dt = 0.1f ;')/$(key DT)" "1/$south_dt" \
+    "GDAL's copy holds dt as a float: the run from it keeps the original's dt, 0.1"
   expect_eq "$(cmp from_south.dat from_north.dat && echo same)" same "the north-up copy runs as the south-up field, bit for bit"
 else
   missing+=("gdal-bin (gdal_translate)")
