@@ -4,11 +4,10 @@
  * in the reader's child process, as everything of a file from elsewhere. */
 #include "netcdf_reader.h"
 #include "netcdf_schema.h"
+#include "real_format.h"
 
 #include <math.h>
 #include <netcdf.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Text attribute name of var into text (size bytes, cut there): false when
@@ -29,21 +28,6 @@ static bool text_att(int ncid, int var, const char *name, char *text, size_t siz
     return true;
 }
 
-/* A float holds about seven digits: the number it was written as is the
- * shortest decimal that rounds to it (0.1f is 0.1, not 0.100000001490116,
- * which no writer meant). */
-static double float_as_written(float f)
-{
-    char text[32];
-    for (int digits = 1; digits <= 9; ++digits) {
-        snprintf(text, sizeof text, "%.*g", digits, (double)f);
-        const double value = strtod(text, NULL);
-        if ((float)value == f)
-            return value;
-    }
-    return (double)f;
-}
-
 /* A global number attribute that is one finite positive number, else 0.
  * heat2d writes doubles; a copy may hold a float (GDAL writes one where
  * the decimal fits), read as the decimal it was written from. */
@@ -59,7 +43,7 @@ static double positive_att(int ncid, const char *name)
         float f = 0.0f;
         if (nc_get_att_float(ncid, NC_GLOBAL, name, &f) != NC_NOERR || !isfinite(f))
             return 0.0;
-        value = float_as_written(f);
+        value = heat2d_float_as_written(f);
     } else if (nc_get_att_double(ncid, NC_GLOBAL, name, &value) != NC_NOERR) {
         return 0.0;
     }

@@ -1,5 +1,6 @@
 /* The %24.16E formatter the field writer uses (real_format.c), and the
- * shortest form messages echo (real_shortest.c), internal to the library. */
+ * shortest form messages echo and a float read as written (real_shortest.c), internal to the
+ * library. */
 #ifndef HEAT2D_REAL_FORMAT_H
 #define HEAT2D_REAL_FORMAT_H
 
@@ -15,5 +16,9 @@ void heat2d_format_e16(double x, char out[E16_WIDTH]);
 /* x in the fewest significant digits that strtod reads back as x
  * (real_shortest.c): what a message echoes. */
 void heat2d_format_shortest(double x, char *out, size_t size);
+
+/* The decimal a float was written from: the double of its fewest
+ * significant digits that round to it (0.1f gives 0.1; real_shortest.c). */
+double heat2d_float_as_written(float x);
 
 #endif /* HEAT2D_REAL_FORMAT_H */
