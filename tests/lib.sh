@@ -84,6 +84,11 @@ have_method() {
 # info's SANITIZE=), whose runs are several times slower and whose memory
 # use is its own.
 is_sanitized() { [ "$("$1" info | sed -n 's/^SANITIZE=//p')" != off ]; }
+# no_leak_scan: the words before a command that run it without
+# LeakSanitizer's scan at exit, which under the sanitizers is most of an
+# MPI launch's time (its slow unwinder walks OpenMPI's start-up
+# allocations to suppress them); a build without them ignores it.
+no_leak_scan=(env "ASAN_OPTIONS=${ASAN_OPTIONS-}:detect_leaks=0")
 # need_netcdf HEAT2D: a test that is all .nc files exits 77 (CTest's skip),
 # saying why, when the build has no NetCDF.
 need_netcdf() {

@@ -20,10 +20,10 @@ col() { tr ',' '\n' <<<"$1" | grep -nx -- "$2" | cut -d: -f1; }
 # take a second or two to start and end.
 sanitized=false
 is_sanitized "$h" && sanitized=true
-noplots=(env HEAT2D_PYTHON=false) mpi_repeats=2 leaks_unscanned=()
-# (And the second bench over ranks skips LeakSanitizer's exit scan, most of
-# a launch's time there; the first keeps it.)
-if $sanitized; then mpi_repeats=1 leaks_unscanned=(env "ASAN_OPTIONS=${ASAN_OPTIONS-}:detect_leaks=0"); fi
+# (And the second bench over ranks skips the leak scan, ${no_leak_scan[@]};
+# the first keeps it.)
+noplots=(env HEAT2D_PYTHON=false) mpi_repeats=2
+if $sanitized; then mpi_repeats=1; fi
 
 # ---- a tiny bench --------------------------------------------------------------
 b=$w/b
@@ -718,7 +718,7 @@ else
       --ranks 2 --halo-depth 2
   fi
   r=$w/halo-depth
-  run "${noplots[@]}" ${leaks_unscanned[@]+"${leaks_unscanned[@]}"} "$h" bench --methods mpi-cpu --ranks 1,2 \
+  run "${noplots[@]}" "${no_leak_scan[@]}" "$h" bench --methods mpi-cpu --ranks 1,2 \
     --halo-depth 1,3 --sizes 24x20:6 \
     --repeats "$mpi_repeats" --warmups 0 --out "$r"
   expect_rc 0 "bench --ranks 1,2 --halo-depth 1,3"

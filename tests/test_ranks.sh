@@ -43,12 +43,11 @@ mpmd() {
 # plain build.
 sanitized=false
 is_sanitized "$h" && sanitized=true
-# There LeakSanitizer's scan at each rank's exit costs most of it (its slow
-# unwinder walks OpenMPI's start-up allocations to suppress them): the
-# launches check memory errors alone, but for the three ranks that disagree
-# below, whose refusal keeps the scan.
+# The launches check memory errors without the leak scan
+# (${no_leak_scan[@]}), but for the three ranks that disagree below, whose
+# refusal keeps it.
 leak_launch=("${launch[@]}")
-if $sanitized; then launch=(env "ASAN_OPTIONS=${ASAN_OPTIONS-}:detect_leaks=0" "${launch[@]}"); fi
+launch=("${no_leak_scan[@]}" "${launch[@]}")
 mpmd "--steps 7 on rank 1" "$(r "$(disagree mpi-cpu 1 "--steps 7" "--steps 10")")" "${base[@]}" --steps 7
 $sanitized ||
   mpmd "another grid on rank 1" "$(r "$(disagree mpi-cpu 1 "--nx 21" "--nx 20")")" "${base[@]}" --nx 21
